@@ -1,0 +1,138 @@
+//! Command-line arguments (clap derive). Parsing only: `lib.rs` turns them into work.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Debug, Parser)]
+#[command(name = "mantra", version, about = "Method-level refactoring agent for Java", propagate_version = true)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options every subcommand accepts.
+#[derive(Debug, Args, Clone)]
+pub struct GlobalArgs {
+    /// The Java repository to work on [default: the git root containing the current directory, else the current directory]
+    #[arg(long, global = true, value_name = "DIR")]
+    pub repo: Option<PathBuf>,
+    /// A configuration file read after the user and repository files
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Print machine-readable JSON, one event per line
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// More log output (-v info, -vv debug, -vvv trace)
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+    /// Only print results and errors
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// When to use colours
+    #[arg(long, global = true, value_enum, value_name = "WHEN")]
+    pub color: Option<ColorChoice>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Show what the agents see of a method: its code, class, callers, callees, hierarchy, project
+    Analyze(AnalyzeArgs),
+    /// Refactor a method (extract, inline, move, rename, and their compounds)
+    Refactor(RefactorArgs),
+    /// Check the tools mantra uses (Java, Maven, Gradle, Checkstyle, ...) and the configuration
+    Doctor(DoctorArgs),
+    /// Print shell completions
+    Completions(CompletionsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    /// `path/To.java:method`, `path/To.java:method(int,String)`, `path/To.java:Outer.Inner#method`,
+    /// `path/To.java:<init>` or `path/To.java:123` (the method enclosing line 123)
+    #[arg(value_name = "TARGET", required_unless_present = "project")]
+    pub target: Option<String>,
+    /// Print the project summary alone
+    #[arg(long, conflicts_with = "target")]
+    pub project: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// Print the resolved configuration and where each value came from
+    #[arg(long)]
+    pub print_config: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// The refactorings mantra performs, named as on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ValueEnum, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RefactoringKind {
+    ExtractMethod,
+    InlineMethod,
+    MoveMethod,
+    RenameMethod,
+    ExtractAndMoveMethod,
+    MoveAndInlineMethod,
+    MoveAndRenameMethod,
+}
+
+#[derive(Debug, Args)]
+pub struct RefactorArgs {
+    /// Which refactoring
+    #[arg(long = "type", short = 't', value_enum)]
+    pub kind: RefactoringKind,
+    /// The method to refactor (same forms as `mantra analyze`)
+    #[arg(value_name = "TARGET")]
+    pub target: String,
+    #[command(flatten)]
+    pub spec: SpecArgs,
+    /// Print the change without writing anything (the default unless --apply)
+    #[arg(long, conflicts_with = "apply")]
+    pub dry_run: bool,
+    /// Write the change to the working tree
+    #[arg(long)]
+    pub apply: bool,
+    /// Skip verification (compile, tests, style, detection) before --apply
+    #[arg(long)]
+    pub no_verify: bool,
+    /// List the planner's top candidates with their scores, and do nothing else
+    #[arg(long)]
+    pub explain: bool,
+}
+
+/// What the engine needs beyond the target; anything left out is chosen by the planner.
+#[derive(Debug, Args, Default, Clone)]
+pub struct SpecArgs {
+    /// Extract: the lines to extract, `A-B` (1-based, inclusive)
+    #[arg(long, value_name = "A-B")]
+    pub lines: Option<String>,
+    /// Extract / rename: the new method's name
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Move: the destination, `param:NAME`, `field:NAME` or `class:FQN`
+    #[arg(long, value_name = "DEST")]
+    pub to: Option<String>,
+    /// Inline: only the call at `file:line`
+    #[arg(long, value_name = "FILE:LINE")]
+    pub at: Option<String>,
+    /// Move: leave a delegating method behind
+    #[arg(long)]
+    pub keep_delegate: bool,
+}

@@ -1,0 +1,6 @@
+//! One file per subcommand: turn parsed arguments into work and events.
+
+pub mod analyze;
+pub mod completions;
+pub mod doctor;
+pub mod refactor;

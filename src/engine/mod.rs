@@ -1,0 +1,1 @@
+//! The refactoring engine: a small spec in, text edits on the original source out, or a refusal.

@@ -1,0 +1,39 @@
+//! The Java project model, built from tree-sitter-java: files, types, members, hierarchy, calls.
+//!
+//! The model answers the questions the agents and the engine ask ("what does this method call",
+//! "who overrides it", "which class owns this field's type"). It is built lazily: parsing a file
+//! is cheap, and commands ask only for what they need.
+
+pub mod source;
+
+pub use source::{SourceFile, Span, SyntaxError};
+
+use std::path::PathBuf;
+
+use crate::error::Classify;
+use crate::exit::Exit;
+
+/// Errors of the Java model.
+#[derive(Debug, thiserror::Error)]
+pub enum JavaError {
+    #[error("cannot read {}: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("{} is not UTF-8 text (first invalid byte on line {line})", path.display())]
+    NotUtf8 { path: PathBuf, line: usize },
+}
+
+impl Classify for JavaError {
+    fn exit(&self) -> Exit {
+        match self {
+            JavaError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => Exit::TargetNotFound,
+            JavaError::Io { .. } => Exit::Internal,
+            JavaError::NotUtf8 { .. } => Exit::InvalidInput,
+        }
+    }
+    fn hint(&self) -> Option<String> {
+        match self {
+            JavaError::NotUtf8 { .. } => Some("convert the file to UTF-8 (e.g. `iconv -f ISO-8859-1 -t UTF-8`)".into()),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,204 @@
+//! One Java file, parsed once: its text, its tree-sitter tree, and line arithmetic.
+//!
+//! Everything that reads Java goes through [`SourceFile`]: the project model, the engine, the
+//! detector. The text is owned so that byte ranges from the tree can always be sliced back into
+//! it; the tree is kept so no caller ever parses the same text twice.
+
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use tree_sitter::{Node, Parser, Tree};
+
+use super::JavaError;
+
+thread_local! {
+    /// Parsers are costly to create and not `Sync`; one per thread is reused for every file.
+    static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
+}
+
+/// The tree-sitter Java grammar.
+pub fn language() -> tree_sitter::Language {
+    tree_sitter_java::LANGUAGE.into()
+}
+
+/// A byte range with its 1-based line and 0-based column bounds (columns in bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default)]
+pub struct Span {
+    pub start_byte: usize,
+    pub end_byte: usize,
+    pub start_line: usize,
+    pub end_line: usize,
+    pub start_col: usize,
+    pub end_col: usize,
+}
+
+impl Span {
+    pub fn of(node: Node<'_>) -> Span {
+        let (s, e) = (node.start_position(), node.end_position());
+        Span {
+            start_byte: node.start_byte(),
+            end_byte: node.end_byte(),
+            start_line: s.row + 1,
+            end_line: e.row + 1,
+            start_col: s.column,
+            end_col: e.column,
+        }
+    }
+
+    pub fn contains_line(&self, line: usize) -> bool {
+        self.start_line <= line && line <= self.end_line
+    }
+
+    pub fn contains(&self, other: &Span) -> bool {
+        self.start_byte <= other.start_byte && other.end_byte <= self.end_byte
+    }
+
+    pub fn range(&self) -> std::ops::Range<usize> {
+        self.start_byte..self.end_byte
+    }
+}
+
+/// The first syntax error of a file, where a developer would look for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SyntaxError {
+    pub line: usize,
+    pub column: usize,
+    /// The source line holding the error, trimmed.
+    pub snippet: String,
+}
+
+/// A parsed Java file.
+pub struct SourceFile {
+    /// The path as given (repository-relative inside a project).
+    pub path: PathBuf,
+    pub text: String,
+    pub tree: Tree,
+    line_starts: Vec<usize>,
+}
+
+impl std::fmt::Debug for SourceFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SourceFile").field("path", &self.path).field("len", &self.text.len()).finish()
+    }
+}
+
+impl SourceFile {
+    /// Parses `text`. Never fails on bad Java: tree-sitter recovers, and [`Self::syntax_error`] says where.
+    pub fn parse(path: impl Into<PathBuf>, text: String) -> SourceFile {
+        let tree = PARSER.with(|cell| {
+            let mut slot = cell.borrow_mut();
+            let parser = slot.get_or_insert_with(|| {
+                let mut p = Parser::new();
+                // The grammar is compiled into the binary; a version mismatch is a build bug.
+                p.set_language(&language()).expect("tree-sitter-java grammar matches the tree-sitter runtime");
+                p
+            });
+            parser.parse(&text, None)
+        });
+        // `parse` returns None only without a language or on cancellation, neither of which we set.
+        let tree = tree.expect("tree-sitter parse with a language and no timeout");
+        let line_starts = std::iter::once(0)
+            .chain(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1))
+            .collect();
+        SourceFile { path: path.into(), text, tree, line_starts }
+    }
+
+    /// Reads and parses a file from disk. `display` is the path recorded in the model.
+    pub fn read(disk_path: &Path, display: impl Into<PathBuf>) -> Result<SourceFile, JavaError> {
+        let bytes =
+            std::fs::read(disk_path).map_err(|source| JavaError::Io { path: disk_path.to_path_buf(), source })?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+            let line = valid.iter().filter(|b| **b == b'\n').count() + 1;
+            JavaError::NotUtf8 { path: disk_path.to_path_buf(), line }
+        })?;
+        Ok(SourceFile::parse(display, text))
+    }
+
+    pub fn root(&self) -> Node<'_> {
+        self.tree.root_node()
+    }
+
+    /// The source text of a node.
+    pub fn text_of(&self, node: Node<'_>) -> &str {
+        &self.text[node.byte_range()]
+    }
+
+    pub fn slice(&self, span: &Span) -> &str {
+        &self.text[span.range()]
+    }
+
+    /// Number of lines (a trailing newline does not start a new line).
+    pub fn line_count(&self) -> usize {
+        if self.text.ends_with('\n') { self.line_starts.len() - 1 } else { self.line_starts.len() }
+    }
+
+    /// Byte offset where 1-based `line` starts.
+    pub fn line_start(&self, line: usize) -> Option<usize> {
+        self.line_starts.get(line.checked_sub(1)?).copied()
+    }
+
+    /// The text of 1-based `line`, without its line break.
+    pub fn line_text(&self, line: usize) -> Option<&str> {
+        let start = self.line_start(line)?;
+        let end = self.line_starts.get(line).map(|e| e - 1).unwrap_or(self.text.len());
+        Some(self.text[start..end].trim_end_matches('\r'))
+    }
+
+    /// 1-based line of a byte offset.
+    pub fn line_of(&self, byte: usize) -> usize {
+        match self.line_starts.binary_search(&byte) {
+            Ok(i) => i + 1,
+            Err(i) => i,
+        }
+    }
+
+    /// The first ERROR or MISSING node in document order, if any.
+    pub fn syntax_error(&self) -> Option<SyntaxError> {
+        let root = self.root();
+        if !root.has_error() {
+            return None;
+        }
+        let node = first_error(root)?;
+        let pos = node.start_position();
+        Some(SyntaxError {
+            line: pos.row + 1,
+            column: pos.column + 1,
+            snippet: self.line_text(pos.row + 1).unwrap_or("").trim().to_string(),
+        })
+    }
+}
+
+fn first_error(node: Node<'_>) -> Option<Node<'_>> {
+    if node.is_error() || node.is_missing() {
+        return Some(node);
+    }
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        if (child.has_error() || child.is_missing())
+            && let Some(found) = first_error(child)
+        {
+            return Some(found);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_and_errors() {
+        let f = SourceFile::parse("A.java", "class A {\n  void m() { int x = ; }\n}\n".to_string());
+        assert_eq!(f.line_count(), 3);
+        assert_eq!(f.line_text(2), Some("  void m() { int x = ; }"));
+        assert_eq!(f.line_of(0), 1);
+        assert_eq!(f.line_of(10), 2);
+        let err = f.syntax_error().expect("has an error");
+        assert_eq!(err.line, 2);
+        let ok = SourceFile::parse("B.java", "class B {}".to_string());
+        assert!(ok.syntax_error().is_none());
+    }
+}

@@ -1,0 +1,140 @@
+//! mantra: a command-line refactoring agent for Java.
+//!
+//! The pipeline a refactoring travels, one module per stage:
+//! `target` → [`java`] (parse, symbols, call graph) → plan → [`engine`] (apply a spec as text edits)
+//! → workspace → review → build → repair → [`report`].
+//!
+//! [`main_with_args`] is the whole program; `main.rs` only calls it, and tests drive it in-process.
+
+pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod engine;
+pub mod error;
+pub mod exit;
+pub mod java;
+pub mod report;
+
+use std::ffi::OsString;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use clap::Parser;
+
+use crate::cli::{Cli, ColorChoice, Command, GlobalArgs};
+use crate::config::Resolved;
+use crate::error::UserError;
+use crate::exit::Exit;
+use crate::report::{Event, Reporter, Style};
+
+/// What every command gets: where the repository is, the resolved configuration, where to report.
+pub struct Context {
+    pub repo: PathBuf,
+    pub cwd: PathBuf,
+    pub config: Resolved,
+    pub reporter: Reporter,
+    pub global: GlobalArgs,
+}
+
+/// Runs mantra with these arguments (the first is the program name) and returns its exit code.
+pub fn main_with_args<I, T>(args: I) -> std::process::ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap renders help and version itself; those are successes.
+            let _ = e.print();
+            return match e.kind() {
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => Exit::Success.into(),
+                _ => Exit::Usage.into(),
+            };
+        }
+    };
+    init_logging(&cli.global);
+    let style = Style { color: use_color(cli.global.color) };
+    let mut reporter = Reporter::new(cli.global.json, cli.global.quiet, style);
+    let exit = match run(cli, &mut reporter) {
+        Ok(exit) => exit,
+        Err(err) => {
+            report_error(&mut reporter, &err);
+            error::classify(&err).0
+        }
+    };
+    exit.into()
+}
+
+/// Reports an error chain as one `error` event.
+pub fn report_error(reporter: &mut Reporter, err: &anyhow::Error) {
+    let (exit, hint) = error::classify(err);
+    let message = err.to_string();
+    let causes = err.chain().skip(1).map(|c| c.to_string()).filter(|c| !message.contains(c.as_str())).collect();
+    reporter.emit(Event::Error { exit_code: exit.code(), kind: exit, message, causes, hint });
+}
+
+fn run(cli: Cli, reporter: &mut Reporter) -> anyhow::Result<Exit> {
+    if let Command::Completions(args) = &cli.command {
+        return commands::completions::run(args);
+    }
+    let cwd = std::env::current_dir().map_err(|e| anyhow::anyhow!("cannot read the current directory: {e}"))?;
+    let repo = resolve_repo(&cwd, cli.global.repo.as_deref())?;
+    let config = config::resolve(&repo, &cli.global)?;
+    let reporter = std::mem::replace(reporter, Reporter::new(cli.global.json, cli.global.quiet, reporter.style()));
+    let mut ctx = Context { repo, cwd, config, reporter, global: cli.global };
+    let result = match cli.command {
+        Command::Analyze(args) => commands::analyze::run(&mut ctx, &args),
+        Command::Doctor(args) => commands::doctor::run(&mut ctx, &args),
+        Command::Refactor(args) => commands::refactor::run(&mut ctx, &args),
+        Command::Completions(_) => unreachable!("handled above"),
+    };
+    if let Err(err) = &result {
+        report_error(&mut ctx.reporter, err);
+        return Ok(error::classify(err).0);
+    }
+    result
+}
+
+/// `--repo DIR` if given (it must be a directory), else the git root above `cwd`, else `cwd`.
+pub fn resolve_repo(cwd: &Path, flag: Option<&Path>) -> anyhow::Result<PathBuf> {
+    if let Some(dir) = flag {
+        let dir = if dir.is_absolute() { dir.to_path_buf() } else { cwd.join(dir) };
+        if !dir.is_dir() {
+            return Err(UserError::usage(format!("--repo {}: not a directory", dir.display()))
+                .with_hint("pass the root folder of a Java project")
+                .into());
+        }
+        return Ok(dir.canonicalize().unwrap_or(dir));
+    }
+    let mut cur = Some(cwd);
+    while let Some(dir) = cur {
+        if dir.join(".git").exists() {
+            return Ok(dir.to_path_buf());
+        }
+        cur = dir.parent();
+    }
+    Ok(cwd.to_path_buf())
+}
+
+fn use_color(choice: Option<ColorChoice>) -> bool {
+    match choice.unwrap_or(ColorChoice::Auto) {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal(),
+    }
+}
+
+fn init_logging(global: &GlobalArgs) {
+    let level = match (global.quiet, global.verbose) {
+        (true, _) => "error",
+        (_, 0) => "warn",
+        (_, 1) => "info",
+        (_, 2) => "debug",
+        _ => "trace",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_env("MANTRA_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(format!("mantra={level}")));
+    let _ =
+        tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).try_init();
+}

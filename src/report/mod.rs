@@ -1,0 +1,145 @@
+//! One event stream, two printers.
+//!
+//! Every command reports through [`Reporter::emit`]; the [`Event`] enum is the `--json` contract
+//! (one JSON object per line on stdout, tagged by `"event"`). The human printer renders the same
+//! events: results on stdout, progress, warnings and errors on stderr.
+
+mod human;
+
+use std::io::Write;
+
+use serde::Serialize;
+
+pub use human::Style;
+
+/// Everything mantra says. Adding a variant is adding to the `--json` contract: document it in the README.
+#[derive(Debug, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// Something is under way (stderr in human mode).
+    Progress { stage: String, message: String },
+    /// Something the user should know; the work goes on.
+    Warning {
+        message: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        hint: Option<String>,
+    },
+    /// A command failed.
+    Error {
+        exit_code: u8,
+        kind: crate::exit::Exit,
+        message: String,
+        causes: Vec<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        hint: Option<String>,
+    },
+    /// A command's result, already rendered for humans and as structured data for machines.
+    Result(ResultEvent),
+}
+
+/// A result: a `kind` naming the payload's schema, the payload, and its human rendering.
+#[derive(Debug, Serialize)]
+pub struct ResultEvent {
+    pub kind: &'static str,
+    pub data: serde_json::Value,
+    #[serde(skip)]
+    pub human: String,
+}
+
+impl Event {
+    /// A result whose human form is `human` and whose JSON form is `data` serialised.
+    pub fn result(kind: &'static str, data: &impl Serialize, human: String) -> Event {
+        let data =
+            serde_json::to_value(data).unwrap_or_else(|e| serde_json::json!({ "serialization_error": e.to_string() }));
+        Event::Result(ResultEvent { kind, data, human })
+    }
+}
+
+/// Where events go: JSON lines or human text.
+pub struct Reporter {
+    json: bool,
+    quiet: bool,
+    style: Style,
+    out: Box<dyn Write + Send>,
+    err: Box<dyn Write + Send>,
+}
+
+impl Reporter {
+    pub fn new(json: bool, quiet: bool, style: Style) -> Reporter {
+        Reporter { json, quiet, style, out: Box::new(std::io::stdout()), err: Box::new(std::io::stderr()) }
+    }
+
+    /// A reporter writing into the given sinks (tests, in-process runs).
+    pub fn with_writers(
+        json: bool,
+        quiet: bool,
+        style: Style,
+        out: Box<dyn Write + Send>,
+        err: Box<dyn Write + Send>,
+    ) -> Reporter {
+        Reporter { json, quiet, style, out, err }
+    }
+
+    pub fn style(&self) -> Style {
+        self.style
+    }
+
+    pub fn json(&self) -> bool {
+        self.json
+    }
+
+    pub fn emit(&mut self, event: Event) {
+        // A closed pipe (`mantra ... | head`) is not an error worth reporting.
+        let _ = if self.json { self.emit_json(&event) } else { self.emit_human(&event) };
+    }
+
+    pub fn progress(&mut self, stage: &str, message: impl Into<String>) {
+        self.emit(Event::Progress { stage: stage.to_string(), message: message.into() });
+    }
+
+    pub fn warning(&mut self, message: impl Into<String>, hint: Option<String>) {
+        self.emit(Event::Warning { message: message.into(), hint });
+    }
+
+    fn emit_json(&mut self, event: &Event) -> std::io::Result<()> {
+        if self.quiet && matches!(event, Event::Progress { .. }) {
+            return Ok(());
+        }
+        let line = serde_json::to_string(event).map_err(std::io::Error::other)?;
+        writeln!(self.out, "{line}")?;
+        self.out.flush()
+    }
+
+    fn emit_human(&mut self, event: &Event) -> std::io::Result<()> {
+        match event {
+            Event::Progress { stage, message } => {
+                if !self.quiet {
+                    writeln!(self.err, "{} {message}", self.style.dim(&format!("[{stage}]")))?;
+                }
+            }
+            Event::Warning { message, hint } => {
+                writeln!(self.err, "{} {message}", self.style.yellow("warning:"))?;
+                if let Some(h) = hint {
+                    writeln!(self.err, "  {} {h}", self.style.bold("help:"))?;
+                }
+            }
+            Event::Error { message, causes, hint, .. } => {
+                writeln!(self.err, "{} {message}", self.style.red("error:"))?;
+                for c in causes {
+                    writeln!(self.err, "  caused by: {c}")?;
+                }
+                if let Some(h) = hint {
+                    writeln!(self.err, "  {} {h}", self.style.bold("help:"))?;
+                }
+            }
+            Event::Result(r) => {
+                write!(self.out, "{}", r.human)?;
+                if !r.human.ends_with('\n') && !r.human.is_empty() {
+                    writeln!(self.out)?;
+                }
+            }
+        }
+        self.err.flush()?;
+        self.out.flush()
+    }
+}
