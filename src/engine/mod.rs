@@ -1,1 +1,27 @@
 //! The refactoring engine: a small spec in, text edits on the original source out, or a refusal.
+//!
+//! The engine is the trusted part of mantra: it performs each refactoring correctly by
+//! construction, or refuses with a reason a developer (or an LLM) can act on. It never rewrites
+//! code it does not have to: see [`edit`].
+
+pub mod edit;
+
+pub use edit::{ChangeSet, Edit, EditConflict, FileChange};
+
+use serde::Serialize;
+
+/// Why the engine will not perform a refactoring: a stable machine-readable code and a sentence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[error("{message}")]
+pub struct Refusal {
+    /// A stable snake_case code, e.g. `multiple_outputs`, `break_leaves_fragment`.
+    pub reason: &'static str,
+    /// What is wrong and, where possible, what would work instead.
+    pub message: String,
+}
+
+impl Refusal {
+    pub fn new(reason: &'static str, message: impl Into<String>) -> Refusal {
+        Refusal { reason, message: message.into() }
+    }
+}
