@@ -4,8 +4,10 @@
 //! "who overrides it", "which class owns this field's type"). It is built lazily: parsing a file
 //! is cheap, and commands ask only for what they need.
 
+pub mod layout;
 pub mod source;
 
+pub use layout::{BuildSystem, Layout};
 pub use source::{SourceFile, Span, SyntaxError};
 
 use std::path::PathBuf;
