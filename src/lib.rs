@@ -14,6 +14,7 @@ pub mod error;
 pub mod exit;
 pub mod java;
 pub mod report;
+pub mod writeback;
 
 use std::ffi::OsString;
 use std::io::IsTerminal;

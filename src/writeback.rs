@@ -1,0 +1,157 @@
+//! Writing a change set to disk, all or nothing.
+//!
+//! Every new text is rendered first (an edit conflict writes nothing), every touched file is checked
+//! to still hold the text the change was computed from (a file the user changed meanwhile is named
+//! and nothing is written), then each file is written to a temporary sibling and renamed over the
+//! original. If a rename fails half-way, the files already replaced are restored.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::engine::{ChangeSet, FileChange};
+use crate::error::Classify;
+use crate::exit::Exit;
+
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    #[error("{} changed since mantra read it; nothing was written", path.display())]
+    Changed { path: PathBuf },
+    #[error("{} already exists; nothing was written", path.display())]
+    Exists { path: PathBuf },
+    #[error("the change set is inconsistent: {0}")]
+    Conflict(#[from] crate::engine::EditConflict),
+    #[error("cannot write {}: {source}; nothing was changed", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+}
+
+impl Classify for WriteError {
+    fn exit(&self) -> Exit {
+        match self {
+            WriteError::Changed { .. } | WriteError::Exists { .. } => Exit::Rejected,
+            WriteError::Conflict(_) | WriteError::Io { .. } => Exit::Internal,
+        }
+    }
+    fn hint(&self) -> Option<String> {
+        match self {
+            WriteError::Changed { .. } => Some("run mantra again on the current file".into()),
+            WriteError::Exists { .. } => Some("choose another destination, or remove the file".into()),
+            _ => None,
+        }
+    }
+}
+
+/// Writes `changes` under `root` atomically: either every file gets its new text or none does.
+/// Returns the repository-relative paths written.
+pub fn write_atomically(root: &Path, changes: &ChangeSet) -> Result<Vec<PathBuf>, WriteError> {
+    let rendered = changes.render()?;
+    for (rel, change) in &changes.files {
+        let path = root.join(rel);
+        match change {
+            FileChange::Edit { original, .. } => {
+                let current = std::fs::read(&path).map_err(|source| WriteError::Io { path: path.clone(), source })?;
+                if current != original.as_bytes() {
+                    return Err(WriteError::Changed { path: rel.clone() });
+                }
+            }
+            FileChange::Create { .. } => {
+                if path.exists() {
+                    return Err(WriteError::Exists { path: rel.clone() });
+                }
+            }
+        }
+    }
+    let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let cleanup = |staged: &[(PathBuf, PathBuf)]| {
+        for (tmp, _) in staged {
+            let _ = std::fs::remove_file(tmp);
+        }
+    };
+    for (rel, text) in &rendered {
+        let path = root.join(rel);
+        let tmp = temp_sibling(&path);
+        let result = (|| {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            std::fs::write(&tmp, text)?;
+            if let Ok(meta) = std::fs::metadata(&path) {
+                std::fs::set_permissions(&tmp, meta.permissions())?;
+            }
+            Ok(())
+        })();
+        if let Err(source) = result {
+            let _ = std::fs::remove_file(&tmp);
+            cleanup(&staged);
+            return Err(WriteError::Io { path, source });
+        }
+        staged.push((tmp, path));
+    }
+    let originals: BTreeMap<PathBuf, Option<String>> = changes
+        .files
+        .iter()
+        .map(|(rel, c)| {
+            let original = match c {
+                FileChange::Edit { original, .. } => Some(original.clone()),
+                FileChange::Create { .. } => None,
+            };
+            (root.join(rel), original)
+        })
+        .collect();
+    for (i, (tmp, path)) in staged.iter().enumerate() {
+        if let Err(source) = std::fs::rename(tmp, path) {
+            for (_, done) in &staged[..i] {
+                match originals.get(done) {
+                    Some(Some(text)) => {
+                        let _ = std::fs::write(done, text);
+                    }
+                    _ => {
+                        let _ = std::fs::remove_file(done);
+                    }
+                }
+            }
+            cleanup(&staged[i..]);
+            return Err(WriteError::Io { path: path.clone(), source });
+        }
+    }
+    Ok(rendered.into_keys().collect())
+}
+
+fn temp_sibling(path: &Path) -> PathBuf {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    path.with_file_name(format!(".{name}.mantra-{}.tmp", std::process::id()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Edit;
+
+    #[test]
+    fn writes_all_or_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("A.java"), "class A {}").unwrap();
+        std::fs::write(dir.path().join("B.java"), "class B {}").unwrap();
+        let mut cs = ChangeSet::new();
+        cs.edit(Path::new("A.java"), "class A {}", Edit::replace(6..7, "X"));
+        cs.edit(Path::new("B.java"), "class B {}", Edit::replace(6..7, "Y"));
+        cs.create(Path::new("p/C.java"), "class C {}".into());
+        let written = write_atomically(dir.path(), &cs).unwrap();
+        assert_eq!(written.len(), 3);
+        assert_eq!(std::fs::read_to_string(dir.path().join("A.java")).unwrap(), "class X {}");
+        assert_eq!(std::fs::read_to_string(dir.path().join("p/C.java")).unwrap(), "class C {}");
+
+        // B changed meanwhile: nothing is written, A keeps its text.
+        let mut cs = ChangeSet::new();
+        cs.edit(Path::new("A.java"), "class X {}", Edit::replace(6..7, "Z"));
+        cs.edit(Path::new("B.java"), "class B {}", Edit::replace(6..7, "W"));
+        let err = write_atomically(dir.path(), &cs).unwrap_err();
+        assert!(matches!(err, WriteError::Changed { ref path } if path == Path::new("B.java")), "{err}");
+        assert_eq!(std::fs::read_to_string(dir.path().join("A.java")).unwrap(), "class X {}");
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+            .collect();
+        assert!(leftovers.is_empty());
+    }
+}
