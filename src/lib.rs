@@ -13,6 +13,7 @@ pub mod engine;
 pub mod error;
 pub mod exit;
 pub mod java;
+pub mod process;
 pub mod report;
 
 use std::ffi::OsString;
