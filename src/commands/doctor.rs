@@ -153,6 +153,8 @@ impl Probe {
             Probe::Found { path, version } => {
                 Check::new(name, required, CheckStatus::Ok, path.display().to_string()).version(version)
             }
+            // A tool this project does not need gets no fix line: there is nothing to fix.
+            Probe::Absent if absent == CheckStatus::Info => Check::new(name, required, absent, missing),
             Probe::Absent => Check::new(name, required, absent, missing).fix(fix),
             Probe::Broken(why) => Check::new(name, required, absent, why).fix(fix),
         }
