@@ -5,3 +5,4 @@ mod config;
 mod doctor;
 #[allow(dead_code)] // helpers are shared by test modules; not every one uses every helper
 mod harness;
+mod readme;
