@@ -61,6 +61,12 @@ fn as_classify<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a dyn C
             $(if let Some(x) = e.downcast_ref::<$t>() { return Some(x); })*
         };
     }
-    try_types!(UserError, crate::java::JavaError, crate::config::ConfigError, crate::writeback::WriteError);
+    try_types!(
+        UserError,
+        crate::java::JavaError,
+        crate::config::ConfigError,
+        crate::process::ProcessError,
+        crate::writeback::WriteError,
+    );
     None
 }

@@ -13,6 +13,7 @@ pub mod engine;
 pub mod error;
 pub mod exit;
 pub mod java;
+pub mod process;
 pub mod report;
 pub mod writeback;
 
@@ -57,7 +58,7 @@ where
     init_logging(&cli.global);
     let style = Style { color: use_color(cli.global.color) };
     let mut reporter = Reporter::new(cli.global.json, cli.global.quiet, style);
-    let exit = match run(cli, &mut reporter) {
+    let exit = match run(cli) {
         Ok(exit) => exit,
         Err(err) => {
             report_error(&mut reporter, &err);
@@ -75,14 +76,21 @@ pub fn report_error(reporter: &mut Reporter, err: &anyhow::Error) {
     reporter.emit(Event::Error { exit_code: exit.code(), kind: exit, message, causes, hint });
 }
 
-fn run(cli: Cli, reporter: &mut Reporter) -> anyhow::Result<Exit> {
+fn run(cli: Cli) -> anyhow::Result<Exit> {
     if let Command::Completions(args) = &cli.command {
         return commands::completions::run(args);
     }
     let cwd = std::env::current_dir().map_err(|e| anyhow::anyhow!("cannot read the current directory: {e}"))?;
     let repo = resolve_repo(&cwd, cli.global.repo.as_deref())?;
     let config = config::resolve(&repo, &cli.global)?;
-    let reporter = std::mem::replace(reporter, Reporter::new(cli.global.json, cli.global.quiet, reporter.style()));
+    // The configuration may choose colours (`color = "never"`); the flag already counted as its top layer.
+    let style = Style { color: use_color(Some(config.config.color)) };
+    // Commands report through a reporter styled by the resolved configuration; errors raised
+    // before this point go to the caller's.
+    let mut reporter = Reporter::new(cli.global.json, cli.global.quiet, style);
+    for w in &config.warnings {
+        reporter.warning(w.message.clone(), w.hint.clone());
+    }
     let mut ctx = Context { repo, cwd, config, reporter, global: cli.global };
     let result = match cli.command {
         Command::Analyze(args) => commands::analyze::run(&mut ctx, &args),

@@ -13,6 +13,11 @@ pub struct Run {
 
 /// Runs `mantra` with `args` in `cwd`, with a clean environment for mantra's own variables.
 pub fn mantra(cwd: &Path, args: &[&str]) -> Run {
+    mantra_env(cwd, args, &[])
+}
+
+/// [`mantra`] with extra environment variables set on top (`HOME`, `PATH`, `MANTRA_*`, ...).
+pub fn mantra_env(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_mantra"));
     cmd.args(args).current_dir(cwd);
     for (k, _) in std::env::vars() {
@@ -21,6 +26,7 @@ pub fn mantra(cwd: &Path, args: &[&str]) -> Run {
         }
     }
     cmd.env("NO_COLOR", "1");
+    cmd.envs(env.iter().copied());
     let out = cmd.output().expect("run mantra");
     Run {
         code: out.status.code().unwrap_or(-1),

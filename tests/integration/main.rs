@@ -1,5 +1,8 @@
 //! mantra's integration tests: one binary, real fixtures, the real `mantra` executable.
 
 mod cli;
+mod config;
+mod doctor;
 #[allow(dead_code)] // helpers are shared by test modules; not every one uses every helper
 mod harness;
+mod readme;
