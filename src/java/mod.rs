@@ -6,6 +6,7 @@
 
 pub mod layout;
 pub mod source;
+pub mod symbols;
 
 pub use layout::{BuildSystem, Layout};
 pub use source::{SourceFile, Span, SyntaxError};
