@@ -61,6 +61,6 @@ fn as_classify<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a dyn C
             $(if let Some(x) = e.downcast_ref::<$t>() { return Some(x); })*
         };
     }
-    try_types!(UserError, crate::java::JavaError, crate::config::ConfigError);
+    try_types!(UserError, crate::java::TargetError, crate::java::JavaError, crate::config::ConfigError);
     None
 }

@@ -9,13 +9,17 @@ pub mod hierarchy;
 pub mod layout;
 pub mod project;
 pub mod source;
+pub mod summary;
 pub mod symbols;
+pub mod target;
 
 pub use calls::{Callee, Caller, Resolution};
 pub use hierarchy::SuperType;
 pub use layout::{BuildSystem, Layout};
 pub use project::{FileId, JavaFile, MethodId, Project, TypeId};
 pub use source::{SourceFile, Span, SyntaxError};
+pub use summary::Summary;
+pub use target::{Target, TargetError};
 
 use std::path::PathBuf;
 
