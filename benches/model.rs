@@ -45,12 +45,25 @@ fn after_trees(oracle: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// Time spent in each phase: walk + layout, parse + symbols, supertypes + call resolution.
+#[derive(Default, Clone, Copy)]
+struct Phases {
+    open: Duration,
+    parse: Duration,
+    resolve: Duration,
+}
+
 /// Builds and fully indexes every tree; returns (files, methods, calls resolved).
-fn index_all(trees: &[PathBuf]) -> (usize, usize, usize) {
+fn index_all(trees: &[PathBuf], phases: &mut Phases) -> (usize, usize, usize) {
     let (mut files, mut methods, mut calls) = (0, 0, 0);
     for tree in trees {
+        let t0 = Instant::now();
         let project = Project::open(tree).expect("open");
+        let t1 = Instant::now();
         project.load_all();
+        let t2 = Instant::now();
+        phases.open += t1 - t0;
+        phases.parse += t2 - t1;
         let ids: Vec<_> = project.file_ids().collect();
         let (m, c) = ids
             .par_iter()
@@ -67,6 +80,7 @@ fn index_all(trees: &[PathBuf]) -> (usize, usize, usize) {
                 (ms.len(), c)
             })
             .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        phases.resolve += t2.elapsed();
         files += project.file_count();
         methods += m;
         calls += c;
@@ -88,9 +102,11 @@ fn main() {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
         let mut times = Vec::new();
         let mut counts = (0, 0, 0);
+        let mut phases = Phases::default();
         for _ in 0..3 {
             let start = Instant::now();
-            counts = pool.install(|| index_all(&trees));
+            phases = Phases::default();
+            counts = pool.install(|| index_all(&trees, &mut phases));
             times.push(start.elapsed());
         }
         let t = median(times);
@@ -105,14 +121,42 @@ fn main() {
             fps,
             fps / threads as f64
         );
+        println!(
+            "  last run by phase: walk+layout {:.3}s, parse+symbols {:.3}s ({:.0} files/s), hierarchy+call resolution {:.3}s",
+            phases.open.as_secs_f64(),
+            phases.parse.as_secs_f64(),
+            counts.0 as f64 / phases.parse.as_secs_f64(),
+            phases.resolve.as_secs_f64()
+        );
     }
 
-    // Cold latency: the largest tree, one method in its largest file, picked by line.
-    let tree = trees
+    // The floor: tree-sitter alone, one thread, texts already in memory.
+    let texts: Vec<String> = trees
         .iter()
-        .max_by_key(|t| Project::open(t).map(|p| p.file_count()).unwrap_or(0))
-        .expect("a tree")
-        .clone();
+        .flat_map(|t| {
+            let p = Project::open(t).expect("open");
+            p.file_ids().map(|f| std::fs::read_to_string(t.join(p.path(f))).unwrap_or_default()).collect::<Vec<_>>()
+        })
+        .collect();
+    let bytes: usize = texts.iter().map(String::len).sum();
+    let mut parser = tree_sitter::Parser::new();
+    parser.set_language(&mantra::java::source::language()).expect("grammar");
+    let start = Instant::now();
+    for t in &texts {
+        std::hint::black_box(parser.parse(t, None));
+    }
+    let t = start.elapsed().as_secs_f64();
+    println!(
+        "tree-sitter parse alone, 1 thread: {} files, {:.1} MB in {t:.3}s = {:.0} files/s, {:.1} MB/s",
+        texts.len(),
+        bytes as f64 / 1e6,
+        texts.len() as f64 / t,
+        bytes as f64 / 1e6 / t
+    );
+
+    // Cold latency: the largest tree, one method in its largest file, picked by line.
+    let tree =
+        trees.iter().max_by_key(|t| Project::open(t).map(|p| p.file_count()).unwrap_or(0)).expect("a tree").clone();
     let project = Project::open(&tree).expect("open");
     let (file, line) = project
         .file_ids()

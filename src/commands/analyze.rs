@@ -140,6 +140,8 @@ fn warn_broken_files(ctx: &mut Context, summary: &Summary) {
 
 /// Builds the analysis of one method.
 pub fn analyze(project: &Project, method: MethodId) -> Analysis {
+    // First, so every file is parsed in parallel once and the later searches reuse the parses.
+    let summary = project.summary();
     let owner = project.owner(method);
     let decl = project.type_decl(owner);
     let syms = project.symbols_of(owner);
@@ -207,7 +209,7 @@ pub fn analyze(project: &Project, method: MethodId) -> Analysis {
         unresolved_calls,
         callers,
         hierarchy,
-        project: project.summary(),
+        project: summary,
     }
 }
 
