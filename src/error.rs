@@ -64,6 +64,7 @@ fn as_classify<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a dyn C
     try_types!(
         UserError,
         crate::java::JavaError,
+        crate::java::TargetError,
         crate::config::ConfigError,
         crate::process::ProcessError,
         crate::writeback::WriteError,

@@ -4,11 +4,22 @@
 //! "who overrides it", "which class owns this field's type"). It is built lazily: parsing a file
 //! is cheap, and commands ask only for what they need.
 
+pub mod calls;
+pub mod hierarchy;
 pub mod layout;
+pub mod project;
 pub mod source;
+pub mod summary;
+pub mod symbols;
+pub mod target;
 
+pub use calls::{Callee, Caller, Resolution};
+pub use hierarchy::SuperType;
 pub use layout::{BuildSystem, Layout};
+pub use project::{FileId, JavaFile, MethodId, Project, TypeId};
 pub use source::{SourceFile, Span, SyntaxError};
+pub use summary::Summary;
+pub use target::{Target, TargetError};
 
 use std::path::PathBuf;
 

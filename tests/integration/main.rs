@@ -1,5 +1,6 @@
 //! mantra's integration tests: one binary, real fixtures, the real `mantra` executable.
 
+mod analyze;
 mod cli;
 mod config;
 mod doctor;

@@ -1,0 +1,216 @@
+//! The type hierarchy inside the project: supertypes, subtypes, and which methods override which.
+//!
+//! Supertypes are resolved once per file and cached. Subtypes are found by searching only the files
+//! whose text mentions the type's name, so asking for one type's subtypes does not parse the repo.
+//! Types outside the project (`Object`, `ArrayList`) appear by name, unresolved.
+
+use std::collections::{HashSet, VecDeque};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::project::{MethodId, Project, TypeId};
+use super::symbols::{MethodDecl, TypeKind, TypeName};
+
+/// A direct supertype as written, with the project type it names if the project declares it.
+#[derive(Debug, Clone, Serialize)]
+pub struct SuperType {
+    pub name: TypeName,
+    pub resolved: Option<TypeId>,
+    /// `true` for `implements` (and an interface's `extends`), `false` for a class's `extends`.
+    pub interface: bool,
+}
+
+impl Project {
+    /// The resolved `extends` then `implements` entries of a type (`None` where outside the project).
+    pub(super) fn direct_supertype_ids(&self, ty: TypeId) -> Vec<Option<TypeId>> {
+        let slot_supers = self.supers_of_file(ty);
+        slot_supers.get(ty.index() as usize).cloned().unwrap_or_default()
+    }
+
+    fn supers_of_file(&self, ty: TypeId) -> &Vec<Vec<Option<TypeId>>> {
+        let file = ty.file();
+        self.supers_slot(file).get_or_init(|| {
+            let syms = self.symbols_of(ty);
+            syms.types
+                .iter()
+                .map(|t| {
+                    // `extends` clauses are read in the enclosing scope; inherited member types are
+                    // not consulted (inherit = 0), which also keeps this from recursing into itself.
+                    t.extends
+                        .iter()
+                        .chain(&t.implements)
+                        .map(|n| self.resolve_type_in(file.index() as u32, t.parent, &n.raw, 0))
+                        .collect()
+                })
+                .collect()
+        })
+    }
+
+    /// The direct supertypes of a type, as written and resolved.
+    pub fn direct_supertypes(&self, ty: TypeId) -> Vec<SuperType> {
+        let decl = self.type_decl(ty);
+        let ids = self.direct_supertype_ids(ty);
+        let class_extends = matches!(decl.kind, TypeKind::Class | TypeKind::Anonymous);
+        decl.extends
+            .iter()
+            .map(|n| (n, !class_extends))
+            .chain(decl.implements.iter().map(|n| (n, true)))
+            .zip(ids)
+            .map(|((name, interface), resolved)| SuperType { name: name.clone(), resolved, interface })
+            .collect()
+    }
+
+    /// The superclass of a class (or the instantiated type of an anonymous class), if in the project.
+    pub fn superclass(&self, ty: TypeId) -> Option<TypeId> {
+        let decl = self.type_decl(ty);
+        if !matches!(decl.kind, TypeKind::Class | TypeKind::Anonymous) || decl.extends.is_empty() {
+            return None;
+        }
+        self.direct_supertype_ids(ty).first().copied().flatten()
+    }
+
+    /// Every project supertype, nearest first (breadth-first), each once; cycles in broken code end.
+    pub fn supertypes(&self, ty: TypeId) -> Vec<TypeId> {
+        let mut seen = HashSet::from([ty]);
+        let mut out = Vec::new();
+        let mut queue = VecDeque::from([ty]);
+        while let Some(t) = queue.pop_front() {
+            for s in self.direct_supertype_ids(t).into_iter().flatten() {
+                if seen.insert(s) {
+                    out.push(s);
+                    queue.push_back(s);
+                }
+            }
+        }
+        out
+    }
+
+    /// Names of supertypes outside the project met anywhere up the hierarchy (`Object` is implied).
+    pub fn external_supertypes(&self, ty: TypeId) -> Vec<String> {
+        let mut out = Vec::new();
+        for t in std::iter::once(ty).chain(self.supertypes(ty)) {
+            for s in self.direct_supertypes(t) {
+                if s.resolved.is_none() && !out.contains(&s.name.text) {
+                    out.push(s.name.text);
+                }
+            }
+        }
+        out
+    }
+
+    /// The types directly extending or implementing `ty`, anonymous classes included.
+    pub fn direct_subtypes(&self, ty: TypeId) -> Vec<TypeId> {
+        let name = &self.type_decl(ty).name;
+        if name.is_empty() {
+            return Vec::new();
+        }
+        let mut out: Vec<TypeId> = self
+            .files_containing(name)
+            .into_par_iter()
+            .flat_map_iter(|f| {
+                let types = self.types_in(f).unwrap_or_default();
+                types.into_iter().filter(|&t| self.direct_supertype_ids(t).contains(&Some(ty))).collect::<Vec<_>>()
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// Every project subtype, nearest first, each once.
+    pub fn subtypes(&self, ty: TypeId) -> Vec<TypeId> {
+        let mut seen = HashSet::from([ty]);
+        let mut out = Vec::new();
+        let mut queue = VecDeque::from([ty]);
+        while let Some(t) = queue.pop_front() {
+            for s in self.direct_subtypes(t) {
+                if seen.insert(s) {
+                    out.push(s);
+                    queue.push_back(s);
+                }
+            }
+        }
+        out
+    }
+
+    /// The methods of supertypes that `method` overrides (or implements), nearest first.
+    pub fn overrides(&self, method: MethodId) -> Vec<MethodId> {
+        let m = self.method(method);
+        if !can_override(m) {
+            return Vec::new();
+        }
+        self.supertypes(self.owner(method))
+            .into_iter()
+            .flat_map(|s| self.methods_of(s))
+            .filter(|&o| same_signature(m, self.method(o)) && can_override(self.method(o)))
+            .collect()
+    }
+
+    /// The methods of subtypes that override `method`, nearest first.
+    pub fn overridden_by(&self, method: MethodId) -> Vec<MethodId> {
+        let m = self.method(method);
+        if !can_override(m) {
+            return Vec::new();
+        }
+        self.subtypes(self.owner(method))
+            .into_iter()
+            .flat_map(|s| self.methods_of(s))
+            .filter(|&o| same_signature(m, self.method(o)) && can_override(self.method(o)))
+            .collect()
+    }
+}
+
+fn can_override(m: &MethodDecl) -> bool {
+    !m.is_constructor() && !m.is_static() && !m.modifiers.iter().any(|x| x == "private")
+}
+
+/// Same name, same parameter count, same erased parameter types; a type variable matches anything
+/// (its erasure is its bound, which the model does not track).
+pub fn same_signature(a: &MethodDecl, b: &MethodDecl) -> bool {
+    a.name == b.name
+        && a.params.len() == b.params.len()
+        && a.params.iter().zip(&b.params).all(|(x, y)| x.generic || y.generic || x.ty.erased() == y.ty.erased())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::java::project::tests::{project, type_named};
+
+    #[test]
+    fn supertypes_subtypes_and_overrides() {
+        let (_d, p) = project(&[
+            (
+                "a/Shape.java",
+                "package a; public interface Shape { double area(); default String name() { return \"s\"; } }",
+            ),
+            (
+                "a/Base.java",
+                "package a; public abstract class Base<T> implements Shape { public abstract void set(T t); }",
+            ),
+            (
+                "b/Circle.java",
+                "package b; import a.*; public class Circle extends Base<String> implements java.io.Serializable {\n\
+                 public double area() { return 1; } public void set(String s) {} public String name() { return \"c\"; }\n\
+                 Shape anon() { return new Shape() { public double area() { return 0; } }; } }",
+            ),
+            ("b/Unit.java", "package b; class Unit extends Circle { @Override public double area() { return 2; } }"),
+        ]);
+        let shape = type_named(&p, "Shape");
+        let base = type_named(&p, "Base");
+        let circle = type_named(&p, "Circle");
+        let unit = type_named(&p, "Unit");
+        assert_eq!(p.supertypes(unit), [circle, base, shape]);
+        assert_eq!(p.superclass(circle), Some(base));
+        assert_eq!(p.external_supertypes(circle), ["java.io.Serializable"]);
+        let subs: Vec<String> = p.subtypes(shape).into_iter().map(|t| p.qualified_name(t)).collect();
+        assert_eq!(subs, ["a.Base", "b.Circle$1", "b.Circle", "b.Unit"]);
+        let area = p.methods_of(shape)[0];
+        let overriders: Vec<String> = p.overridden_by(area).into_iter().map(|m| p.qualified_name(p.owner(m))).collect();
+        assert_eq!(overriders, ["b.Circle$1", "b.Circle", "b.Unit"]);
+        let unit_area = p.methods_of(unit)[0];
+        assert_eq!(p.overrides(unit_area).len(), 2);
+        // set(String) overrides set(T): a type variable matches any type.
+        let set = p.methods_of(circle)[1];
+        assert_eq!(p.overrides(set), [p.methods_of(base)[0]]);
+    }
+}

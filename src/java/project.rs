@@ -1,0 +1,515 @@
+//! A Java project on disk: its files, parsed lazily and once, stable ids, and type-name resolution.
+//!
+//! [`Project::open`] only walks the tree; a file is parsed the first time someone asks for it
+//! ([`Project::file`]) and kept for the life of the project. [`Project::load_all`] parses every file
+//! in parallel when a command needs the whole picture (the summary, a benchmark).
+//!
+//! Names are resolved the way javac scopes them, minus what needs the JDK: enclosing and inherited
+//! member types, the file's own types, single-type imports, the same package, wildcard imports.
+//! A name the project does not declare (`String`, `List`) resolves to nothing, never to a guess.
+//! The hierarchy and the call graph live in [`super::hierarchy`] and [`super::calls`].
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::JavaError;
+use super::layout::{Layout, declared_package};
+use super::source::SourceFile;
+use super::symbols::{FileSymbols, MethodDecl, TypeDecl, extract};
+
+/// A file of the project: its index in the sorted file list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct FileId(u32);
+
+/// A type of the project: a file and the type's index among that file's types.
+///
+/// Ids are handed out only for parsed files, so every accessor taking one can rely on the parse.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct TypeId {
+    file: u32,
+    index: u32,
+}
+
+/// A method or constructor of the project: a file and the method's index among that file's methods.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct MethodId {
+    file: u32,
+    index: u32,
+}
+
+impl FileId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl TypeId {
+    pub fn file(self) -> FileId {
+        FileId(self.file)
+    }
+    /// Index into [`FileSymbols::types`].
+    pub fn index(self) -> u32 {
+        self.index
+    }
+}
+
+impl MethodId {
+    pub fn file(self) -> FileId {
+        FileId(self.file)
+    }
+    /// Index into [`FileSymbols::methods`].
+    pub fn index(self) -> u32 {
+        self.index
+    }
+}
+
+/// A parsed file: its source (text + tree) and what it declares.
+#[derive(Debug)]
+pub struct JavaFile {
+    pub source: SourceFile,
+    pub symbols: FileSymbols,
+}
+
+struct Slot {
+    /// Repository-relative.
+    path: PathBuf,
+    parsed: OnceLock<Result<JavaFile, JavaError>>,
+    /// Resolved `extends` then `implements` of each type of the file, computed on first use.
+    supers: OnceLock<Vec<Vec<Option<TypeId>>>>,
+}
+
+/// The package of every file and its text, read once (no parse) for lookups and substring prefilters.
+struct Scan {
+    texts: Vec<Arc<str>>,
+    packages: HashMap<String, Vec<u32>>,
+}
+
+/// A Java project: files, layout, lazily parsed symbols.
+pub struct Project {
+    root: PathBuf,
+    layout: Layout,
+    slots: Vec<Slot>,
+    by_path: HashMap<PathBuf, u32>,
+    scan: OnceLock<Scan>,
+    /// Top-level types per package, built when a name is not found in the file named after it.
+    package_types: Mutex<HashMap<String, Arc<HashMap<String, TypeId>>>>,
+}
+
+impl std::fmt::Debug for Project {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Project").field("root", &self.root).field("files", &self.slots.len()).finish()
+    }
+}
+
+/// Folders never part of the sources, whatever `.gitignore` says.
+const SKIPPED_DIRS: [&str; 4] = ["target", "build", ".git", "node_modules"];
+
+impl Project {
+    /// Walks `root` for `.java` files (honouring `.gitignore`, skipping `target/`, `build/`, `.git`)
+    /// and detects the layout. Parses nothing.
+    pub fn open(root: &Path) -> Result<Project, JavaError> {
+        let mut files = Vec::new();
+        let walker = ignore::WalkBuilder::new(root)
+            .require_git(false)
+            .filter_entry(|e| {
+                !(e.file_type().is_some_and(|t| t.is_dir())
+                    && e.depth() > 0
+                    && e.file_name().to_str().is_some_and(|n| SKIPPED_DIRS.contains(&n)))
+            })
+            .build();
+        for entry in walker {
+            let entry = entry.map_err(|e| JavaError::Io {
+                path: root.to_path_buf(),
+                source: e.into_io_error().unwrap_or_else(|| std::io::Error::other("cannot walk the directory")),
+            })?;
+            let path = entry.path();
+            if entry.file_type().is_some_and(|t| t.is_file()) && path.extension().is_some_and(|e| e == "java") {
+                let rel = path.strip_prefix(root).unwrap_or(path).to_path_buf();
+                files.push(rel);
+            }
+        }
+        files.sort();
+        Ok(Project::from_files(root, files))
+    }
+
+    /// A project over exactly these repository-relative files.
+    pub fn from_files(root: &Path, files: Vec<PathBuf>) -> Project {
+        let layout = Layout::detect(root, &files);
+        let by_path = files.iter().enumerate().map(|(i, p)| (p.clone(), i as u32)).collect();
+        let slots =
+            files.into_iter().map(|path| Slot { path, parsed: OnceLock::new(), supers: OnceLock::new() }).collect();
+        Project {
+            root: root.to_path_buf(),
+            layout,
+            slots,
+            by_path,
+            scan: OnceLock::new(),
+            package_types: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    pub fn file_count(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Every file, in path order.
+    pub fn file_ids(&self) -> impl Iterator<Item = FileId> + '_ {
+        (0..self.slots.len() as u32).map(FileId)
+    }
+
+    /// The repository-relative path of a file.
+    pub fn path(&self, file: FileId) -> &Path {
+        &self.slots[file.index()].path
+    }
+
+    /// The file at a repository-relative path.
+    pub fn file_id(&self, rel: &Path) -> Option<FileId> {
+        self.by_path.get(rel).map(|i| FileId(*i))
+    }
+
+    /// The parsed file, parsing it on first use. Unreadable or non-UTF-8 files are errors; files with
+    /// syntax errors parse (tree-sitter recovers) and report them through [`SourceFile::syntax_error`].
+    pub fn file(&self, file: FileId) -> Result<&JavaFile, JavaError> {
+        let slot = &self.slots[file.index()];
+        let parsed = slot.parsed.get_or_init(|| {
+            let source = match self.scan.get() {
+                Some(scan) => Ok(SourceFile::parse(slot.path.clone(), scan.texts[file.index()].to_string())),
+                None => SourceFile::read(&self.root.join(&slot.path), slot.path.clone()),
+            }?;
+            let symbols = extract(&source);
+            Ok(JavaFile { source, symbols })
+        });
+        parsed.as_ref().map_err(copy_error)
+    }
+
+    /// The file if it parses; `None` for unreadable files, which lookups skip.
+    pub(super) fn parsed(&self, file: u32) -> Option<&JavaFile> {
+        self.file(FileId(file)).ok()
+    }
+
+    /// Parses every file in parallel (rayon's current pool). Returns the files that could not be read.
+    pub fn load_all(&self) -> Vec<(FileId, JavaError)> {
+        (0..self.slots.len() as u32)
+            .into_par_iter()
+            .filter_map(|i| self.file(FileId(i)).err().map(|e| (FileId(i), e)))
+            .collect()
+    }
+
+    /// The parsed file of an id. Ids exist only for parsed files, so the parse is there.
+    fn known(&self, file: u32) -> &JavaFile {
+        match self.slots[file as usize].parsed.get() {
+            Some(Ok(f)) => f,
+            // TypeId and MethodId have private fields and are only built from a successful parse.
+            _ => unreachable!("an id exists only for a parsed file"),
+        }
+    }
+
+    pub fn source(&self, id: TypeId) -> &SourceFile {
+        &self.known(id.file).source
+    }
+
+    pub fn method_source(&self, id: MethodId) -> &SourceFile {
+        &self.known(id.file).source
+    }
+
+    pub fn symbols_of(&self, id: TypeId) -> &FileSymbols {
+        &self.known(id.file).symbols
+    }
+
+    pub fn type_decl(&self, id: TypeId) -> &TypeDecl {
+        &self.known(id.file).symbols.types[id.index as usize]
+    }
+
+    pub fn method(&self, id: MethodId) -> &MethodDecl {
+        &self.known(id.file).symbols.methods[id.index as usize]
+    }
+
+    /// The type declaring a method.
+    pub fn owner(&self, id: MethodId) -> TypeId {
+        TypeId { file: id.file, index: self.method(id).owner }
+    }
+
+    /// The types of a parsed file, in document order.
+    pub fn types_in(&self, file: FileId) -> Result<Vec<TypeId>, JavaError> {
+        let f = self.file(file)?;
+        Ok((0..f.symbols.types.len() as u32).map(|index| TypeId { file: file.0, index }).collect())
+    }
+
+    /// The methods of a parsed file, in document order.
+    pub fn methods_in(&self, file: FileId) -> Result<Vec<MethodId>, JavaError> {
+        let f = self.file(file)?;
+        Ok((0..f.symbols.methods.len() as u32).map(|index| MethodId { file: file.0, index }).collect())
+    }
+
+    /// The methods and constructors a type declares itself.
+    pub fn methods_of(&self, ty: TypeId) -> Vec<MethodId> {
+        self.type_decl(ty).methods.iter().map(|&index| MethodId { file: ty.file, index }).collect()
+    }
+
+    pub(super) fn supers_slot(&self, file: FileId) -> &OnceLock<Vec<Vec<Option<TypeId>>>> {
+        &self.slots[file.index()].supers
+    }
+
+    /// The type with this index in a parsed file.
+    pub(super) fn type_id(&self, file: u32, index: u32) -> TypeId {
+        TypeId { file, index }
+    }
+
+    pub(super) fn method_id(&self, file: u32, index: u32) -> MethodId {
+        MethodId { file, index }
+    }
+
+    /// `a.b.Outer.Inner`; anonymous classes as `a.b.Outer$1`.
+    pub fn qualified_name(&self, id: TypeId) -> String {
+        let f = self.known(id.file);
+        let display = &f.symbols.types[id.index as usize].display;
+        match &f.symbols.package {
+            Some(p) => format!("{p}.{display}"),
+            None => display.clone(),
+        }
+    }
+
+    fn scan(&self) -> &Scan {
+        self.scan.get_or_init(|| {
+            let texts: Vec<Arc<str>> = self
+                .slots
+                .par_iter()
+                .enumerate()
+                .map(|(i, slot)| match slot.parsed.get() {
+                    Some(Ok(f)) => Arc::from(f.source.text.as_str()),
+                    _ => match std::fs::read(self.root.join(&slot.path)) {
+                        Ok(bytes) => Arc::from(String::from_utf8_lossy(&bytes).as_ref()),
+                        Err(e) => {
+                            tracing::debug!("cannot read file {i} {}: {e}", slot.path.display());
+                            Arc::from("")
+                        }
+                    },
+                })
+                .collect();
+            let mut packages: HashMap<String, Vec<u32>> = HashMap::new();
+            for (i, text) in texts.iter().enumerate() {
+                packages.entry(declared_package(text).unwrap_or_default()).or_default().push(i as u32);
+            }
+            Scan { texts, packages }
+        })
+    }
+
+    /// Files whose text contains `needle`: the cheap prefilter before parsing for callers and subtypes.
+    pub fn files_containing(&self, needle: &str) -> Vec<FileId> {
+        let scan = self.scan();
+        scan.texts.par_iter().enumerate().filter(|(_, t)| t.contains(needle)).map(|(i, _)| FileId(i as u32)).collect()
+    }
+
+    /// Finds a type by its fully qualified name (`a.b.Outer.Inner`).
+    pub fn find_type(&self, qualified: &str) -> Option<TypeId> {
+        let segs: Vec<&str> = qualified.split('.').collect();
+        for split in (0..segs.len()).rev() {
+            let package = segs[..split].join(".");
+            if let Some(top) = self.top_level_type(&package, segs[split]) {
+                return segs[split + 1..].iter().try_fold(top, |t, seg| self.member_type(t, seg, 0));
+            }
+        }
+        None
+    }
+
+    /// A top-level type of `package` (empty for the default package).
+    fn top_level_type(&self, package: &str, name: &str) -> Option<TypeId> {
+        let scan = self.scan();
+        let files = scan.packages.get(package)?;
+        // Java convention first: `Name` lives in `Name.java`.
+        for &f in files {
+            if self.slots[f as usize].path.file_stem().is_some_and(|s| s == name)
+                && let Some(t) = self.top_level_in(f, name)
+            {
+                return Some(t);
+            }
+        }
+        let cached = self.package_types.lock().ok().and_then(|m| m.get(package).cloned());
+        let index = match cached {
+            Some(index) => index,
+            None => {
+                let mut index = HashMap::new();
+                for &f in files {
+                    let Some(file) = self.parsed(f) else { continue };
+                    for (i, t) in file.symbols.types.iter().enumerate() {
+                        if t.parent.is_none() {
+                            index.entry(t.name.clone()).or_insert(TypeId { file: f, index: i as u32 });
+                        }
+                    }
+                }
+                let index = Arc::new(index);
+                if let Ok(mut m) = self.package_types.lock() {
+                    m.insert(package.to_string(), index.clone());
+                }
+                index
+            }
+        };
+        index.get(name).copied()
+    }
+
+    fn top_level_in(&self, file: u32, name: &str) -> Option<TypeId> {
+        let f = self.parsed(file)?;
+        let i = f.symbols.types.iter().position(|t| t.parent.is_none() && t.name == name)?;
+        Some(TypeId { file, index: i as u32 })
+    }
+
+    /// A member type `name` of `ty`, looking `inherit` levels up its supertypes too.
+    pub(super) fn member_type(&self, ty: TypeId, name: &str, inherit: u32) -> Option<TypeId> {
+        let decl = self.type_decl(ty);
+        let syms = self.symbols_of(ty);
+        if let Some(&n) = decl.nested.iter().find(|&&n| syms.types[n as usize].name == name) {
+            return Some(TypeId { file: ty.file, index: n });
+        }
+        if inherit == 0 {
+            return None;
+        }
+        self.direct_supertype_ids(ty).into_iter().flatten().find_map(|s| self.member_type(s, name, inherit - 1))
+    }
+
+    /// Resolves a type name as written inside type `scope` (or at the top level of `file` when `None`):
+    /// `Inner`, `Outer.Inner`, `a.b.C`, with type arguments and array brackets already removed.
+    pub fn resolve_type(&self, file: FileId, scope: Option<u32>, name: &str) -> Option<TypeId> {
+        self.resolve_type_in(file.0, scope, name, 2)
+    }
+
+    pub(super) fn resolve_type_in(&self, file: u32, scope: Option<u32>, name: &str, inherit: u32) -> Option<TypeId> {
+        if name.is_empty() {
+            return None;
+        }
+        let (first, rest) = match name.split_once('.') {
+            Some((f, r)) => (f, Some(r)),
+            None => (name, None),
+        };
+        match self.resolve_simple(file, scope, first, inherit) {
+            Some(t) => match rest {
+                None => Some(t),
+                Some(rest) => rest.split('.').try_fold(t, |t, seg| self.member_type(t, seg, inherit)),
+            },
+            None if rest.is_some() => self.find_type(name),
+            None => None,
+        }
+    }
+
+    fn resolve_simple(&self, file: u32, scope: Option<u32>, name: &str, inherit: u32) -> Option<TypeId> {
+        let f = self.parsed(file)?;
+        let syms = &f.symbols;
+        let mut cur = scope;
+        while let Some(t) = cur {
+            let decl = &syms.types[t as usize];
+            if decl.name == name {
+                return Some(TypeId { file, index: t });
+            }
+            if let Some(m) = self.member_type(TypeId { file, index: t }, name, inherit) {
+                return Some(m);
+            }
+            cur = decl.parent;
+        }
+        if let Some(i) = syms.types.iter().position(|t| t.parent.is_none() && t.name == name) {
+            return Some(TypeId { file, index: i as u32 });
+        }
+        for imp in syms.imports.iter().filter(|i| !i.wildcard) {
+            if imp.path.rsplit('.').next() == Some(name)
+                && let Some(t) = self.find_type(&imp.path)
+            {
+                return Some(t);
+            }
+        }
+        let package = syms.package.as_deref().unwrap_or("");
+        if let Some(t) = self.top_level_type(package, name) {
+            return Some(t);
+        }
+        for imp in syms.imports.iter().filter(|i| i.wildcard) {
+            if let Some(t) = self.find_type(&format!("{}.{name}", imp.path)) {
+                return Some(t);
+            }
+        }
+        None
+    }
+}
+
+/// `JavaError` holds an `io::Error`, which is not `Clone`; cached failures are handed out as copies.
+fn copy_error(e: &JavaError) -> JavaError {
+    match e {
+        JavaError::Io { path, source } => {
+            JavaError::Io { path: path.clone(), source: std::io::Error::new(source.kind(), source.to_string()) }
+        }
+        JavaError::NotUtf8 { path, line } => JavaError::NotUtf8 { path: path.clone(), line: *line },
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// Writes `files` (path, text) under a temporary directory and opens it as a project.
+    pub(crate) fn project(files: &[(&str, &str)]) -> (tempfile::TempDir, Project) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for (path, text) in files {
+            let p = dir.path().join(path);
+            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+            std::fs::write(p, text).expect("write");
+        }
+        let project = Project::open(dir.path()).expect("open");
+        (dir, project)
+    }
+
+    pub(crate) fn type_named(p: &Project, display: &str) -> TypeId {
+        p.load_all();
+        for f in p.file_ids() {
+            for t in p.types_in(f).expect("parsed") {
+                if p.type_decl(t).display == display {
+                    return t;
+                }
+            }
+        }
+        panic!("no type {display}")
+    }
+
+    #[test]
+    fn walks_and_skips_build_output() {
+        let (_d, p) = project(&[
+            ("src/main/java/a/A.java", "package a; class A {}"),
+            ("target/gen/B.java", "class B {}"),
+            ("build/C.java", "class C {}"),
+            ("ignored/D.java", "class D {}"),
+            (".gitignore", "ignored/\n"),
+        ]);
+        let paths: Vec<&Path> = p.file_ids().map(|f| p.path(f)).collect();
+        assert_eq!(paths, [Path::new("src/main/java/a/A.java")]);
+        assert!(p.slots[0].parsed.get().is_none(), "open parses nothing");
+    }
+
+    #[test]
+    fn resolves_names_through_scopes_imports_and_packages() {
+        let (_d, p) = project(&[
+            ("src/a/Outer.java", "package a; import b.Imported; import c.*; public class Outer { class Inner {} }"),
+            ("src/a/Same.java", "package a; class Same {} class Secondary {}"),
+            ("src/b/Imported.java", "package b; public class Imported { public static class Nested {} }"),
+            ("src/c/Wild.java", "package c; public class Wild {}"),
+        ]);
+        let outer = type_named(&p, "Outer");
+        let f = outer.file();
+        let scope = Some(outer.index());
+        let name = |t: Option<TypeId>| t.map(|t| p.qualified_name(t));
+        assert_eq!(name(p.resolve_type(f, scope, "Inner")), Some("a.Outer.Inner".into()));
+        assert_eq!(name(p.resolve_type(f, scope, "Same")), Some("a.Same".into()));
+        assert_eq!(name(p.resolve_type(f, scope, "Secondary")), Some("a.Secondary".into()));
+        assert_eq!(name(p.resolve_type(f, scope, "Imported")), Some("b.Imported".into()));
+        assert_eq!(name(p.resolve_type(f, scope, "Imported.Nested")), Some("b.Imported.Nested".into()));
+        assert_eq!(name(p.resolve_type(f, scope, "Wild")), Some("c.Wild".into()));
+        assert_eq!(name(p.resolve_type(f, scope, "b.Imported")), Some("b.Imported".into()));
+        assert_eq!(name(p.resolve_type(f, scope, "String")), None);
+    }
+}
