@@ -8,6 +8,7 @@
 //! the fragment, and the new method is inserted after the source method with the fragment's own
 //! text re-indented, so comments and formatting inside the fragment survive.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
@@ -38,6 +39,11 @@ pub struct ExtractSpec {
     /// `public`, `protected`, `private` or `package` (no modifier). Default: `private`.
     #[serde(default)]
     pub visibility: Option<String>,
+    /// Types of locals the source does not spell out (untyped lambda parameters, `var` with an
+    /// opaque initializer), by name, when the caller knows them. Used only where the engine
+    /// cannot see the type itself; a wrong type shows up as a compile error in verification.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub local_types: BTreeMap<String, String>,
 }
 
 /// What the extraction did, for reports and for callers that compose refactorings.
@@ -123,26 +129,47 @@ impl<'a> Extractor<'a> {
                 }
             }
         }
-        let in_lambda = ancestors_until(sel.container, sel.callable).any(|n| n.kind() == "lambda_expression");
-        let completes = sequence_can_complete(stmts, src);
-        if let Some(ret) = returns.first() {
-            let line = ret.start_position().row + 1;
-            if in_lambda {
-                return Err(Refusal::new(
+        // Where a `return` in the fragment goes: out of the method, or out of the lambda around it.
+        let lambda = ancestors_until(sel.container, sel.callable).find(|n| n.kind() == "lambda_expression");
+        let in_lambda = lambda.is_some();
+        let owner_body = lambda.and_then(|l| l.child_by_field_name("body")).unwrap_or(sel.body);
+        let owner_type = match lambda {
+            None => method_return_type(sel.callable, src),
+            Some(_) => lambda_return_type(&returns, src).map_err(|line| {
+                Refusal::new(
                     "return_in_lambda",
                     format!(
-                        "the `return` on line {line} returns from a lambda, whose return type is not written down; select statements without `return`"
+                        "the `return` on line {line} returns from a lambda whose return type is not written down (and not visible from the returned value); select statements without `return`"
                     ),
-                ));
-            }
-            if completes {
-                return Err(Refusal::new(
-                    "return_not_on_all_paths",
-                    format!(
-                        "the `return` on line {line} leaves the method on some paths only, so the caller could not tell whether to continue; select statements that return on every path, or none that return"
-                    ),
-                ));
-            }
+                )
+            })?,
+        };
+        let completes = sequence_can_complete(stmts, src);
+        // At the very end of a void method (or lambda) body, `return;` and falling off the end
+        // are the same, so returns on some paths only are fine there.
+        let at_void_end = owner_type.is_none()
+            && sel.container.id() == owner_body.id()
+            && statements_of(owner_body).last().is_some_and(|l| l.id() == last.id());
+        if let Some(ret) = returns.first()
+            && completes
+            && !at_void_end
+        {
+            let line = ret.start_position().row + 1;
+            let next = statements_of(sel.container).into_iter().find(|n| n.start_byte() >= last.end_byte());
+            let hint = match next.filter(|n| n.kind() == "return_statement") {
+                Some(n) => format!(
+                    "; including line {} (`{}`) in the selection would make every path return",
+                    n.start_position().row + 1,
+                    &src[n.byte_range()]
+                ),
+                None => "; select statements that return on every path, or none that return".to_string(),
+            };
+            return Err(Refusal::new(
+                "return_not_on_all_paths",
+                format!(
+                    "the `return` on line {line} leaves the method on some paths only, so the caller could not tell whether to continue{hint}"
+                ),
+            ));
         }
 
         let flow = MethodFlow::analyze(sel.callable, src);
@@ -182,9 +209,9 @@ impl<'a> Extractor<'a> {
         let call_indent = line_indent(src, first.start_byte()).to_string();
         let mut tail: Option<String> = None;
         let (return_type, call) = if !completes {
-            match method_return_type(sel.callable, src) {
+            match owner_type {
                 Some(ty) => (ty, format!("return {call_expr};")),
-                None if !returns.is_empty() && sel.container.id() != sel.body.id() => {
+                None if !returns.is_empty() && sel.container.id() != owner_body.id() => {
                     ("void".to_string(), format!("{call_expr};{newline}{call_indent}return;"))
                 }
                 None => ("void".to_string(), format!("{call_expr};")),
@@ -492,11 +519,15 @@ impl<'a> Extractor<'a> {
     fn type_of(&self, flow: &MethodFlow<'_>, i: usize) -> Result<String, Refusal> {
         let var = &flow.vars[i];
         let line = var.name_node.start_position().row + 1;
+        let hint = self.spec.local_types.get(&var.name).map(|t| t.trim().to_string()).filter(|t| !t.is_empty());
         let Some(ty) = &var.type_text else {
+            if let Some(hint) = hint {
+                return Ok(hint);
+            }
             return Err(Refusal::new(
                 "untyped_var",
                 format!(
-                    "`{}` (line {line}) is a lambda parameter without a declared type, so the new method's parameter type is unknown; declare its type in the lambda or select other statements",
+                    "`{}` (line {line}) is a lambda parameter without a declared type, so the new method's parameter type is unknown; declare its type in the lambda, give it in `local_types`, or select other statements",
                     var.name
                 ),
             ));
@@ -511,11 +542,11 @@ impl<'a> Extractor<'a> {
             ));
         }
         if ty == "var" {
-            return var.initializer.and_then(|init| var_type(init, self.src)).ok_or_else(|| {
+            return var.initializer.and_then(|init| var_type(init, self.src)).or(hint).ok_or_else(|| {
                 Refusal::new(
                     "untyped_var",
                     format!(
-                        "`{}` is declared with `var` on line {line} and its type is not visible from its initializer; declare its type explicitly first",
+                        "`{}` is declared with `var` on line {line} and its type is not visible from its initializer; declare its type explicitly or give it in `local_types`",
                         var.name
                     ),
                 )
@@ -775,6 +806,31 @@ fn method_return_type(callable: Node<'_>, src: &str) -> Option<String> {
     Some(format!("{text}{dims}"))
 }
 
+/// The type a lambda returns, when the fragment's `return`s show it: `Ok(None)` when they return
+/// nothing, `Ok(Some(type))` when every returned value has the same visible type (a literal, a
+/// `new T(...)`, a cast), else `Err(line)` of a `return` whose type is unknown.
+fn lambda_return_type(returns: &[Node<'_>], src: &str) -> Result<Option<String>, usize> {
+    let mut found: Option<String> = None;
+    for r in returns {
+        let line = r.start_position().row + 1;
+        let Some(value) = r.named_child(0) else {
+            if found.is_some() {
+                return Err(line);
+            }
+            continue;
+        };
+        let ty = var_type(value, src).ok_or(line)?;
+        if found.as_ref().is_some_and(|f| *f != ty) {
+            return Err(line);
+        }
+        found = Some(ty);
+    }
+    if found.is_some() && returns.iter().any(|r| r.named_child(0).is_none()) {
+        return Err(returns[0].start_position().row + 1);
+    }
+    Ok(found)
+}
+
 /// Names of the final fields of the class declaring `callable`.
 fn final_fields(callable: Node<'_>, src: &str) -> Vec<String> {
     let Some(body) = callable.parent().filter(|p| is_type_body(p.kind())) else { return Vec::new() };
@@ -878,7 +934,14 @@ mod tests {
 
     fn extract(src: &str, lines: (usize, usize), name: &str) -> Result<String, Refusal> {
         let file = SourceFile::parse("A.java", src.to_string());
-        let spec = ExtractSpec { file: "A.java".into(), method_line: None, lines, name: name.into(), visibility: None };
+        let spec = ExtractSpec {
+            file: "A.java".into(),
+            method_line: None,
+            lines,
+            name: name.into(),
+            visibility: None,
+            local_types: BTreeMap::new(),
+        };
         let changes = extract_method(&file, &spec)?;
         Ok(changes.render_file(std::path::Path::new("A.java")).unwrap().unwrap())
     }
@@ -1019,6 +1082,40 @@ mod tests {
     }
 
     #[test]
+    fn returns_on_some_paths_are_fine_at_the_end_of_a_void_method() {
+        let src = class(
+            "    void f(int a) {\n        System.out.println(a);\n        if (a > 0) {\n            return;\n        }\n        System.out.println(-a);\n    }\n",
+        );
+        let out = extract(&src, (4, 7), "rest").unwrap();
+        assert!(out.contains("        System.out.println(a);\n        rest(a);\n    }"), "{out}");
+        assert!(out.contains("    private void rest(int a) {\n        if (a > 0) {\n            return;\n        }\n        System.out.println(-a);\n    }"), "{out}");
+        // Not at the end: the caller would go on after the call.
+        let r = refused(&src, (4, 6), "return_not_on_all_paths");
+        assert!(r.message.contains("select statements that return on every path"), "{}", r.message);
+    }
+
+    #[test]
+    fn the_refusal_suggests_including_a_following_return() {
+        let src = class(
+            "    Object f(Object data) {\n        if (data == null) {\n            return data;\n        }\n        System.out.println(data);\n        return data;\n    }\n",
+        );
+        let r = refused(&src, (3, 6), "return_not_on_all_paths");
+        assert!(r.message.contains("including line 7 (`return data;`)"), "{}", r.message);
+        assert!(extract(&src, (3, 7), "check").unwrap().contains("        return check(data);\n    }"));
+    }
+
+    #[test]
+    fn returns_in_a_lambda_need_a_visible_type() {
+        let src = class(
+            "    void f(java.util.List<String> xs) {\n        xs.removeIf((String x) -> {\n            System.out.println(x);\n            return true;\n        });\n        xs.removeIf((String x) -> {\n            System.out.println(x);\n            return x.isEmpty();\n        });\n    }\n",
+        );
+        let out = extract(&src, (4, 5), "log").unwrap();
+        assert!(out.contains("            return log(x);\n        });"), "{out}");
+        assert!(out.contains("    private boolean log(String x) {"), "{out}");
+        refused(&src, (8, 9), "return_in_lambda");
+    }
+
+    #[test]
     fn jumps_out_of_the_fragment_are_refused_and_jumps_inside_are_fine() {
         let src = class(
             "    void f(int[] xs) {\n        outer:\n        for (int x : xs) {\n            if (x < 0) {\n                break;\n            }\n            for (int y : xs) {\n                if (y == x) continue outer;\n                if (y > x) break;\n            }\n        }\n    }\n",
@@ -1108,6 +1205,20 @@ mod tests {
             "    void f(java.util.List<String> xs) {\n        xs.forEach(x -> {\n            String y = x.trim();\n            System.out.println(y);\n        });\n    }\n",
         );
         refused(&src, (4, 5), "untyped_var");
+        let file = SourceFile::parse("A.java", src.clone());
+        let spec = ExtractSpec {
+            file: "A.java".into(),
+            method_line: None,
+            lines: (4, 5),
+            name: "show".into(),
+            visibility: None,
+            local_types: BTreeMap::from([("x".to_string(), "String".to_string())]),
+        };
+        let out = extract_method(&file, &spec).unwrap().render_file(std::path::Path::new("A.java")).unwrap().unwrap();
+        assert!(
+            out.contains("            show(x);\n        });") && out.contains("private void show(String x) {"),
+            "{out}"
+        );
     }
 
     #[test]
@@ -1204,6 +1315,7 @@ mod tests {
             lines: (5, 5),
             name: "x".into(),
             visibility: None,
+            local_types: BTreeMap::new(),
         };
         assert_eq!(extract_method(&file, &spec).unwrap_err().reason, "lines_outside_method");
     }
@@ -1224,6 +1336,7 @@ mod tests {
             lines: (3, 3),
             name: "show".into(),
             visibility: Some("package".into()),
+            local_types: BTreeMap::new(),
         };
         let plan = plan(&file, &spec).unwrap();
         assert_eq!(plan.signature, "void show(int a)");
