@@ -124,6 +124,12 @@ fn replay(project: &str, record: &Value, options: Options) -> Outcome {
         Ok(Ok(Ok(None))) => Status::Crashed { message: "the change set does not touch the file".into() },
         Ok(Ok(Ok(Some(after)))) => {
             let human = record["sourceCodeAfterRefactoring"].as_str().unwrap_or("");
+            if std::env::var("EVAL_SHOW").is_ok_and(|p| !p.is_empty() && id.starts_with(&p)) {
+                eprintln!(
+                    "--- engine\n{}\n--- developer\n{human}",
+                    changed_methods(before, &after, &spec).unwrap_or_default()
+                );
+            }
             let (similarity, baseline) = if options.similarity {
                 let method_before = record["sourceCodeBeforeRefactoring"].as_str().unwrap_or("");
                 let ours = changed_methods(before, &after, &spec);

@@ -391,7 +391,15 @@ impl MethodFlow<'_> {
                     .refs
                     .iter()
                     .any(|r| r.var == i && r.write && r.at > var.name_node.start_byte() && r.at < range.start);
-            if !unassigned_before && self.read_before_written(i, statements, src) {
+            // A returned value must also reach the `return` on paths where the fragment does not
+            // assign it, so an output is passed in unless the fragment assigns it first thing.
+            let is_output = out.outputs.contains(&i);
+            let needs_value = match self.first_access(i, statements, src) {
+                Access::Read => true,
+                Access::Written => false,
+                Access::Neither => is_output,
+            };
+            if !unassigned_before && needs_value {
                 out.params.push(i);
             } else {
                 out.declare_inside.push(i);
@@ -400,9 +408,9 @@ impl MethodFlow<'_> {
         out
     }
 
-    /// Whether the fragment may read `var` before assigning it: it does unless a top-level
-    /// statement `var = e;` (with `e` not reading it) comes before every read.
-    fn read_before_written(&self, var: usize, statements: &[Node<'_>], src: &str) -> bool {
+    /// What the fragment certainly does first with `var`: a top-level statement `var = e;` (with
+    /// `e` not reading it) before any read is a write; any earlier read is a read.
+    fn first_access(&self, var: usize, statements: &[Node<'_>], src: &str) -> Access {
         for s in statements {
             let reads = self.refs.iter().any(|r| r.var == var && r.read && s.byte_range().contains(&r.at));
             if s.kind() == "expression_statement"
@@ -412,14 +420,20 @@ impl MethodFlow<'_> {
                     l.kind() == "identifier" && self.resolve(&src[l.byte_range()], l.start_byte()) == Some(var)
                 })
             {
-                return reads;
+                return if reads { Access::Read } else { Access::Written };
             }
             if reads {
-                return true;
+                return Access::Read;
             }
         }
-        false
+        Access::Neither
     }
+}
+
+enum Access {
+    Read,
+    Written,
+    Neither,
 }
 
 /// Byte ranges of the loops around `node`, up to the nearest lambda or class body.

@@ -1045,6 +1045,25 @@ mod tests {
     }
 
     #[test]
+    fn an_output_assigned_on_some_paths_only_is_passed_in() {
+        let src = class(
+            "    double f(boolean c) {\n        double value = -1;\n        if (c) {\n            value = 2;\n        }\n        return value;\n    }\n",
+        );
+        let out = extract(&src, (4, 6), "pick").unwrap();
+        assert!(out.contains("        value = pick(c, value);\n"), "{out}");
+        assert!(out.contains("    private double pick(boolean c, double value) {\n        if (c) {\n            value = 2;\n        }\n        return value;\n    }"), "{out}");
+        // Assigned first thing: no need to pass it.
+        let src = class(
+            "    double f() {\n        double value = -1;\n        value = 2;\n        value++;\n        return value;\n    }\n",
+        );
+        assert!(
+            extract(&src, (4, 5), "two")
+                .unwrap()
+                .contains("    private double two() {\n        double value;\n        value = 2;")
+        );
+    }
+
+    #[test]
     fn a_local_unassigned_before_the_fragment_is_declared_inside_not_passed() {
         let src = class(
             "    int f(boolean c) {\n        int x;\n        if (c) {\n            x = 1;\n        } else {\n            x = 2;\n        }\n        return x;\n    }\n",
