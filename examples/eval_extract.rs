@@ -79,7 +79,17 @@ fn main() -> std::process::ExitCode {
         println!("not replayed: {kind} ({n} records)");
     }
     println!("sample refusals:");
-    for o in report.outcomes.iter().filter(|o| matches!(o.status, Status::Refused { .. })).take(5) {
+    // One of each reason first, then the rest, five in all.
+    let refused_records: Vec<&extract_eval::Outcome> =
+        report.outcomes.iter().filter(|o| matches!(o.status, Status::Refused { .. })).collect();
+    let reason_of = |o: &extract_eval::Outcome| match &o.status {
+        Status::Refused { reason, .. } => reason.clone(),
+        _ => String::new(),
+    };
+    let mut seen = std::collections::HashSet::new();
+    let (mut refusals, rest): (Vec<_>, Vec<_>) = refused_records.into_iter().partition(|o| seen.insert(reason_of(o)));
+    refusals.extend(rest);
+    for o in refusals.into_iter().take(5) {
         if let (Status::Refused { reason, message }, Some(spec)) = (&o.status, &o.spec) {
             println!(
                 "  {} {} lines {}-{} `{}`: {reason}: {message}",
