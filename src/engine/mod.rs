@@ -4,9 +4,13 @@
 //! construction, or refuses with a reason a developer (or an LLM) can act on. It never rewrites
 //! code it does not have to: see [`edit`].
 
+pub mod dataflow;
 pub mod edit;
+pub mod extract;
+pub mod javasyntax;
 
 pub use edit::{ChangeSet, Edit, EditConflict, FileChange};
+pub use extract::{ExtractSpec, Extraction, extract_method};
 
 use serde::Serialize;
 

@@ -4,6 +4,7 @@ mod analyze;
 mod cli;
 mod config;
 mod doctor;
+mod engine_extract;
 #[allow(dead_code)] // helpers are shared by test modules; not every one uses every helper
 mod harness;
 mod readme;

@@ -1,0 +1,379 @@
+//! Tree-sitter-java facts the engine's refactorings share: which nodes hold statements, which
+//! node is a method-like body, where a statement's control flow can go.
+//!
+//! The grammar encodes Java's statement structure a little unevenly (a `switch` statement is a
+//! `switch_expression`, a case group holds its labels and statements side by side, constructors
+//! have a `constructor_body` instead of a `block`); these helpers hide that so the refactorings
+//! can speak of "blocks", "statements" and "callables".
+
+use tree_sitter::Node;
+
+/// Nodes whose named children (other than labels and comments) are a sequence of statements.
+pub fn is_statement_container(kind: &str) -> bool {
+    matches!(kind, "block" | "constructor_body" | "switch_block_statement_group" | "switch_rule")
+}
+
+pub fn is_comment(kind: &str) -> bool {
+    matches!(kind, "line_comment" | "block_comment")
+}
+
+/// A node that is a statement wherever it appears (a braceless `if` branch included).
+pub fn is_statement_kind(kind: &str) -> bool {
+    kind.ends_with("_statement")
+        || matches!(kind, "local_variable_declaration" | "explicit_constructor_invocation" | "local_class_declaration")
+}
+
+/// The statements of a container, in order: its named children minus comments and case labels.
+pub fn statements_of(container: Node<'_>) -> Vec<Node<'_>> {
+    let mut cursor = container.walk();
+    container
+        .named_children(&mut cursor)
+        .filter(|c| !is_comment(c.kind()) && c.kind() != "switch_label" && c.kind() != "guard")
+        .collect()
+}
+
+/// Method-like nodes whose body the engine refactors: methods, constructors, initializers.
+pub fn is_callable(kind: &str) -> bool {
+    matches!(kind, "method_declaration" | "constructor_declaration" | "static_initializer")
+}
+
+/// An instance initializer is a bare `block` directly in a class body.
+pub fn is_instance_initializer(node: Node<'_>) -> bool {
+    node.kind() == "block" && node.parent().is_some_and(|p| is_type_body(p.kind()))
+}
+
+/// The member list of a class, interface, enum, record or anonymous class.
+pub fn is_type_body(kind: &str) -> bool {
+    matches!(kind, "class_body" | "interface_body" | "enum_body_declarations" | "record_declaration_body" | "enum_body")
+}
+
+/// Boundaries that control flow and local scopes do not cross: a `return` inside a lambda or an
+/// anonymous class returns from that, not from the enclosing method.
+pub fn is_flow_boundary(kind: &str) -> bool {
+    matches!(kind, "lambda_expression" | "class_body" | "interface_body" | "enum_body" | "record_declaration_body")
+}
+
+pub fn is_loop(kind: &str) -> bool {
+    matches!(kind, "for_statement" | "enhanced_for_statement" | "while_statement" | "do_statement")
+}
+
+/// The body (statement container) of a callable: a method's or constructor's body, an initializer's block.
+pub fn callable_body(callable: Node<'_>) -> Option<Node<'_>> {
+    match callable.kind() {
+        "method_declaration" | "constructor_declaration" => callable.child_by_field_name("body"),
+        "static_initializer" => named_child_of_kind(callable, "block"),
+        "block" => Some(callable),
+        _ => None,
+    }
+}
+
+/// The innermost method, constructor or initializer containing bytes `start..end`.
+pub fn enclosing_callable(root: Node<'_>, start: usize, end: usize) -> Option<Node<'_>> {
+    let mut node = root.descendant_for_byte_range(start, end.max(start))?;
+    loop {
+        if is_callable(node.kind()) || is_instance_initializer(node) {
+            return Some(node);
+        }
+        node = node.parent()?;
+    }
+}
+
+pub fn named_child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor).find(|c| c.kind() == kind)
+}
+
+/// The `modifiers` node of a declaration, if it has one.
+pub fn modifiers(node: Node<'_>) -> Option<Node<'_>> {
+    named_child_of_kind(node, "modifiers")
+}
+
+/// Whether a declaration's modifiers include `keyword` (e.g. `static`, `final`).
+pub fn has_modifier(node: Node<'_>, src: &str, keyword: &str) -> bool {
+    modifiers(node).is_some_and(|m| {
+        let mut cursor = m.walk();
+        m.children(&mut cursor).any(|c| !c.is_named() && &src[c.byte_range()] == keyword)
+    })
+}
+
+/// Calls `f` on `node` and every descendant, in document order, not descending where `f` returns false.
+pub fn walk<'t>(node: Node<'t>, f: &mut impl FnMut(Node<'t>) -> bool) {
+    if !f(node) {
+        return;
+    }
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        walk(child, f);
+    }
+}
+
+/// Leaf tokens of `node` that are not comments, in order.
+pub fn code_leaves(node: Node<'_>) -> Vec<Node<'_>> {
+    let mut out = Vec::new();
+    walk(node, &mut |n| {
+        if is_comment(n.kind()) {
+            return false;
+        }
+        // String literals are one token for our purposes, whatever their inner structure.
+        if n.child_count() == 0 || matches!(n.kind(), "string_literal" | "character_literal") {
+            out.push(n);
+            return false;
+        }
+        true
+    });
+    out
+}
+
+/// The leading whitespace of the line holding byte `at`.
+pub fn line_indent(src: &str, at: usize) -> &str {
+    let start = src[..at].rfind('\n').map_or(0, |i| i + 1);
+    let rest = &src[start..];
+    let len = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+    &rest[..len]
+}
+
+/// Byte offset of the start of the line holding byte `at`.
+pub fn line_start_of(src: &str, at: usize) -> usize {
+    src[..at].rfind('\n').map_or(0, |i| i + 1)
+}
+
+/// Where a `break`, `continue` or `yield` goes: the loop, switch or labeled statement it leaves.
+/// `None` when it would leave a lambda or class body (not valid Java) or there is no target.
+pub fn jump_target<'t>(jump: Node<'t>, src: &str) -> Option<Node<'t>> {
+    let label = named_child_of_kind(jump, "identifier").map(|l| &src[l.byte_range()]);
+    let mut cur = jump.parent();
+    while let Some(n) = cur {
+        if is_flow_boundary(n.kind()) || is_callable(n.kind()) {
+            return None;
+        }
+        let hit = match (jump.kind(), label) {
+            ("yield_statement", _) => n.kind() == "switch_expression",
+            (_, Some(label)) => {
+                n.kind() == "labeled_statement"
+                    && named_child_of_kind(n, "identifier").is_some_and(|l| &src[l.byte_range()] == label)
+            }
+            ("break_statement", None) => is_loop(n.kind()) || n.kind() == "switch_expression",
+            ("continue_statement", None) => is_loop(n.kind()),
+            _ => false,
+        };
+        if hit {
+            return Some(n);
+        }
+        cur = n.parent();
+    }
+    None
+}
+
+/// `break`, `continue`, `yield` and `return` statements of `node` that belong to its own control
+/// flow (not to a lambda or class declared inside it), in document order.
+pub fn jumps(node: Node<'_>) -> Vec<Node<'_>> {
+    let mut out = Vec::new();
+    walk(node, &mut |n| {
+        if n.id() != node.id() && is_flow_boundary(n.kind()) {
+            return false;
+        }
+        if matches!(n.kind(), "break_statement" | "continue_statement" | "yield_statement" | "return_statement") {
+            out.push(n);
+        }
+        true
+    });
+    out
+}
+
+fn breaks_to(target: Node<'_>, src: &str) -> bool {
+    jumps(target)
+        .into_iter()
+        .any(|j| j.kind() == "break_statement" && jump_target(j, src).is_some_and(|t| t.id() == target.id()))
+}
+
+fn is_literal_true(cond: Option<Node<'_>>, src: &str) -> bool {
+    match cond {
+        None => true,
+        Some(c) => src[c.byte_range()].trim_matches(|ch: char| ch == '(' || ch == ')' || ch.is_whitespace()) == "true",
+    }
+}
+
+/// Whether a sequence of statements can complete normally (JLS 14.22, simplified and
+/// conservative: when unsure, it answers "yes", which at worst refuses a `return` extraction).
+pub fn sequence_can_complete(statements: &[Node<'_>], src: &str) -> bool {
+    statements.iter().all(|s| can_complete_normally(*s, src))
+}
+
+/// Whether one statement can complete normally; see [`sequence_can_complete`].
+pub fn can_complete_normally(n: Node<'_>, src: &str) -> bool {
+    let field = |name: &str| n.child_by_field_name(name);
+    let can = |c: Option<Node<'_>>| c.is_none_or(|c| can_complete_normally(c, src));
+    match n.kind() {
+        "return_statement" | "throw_statement" | "break_statement" | "continue_statement" | "yield_statement" => false,
+        "block" | "constructor_body" => sequence_can_complete(&statements_of(n), src),
+        "if_statement" => field("alternative").is_none() || can(field("consequence")) || can(field("alternative")),
+        "while_statement" | "for_statement" | "do_statement" => {
+            !is_literal_true(field("condition"), src) || breaks_to(n, src)
+        }
+        "labeled_statement" => {
+            let inner = statements_of(n).into_iter().find(|c| c.kind() != "identifier");
+            can(inner) || breaks_to(n, src)
+        }
+        "synchronized_statement" => can(field("body")),
+        "try_statement" | "try_with_resources_statement" => {
+            let mut cursor = n.walk();
+            let children: Vec<Node<'_>> = n.named_children(&mut cursor).collect();
+            if let Some(fin) = children.iter().find(|c| c.kind() == "finally_clause")
+                && !can(named_child_of_kind(*fin, "block"))
+            {
+                return false;
+            }
+            can(field("body"))
+                || children.iter().filter(|c| c.kind() == "catch_clause").any(|c| can(c.child_by_field_name("body")))
+        }
+        "switch_expression" => {
+            let Some(block) = field("body") else { return true };
+            let mut cursor = block.walk();
+            let arms: Vec<Node<'_>> = block.named_children(&mut cursor).filter(|c| !is_comment(c.kind())).collect();
+            let has_default = arms.iter().any(|arm| {
+                let mut c = arm.walk();
+                arm.named_children(&mut c)
+                    .any(|l| l.kind() == "switch_label" && src[l.byte_range()].trim_start().starts_with("default"))
+            });
+            if !has_default || breaks_to(n, src) {
+                return true;
+            }
+            match arms.last() {
+                None => true,
+                Some(last) if last.kind() == "switch_block_statement_group" => {
+                    sequence_can_complete(&statements_of(*last), src)
+                }
+                Some(_) => arms.iter().any(|rule| {
+                    statements_of(*rule)
+                        .last()
+                        .is_none_or(|body| body.kind() == "expression_statement" || can_complete_normally(*body, src))
+                }),
+            }
+        }
+        _ => true,
+    }
+}
+
+/// Java's reserved words and literals: never usable as a method name.
+pub const KEYWORDS: &[&str] = &[
+    "abstract",
+    "assert",
+    "boolean",
+    "break",
+    "byte",
+    "case",
+    "catch",
+    "char",
+    "class",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "extends",
+    "final",
+    "finally",
+    "float",
+    "for",
+    "goto",
+    "if",
+    "implements",
+    "import",
+    "instanceof",
+    "int",
+    "interface",
+    "long",
+    "native",
+    "new",
+    "package",
+    "private",
+    "protected",
+    "public",
+    "return",
+    "short",
+    "static",
+    "strictfp",
+    "super",
+    "switch",
+    "synchronized",
+    "this",
+    "throw",
+    "throws",
+    "transient",
+    "try",
+    "void",
+    "volatile",
+    "while",
+    "true",
+    "false",
+    "null",
+    "_",
+    // Contextual, but an unqualified call `yield(...)` is not allowed, so refuse it as a name.
+    "yield",
+];
+
+/// Whether `name` is a legal Java method name.
+pub fn is_java_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    let Some(first) = chars.next() else { return false };
+    (first.is_alphabetic() || first == '_' || first == '$')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        && !KEYWORDS.contains(&name)
+}
+
+/// A type's text with whitespace removed and generic arguments erased, for signature comparison:
+/// `List<String>` and `List<Integer>` have the same erasure, so they clash as overloads.
+pub fn erased_type(text: &str) -> String {
+    // Annotations first (`@NonNull String`), while whitespace still separates them from the type.
+    let mut plain = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find('@') {
+        plain.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let end =
+            after.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '$')).unwrap_or(after.len());
+        rest = &after[end..];
+        if rest.starts_with('(') {
+            rest = &rest[rest.find(')').map_or(rest.len(), |i| i + 1)..];
+        }
+    }
+    plain.push_str(rest);
+    let mut out = String::new();
+    let mut depth = 0usize;
+    for c in plain.chars() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth = depth.saturating_sub(1),
+            c if c.is_whitespace() => {}
+            c if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    let out = out.replace("...", "[]");
+    // `java.util.List` and `List` are the same type as far as a clash is concerned.
+    let base_end = out.find('[').unwrap_or(out.len());
+    match out[..base_end].rfind('.') {
+        Some(i) => out[i + 1..].to_string(),
+        None => out,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_and_erasure() {
+        assert!(is_java_identifier("compute$2"));
+        assert!(is_java_identifier("größe"));
+        assert!(!is_java_identifier("2x"));
+        assert!(!is_java_identifier("class"));
+        assert!(!is_java_identifier(""));
+        assert_eq!(erased_type("java.util.List< String >"), "List");
+        assert_eq!(erased_type("Map<K, List<V>>[]"), "Map[]");
+        assert_eq!(erased_type("String..."), "String[]");
+        assert_eq!(erased_type("@NonNull String"), "String");
+    }
+}
