@@ -97,6 +97,8 @@ pub struct Project {
     scan: OnceLock<Scan>,
     /// Top-level types per package, built when a name is not found in the file named after it.
     package_types: Mutex<HashMap<String, Arc<HashMap<String, TypeId>>>>,
+    /// Texts that replace (or add to) the files on disk; see [`Project::open_with_overlay`].
+    overlay: HashMap<PathBuf, String>,
 }
 
 impl std::fmt::Debug for Project {
@@ -112,6 +114,23 @@ impl Project {
     /// Walks `root` for `.java` files (honouring `.gitignore`, skipping `target/`, `build/`, `.git`)
     /// and detects the layout. Parses nothing.
     pub fn open(root: &Path) -> Result<Project, JavaError> {
+        Ok(Project::from_files(root, Project::walk(root)?))
+    }
+
+    /// The project at `root` as it would be with `overlay`'s texts (repository-relative path → text) in
+    /// place of, or beside, the files on disk. Compound refactorings plan their second step on the
+    /// first step's result this way, without writing anything.
+    pub fn open_with_overlay(root: &Path, overlay: HashMap<PathBuf, String>) -> Result<Project, JavaError> {
+        let mut files = Project::walk(root)?;
+        files.extend(overlay.keys().filter(|p| p.extension().is_some_and(|e| e == "java")).cloned());
+        files.sort();
+        files.dedup();
+        let mut project = Project::from_files(root, files);
+        project.overlay = overlay;
+        Ok(project)
+    }
+
+    fn walk(root: &Path) -> Result<Vec<PathBuf>, JavaError> {
         let mut files = Vec::new();
         let walker = ignore::WalkBuilder::new(root)
             .require_git(false)
@@ -133,7 +152,7 @@ impl Project {
             }
         }
         files.sort();
-        Ok(Project::from_files(root, files))
+        Ok(files)
     }
 
     /// A project over exactly these repository-relative files.
@@ -149,6 +168,7 @@ impl Project {
             by_path,
             scan: OnceLock::new(),
             package_types: Mutex::new(HashMap::new()),
+            overlay: HashMap::new(),
         }
     }
 
@@ -185,6 +205,9 @@ impl Project {
         let slot = &self.slots[file.index()];
         let parsed = slot.parsed.get_or_init(|| {
             let source = match self.scan.get() {
+                _ if self.overlay.contains_key(&slot.path) => {
+                    Ok(SourceFile::parse(slot.path.clone(), self.overlay[&slot.path].clone()))
+                }
                 Some(scan) => Ok(SourceFile::parse(slot.path.clone(), scan.texts[file.index()].to_string())),
                 None => SourceFile::read(&self.root.join(&slot.path), slot.path.clone()),
             }?;
@@ -289,6 +312,7 @@ impl Project {
                 .enumerate()
                 .map(|(i, slot)| match slot.parsed.get() {
                     Some(Ok(f)) => Arc::from(f.source.text.as_str()),
+                    _ if self.overlay.contains_key(&slot.path) => Arc::from(self.overlay[&slot.path].as_str()),
                     _ => match std::fs::read(self.root.join(&slot.path)) {
                         Ok(bytes) => Arc::from(String::from_utf8_lossy(&bytes).as_ref()),
                         Err(e) => {
@@ -475,6 +499,23 @@ pub(crate) mod tests {
             }
         }
         panic!("no type {display}")
+    }
+
+    #[test]
+    fn overlay_replaces_and_adds_files() {
+        let (d, _) = project(&[("src/main/java/a/A.java", "package a; class A { void m() {} }")]);
+        let overlay = HashMap::from([
+            (PathBuf::from("src/main/java/a/A.java"), "package a; class A { void n() {} }".to_string()),
+            (PathBuf::from("src/main/java/a/B.java"), "package a; class B extends A {}".to_string()),
+        ]);
+        let p = Project::open_with_overlay(d.path(), overlay).expect("open");
+        assert_eq!(p.file_count(), 2);
+        let a = type_named(&p, "A");
+        let names: Vec<&str> = p.methods_of(a).into_iter().map(|m| p.method(m).name.as_str()).collect();
+        assert_eq!(names, ["n"]);
+        let b = type_named(&p, "B");
+        assert_eq!(p.superclass(b), Some(a));
+        assert!(std::fs::read_to_string(d.path().join("src/main/java/a/A.java")).expect("read").contains("m()"));
     }
 
     #[test]
