@@ -4,7 +4,11 @@
 //! construction, or refuses with a reason a developer (or an LLM) can act on. It never rewrites
 //! code it does not have to: see [`edit`].
 
+pub mod call_sites;
 pub mod edit;
+pub mod inline;
+pub mod precedence;
+pub mod variable_names;
 
 pub use edit::{ChangeSet, Edit, EditConflict, FileChange};
 
