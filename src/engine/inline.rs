@@ -149,6 +149,8 @@ struct Method<'t> {
     reassigned: Vec<bool>,
     /// Names the body declares, and every variable-name identifier of the body.
     locals: HashSet<String>,
+    /// Locals declared by the body's own statements (their scope is the rest of the block).
+    top_level_locals: HashSet<String>,
     names: Vec<Node<'t>>,
     /// Simple names that are neither parameters nor locals: fields, constants, types.
     free_names: Vec<Node<'t>>,
@@ -360,6 +362,12 @@ impl<'t> Method<'t> {
 
         let names = variable_names(body);
         let locals = declared_names(body, text);
+        let top_level_locals = statements
+            .iter()
+            .filter(|s| s.kind() == "local_variable_declaration")
+            .flat_map(|s| s.children_by_field_name("declarator", &mut s.walk()).collect::<Vec<_>>())
+            .filter_map(|d| d.child_by_field_name("name").map(|n| file.text_of(n).to_string()))
+            .collect();
         let param_names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
         let uses: Vec<Vec<Node<'t>>> = param_names
             .iter()
@@ -460,6 +468,7 @@ impl<'t> Method<'t> {
             uses,
             reassigned,
             locals,
+            top_level_locals,
             names,
             free_names,
             implicit_calls,
@@ -784,6 +793,38 @@ fn outermost_member(node: Node<'_>) -> Node<'_> {
         cur = n.parent();
     }
     best.unwrap_or_else(|| enclosing_type_body(node).unwrap_or(node))
+}
+
+/// Locals and parameters of `member` whose scope includes `at`.
+fn names_in_scope<'t>(member: Node<'t>, at: Node<'t>, text: &str) -> HashSet<String> {
+    let scope_of = |decl: Node<'t>| -> Option<Node<'t>> {
+        let mut cur = decl.parent();
+        while let Some(n) = cur {
+            if matches!(
+                n.kind(),
+                "block"
+                    | "constructor_body"
+                    | "switch_block_statement_group"
+                    | "for_statement"
+                    | "enhanced_for_statement"
+                    | "catch_clause"
+                    | "method_declaration"
+                    | "constructor_declaration"
+                    | "lambda_expression"
+                    | "try_with_resources_statement"
+            ) {
+                return Some(n);
+            }
+            cur = n.parent();
+        }
+        None
+    };
+    descendants(member)
+        .into_iter()
+        .filter(|d| is_declaration_name(*d) && d.start_byte() < at.start_byte())
+        .filter(|d| scope_of(*d).is_some_and(|s| s.byte_range().contains(&at.start_byte())))
+        .map(|d| text[d.byte_range()].to_string())
+        .collect()
 }
 
 /// The top-level type declaration around `node`.
@@ -1193,6 +1234,9 @@ fn inline_site(
         merged = Some((vdecl, ret));
     }
     // --- rename body locals that would clash at the call site
+    let mut scoped = names_in_scope(member, inv, ctext);
+    scoped.extend(intro.iter().cloned());
+    scoped.extend(taken.difference(&caller_names).cloned());
     let mut locals: Vec<&String> = m.locals.iter().collect();
     locals.sort();
     let mut new_names: HashSet<String> = HashSet::new();
@@ -1200,7 +1244,11 @@ fn inline_site(
         if renames.contains_key(l) {
             continue;
         }
-        if taken.contains(l) || new_names.contains(l) {
+        // A local of a nested scope (a loop variable, say) only meets the names in scope at
+        // the call and those the inlining brings in; a top-level one lives to the end of the
+        // caller's block, where any later use of the name could be captured.
+        let clashes = if m.top_level_locals.contains(l) { taken.contains(l) } else { scoped.contains(l) };
+        if clashes || new_names.contains(l) {
             let mut avoid = body_names.clone();
             avoid.extend(new_names.iter().cloned());
             let fresh = fresh_name(l, &taken, &avoid);
