@@ -223,7 +223,11 @@ fn evaluate_record(project: &str, r: &Value) -> Row {
     let method = spec.method.name.clone();
     let outcome = match result {
         Err(panic) => Outcome::Crashed(
-            panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default(),
+            panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default(),
         ),
         Ok(Err(refusal)) => {
             let refusal: mantra::engine::Refusal = refusal;
@@ -262,7 +266,8 @@ pub fn evaluate(data: &std::path::Path) -> Result<Report, String> {
     for p in paths {
         let text = std::fs::read_to_string(&p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
         let records: Vec<Value> = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))?;
-        let project = p.file_name().and_then(|n| n.to_str()).unwrap_or("").split("_pure").next().unwrap_or("").to_string();
+        let project =
+            p.file_name().and_then(|n| n.to_str()).unwrap_or("").split("_pure").next().unwrap_or("").to_string();
         for r in &records {
             match r["type"].as_str() {
                 Some("Inline Method") => report.rows.push(evaluate_record(&project, r)),
@@ -275,7 +280,10 @@ pub fn evaluate(data: &std::path::Path) -> Result<Report, String> {
 }
 
 pub fn print(report: &Report) {
-    println!("{:<18} {:<44} {:>5} {:<28} {:>6} {:>6} {:>8}", "project", "inlined method", "at", "outcome", "sim", "base", "ms");
+    println!(
+        "{:<18} {:<44} {:>5} {:<28} {:>6} {:>6} {:>8}",
+        "project", "inlined method", "at", "outcome", "sim", "base", "ms"
+    );
     for r in &report.rows {
         let (outcome, sim) = match &r.outcome {
             Outcome::Applied { similarity } => ("applied".to_string(), format!("{similarity:.3}")),

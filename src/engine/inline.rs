@@ -912,7 +912,11 @@ fn classify_arg<'t>(arg: Node<'t>, file: &'t SourceFile) -> ArgInfo<'t> {
     let stable = qualified_this
         || (all.iter().all(structural)
             && all.iter().filter(|n| n.kind() == "identifier" && is_variable_name(**n)).all(|n| leaf_stable(*n)));
-    let simple = qualified_this
+    let negative_literal = arg.kind() == "unary_expression"
+        && arg.child_by_field_name("operand").is_some_and(|o| o.kind().ends_with("literal"))
+        && arg.child_by_field_name("operator").is_some_and(|o| matches!(o.kind(), "-" | "+"));
+    let simple = negative_literal
+        || qualified_this
         || precedence(arg, &file.text) == precedence::PRIMARY && matches!(arg.kind(), "identifier" | "this")
         || arg.kind().ends_with("literal")
         || matches!(arg.kind(), "true" | "false");
@@ -1132,6 +1136,12 @@ fn inline_site(
         variable_names(member).iter().map(|n| caller.text_of(*n).to_string()).collect();
     caller_names.extend(intro.iter().cloned());
     let form = Form::of(inv, ctext);
+    if m.single_return.is_none() && form.stmt().is_none() {
+        return refuse(
+            "not_statement_position",
+            "the body has several statements, so the call must be a whole statement (`m(..);`, `x = m(..);`, `T x = m(..);` or `return m(..);`) in a block".into(),
+        );
+    }
 
     // --- receiver: what implicit `this` becomes at this site
     let same_top = site.file == m.target.file && top_level_type(inv) == top_level_type(m.target.node);

@@ -393,3 +393,46 @@ fn spec_round_trips_through_json() {
     let minimal: InlineSpec = serde_json::from_str(r#"{"file":"A.java","method":{"name":"f"}}"#).unwrap();
     assert_eq!(minimal, spec("f"));
 }
+
+#[test]
+fn loop_variables_are_renamed_only_when_in_scope() {
+    let src = r#"class A {
+    int caller(int[] xs) {
+        int s = sum(xs);
+        for (int i = 0; i < 2; i++) {
+            int t = sum(xs);
+            s += t;
+        }
+        return s;
+    }
+
+    private int sum(int[] xs) {
+        int acc = 0;
+        for (int i = 0; i < xs.length; i++) {
+            acc += xs[i];
+        }
+        return acc;
+    }
+}
+"#;
+    let expected = r#"class A {
+    int caller(int[] xs) {
+        int acc = 0;
+        for (int i = 0; i < xs.length; i++) {
+            acc += xs[i];
+        }
+        int s = acc;
+        for (int i = 0; i < 2; i++) {
+            int acc2 = 0;
+            for (int i2 = 0; i2 < xs.length; i2++) {
+                acc2 += xs[i2];
+            }
+            int t = acc2;
+            s += t;
+        }
+        return s;
+    }
+}
+"#;
+    assert_eq!(run(src, "sum").unwrap(), expected);
+}

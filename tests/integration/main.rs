@@ -1,5 +1,6 @@
 //! mantra's integration tests: one binary, real fixtures, the real `mantra` executable.
 
 mod cli;
+mod engine_inline;
 #[allow(dead_code)] // helpers are shared by test modules; not every one uses every helper
 mod harness;
