@@ -81,11 +81,60 @@ pub fn inline_method(files: &[SourceFile], spec: &InlineSpec) -> Result<ChangeSe
             changes.edit(&caller.path, &caller.text, e);
         }
     }
+    let mut callers: Vec<usize> = chosen.iter().map(|s| s.file).filter(|f| *f != fi).collect();
+    callers.dedup();
+    for cf in callers {
+        if let Some(e) = missing_imports(&method, &files[cf]) {
+            changes.edit(&files[cf].path, &files[cf].text, e);
+        }
+    }
     let remaining = sites.iter().filter(|s| !chosen.iter().any(|c| c.node.id() == s.node.id())).count();
     if remaining == 0 {
         changes.edit(&file.path, &file.text, Edit::delete(declaration_range(file, decl)));
     }
     Ok(changes)
+}
+
+/// The imports of the declaring file that the inlined body needs and the caller's file lacks,
+/// as one insertion after the caller's last import (or its package declaration).
+fn missing_imports(m: &Method<'_>, caller: &SourceFile) -> Option<Edit> {
+    let used: HashSet<&str> = descendants(m.body)
+        .into_iter()
+        .chain(m.target.node.child_by_field_name("parameters").map(descendants).unwrap_or_default())
+        .filter(|n| matches!(n.kind(), "type_identifier" | "identifier"))
+        .map(|n| m.file.text_of(n))
+        .collect();
+    fn imports(f: &SourceFile) -> Vec<String> {
+        f.root()
+            .named_children(&mut f.root().walk())
+            .filter(|n| n.kind() == "import_declaration")
+            .map(|n| f.text_of(n).split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect()
+    }
+    let have: HashSet<String> = imports(caller).into_iter().collect();
+    let needed: Vec<String> = imports(m.file)
+        .into_iter()
+        .filter(|t| !have.contains(t))
+        .filter(|t| {
+            let path = t.trim_end_matches(';').trim_start_matches("import").trim().trim_start_matches("static ").trim();
+            let last = path.rsplit('.').next().unwrap_or(path);
+            last == "*" || used.contains(last)
+        })
+        .collect();
+    if needed.is_empty() {
+        return None;
+    }
+    let root = caller.root();
+    let anchor = root
+        .named_children(&mut root.walk())
+        .filter(|n| matches!(n.kind(), "import_declaration" | "package_declaration"))
+        .last();
+    let block: String = needed.iter().map(|t| format!("{t}\n")).collect();
+    Some(match anchor {
+        Some(a) if a.kind() == "import_declaration" => Edit::insert(a.end_byte(), format!("\n{}", block.trim_end())),
+        Some(a) => Edit::insert(a.end_byte(), format!("\n\n{}", block.trim_end())),
+        None => Edit::insert(0, format!("{block}\n")),
+    })
 }
 
 fn select_declaration<'t>(file: &'t SourceFile, sel: &MethodSelector) -> Result<Node<'t>, Refusal> {
@@ -191,6 +240,21 @@ fn access_of(node: Node<'_>, text: &str, in_interface: bool) -> Access {
     }
 }
 
+/// Is `node` inside a nested class body below `root` (where `this` and `super` differ)?
+fn in_nested_class(node: Node<'_>, root: Node<'_>) -> bool {
+    let mut cur = node.parent();
+    while let Some(n) = cur {
+        if n.id() == root.id() {
+            return false;
+        }
+        if n.kind() == "class_body" {
+            return true;
+        }
+        cur = n.parent();
+    }
+    false
+}
+
 /// Is `node` inside a lambda or a nested class body, below `root`?
 fn in_nested_scope(node: Node<'_>, root: Node<'_>) -> bool {
     let mut cur = node.parent();
@@ -294,7 +358,7 @@ impl<'t> Method<'t> {
                 ),
             );
         }
-        if let Some(s) = all.iter().find(|n| n.kind() == "super" && !in_nested_scope(**n, body)) {
+        if let Some(s) = all.iter().find(|n| n.kind() == "super" && !in_nested_class(**n, body)) {
             return refuse(
                 "uses_super",
                 format!(
@@ -403,7 +467,7 @@ impl<'t> Method<'t> {
             .copied()
             .filter(|n| n.kind() == "this")
             .filter(|n| !n.parent().is_some_and(|p| p.kind() == "field_access" && is_field(p, "field", *n)))
-            .filter(|n| !in_nested_scope(*n, body) || n.parent().is_some_and(|p| p.kind() == "lambda_expression"))
+            .filter(|n| !in_nested_class(*n, body))
             .collect();
         let effects =
             all.iter().copied().filter(|n| is_statement_expression(n.kind()) && !in_nested_scope(*n, body)).collect();
@@ -1230,13 +1294,39 @@ fn inline_site(
         }
     }
 
+    // --- `var x = m(..)`: x had the method's return type; spell it, since the inlined
+    // expression's own type may differ (`new ArrayList<>()` for a `List<String>` method).
+    let var_type = match form {
+        Form::Declare { stmt, .. } => stmt.child_by_field_name("type").filter(|t| caller.text_of(*t) == "var"),
+        _ => None,
+    };
+    let return_type =
+        m.target.node.child_by_field_name("type").map(|t| m.file.text_of(t).to_string()).unwrap_or_default();
+    if var_type.is_some() && m.type_params.iter().any(|tp| has_word(&return_type, tp)) {
+        return refuse(
+            "generic_method",
+            format!("`var` would need the return type `{return_type}`, which uses a type parameter of the method"),
+        );
+    }
+    let declared_type =
+        |t: Node<'_>| if var_type.is_some() { return_type.clone() } else { caller.text_of(t).to_string() };
+    let decl_prefix = |upto: usize| -> String {
+        let Form::Declare { stmt, .. } = form else { return String::new() };
+        match var_type {
+            Some(v) => {
+                format!("{}{}{}", &ctext[stmt.start_byte()..v.start_byte()], return_type, &ctext[v.end_byte()..upto])
+            }
+            None => ctext[stmt.start_byte()..upto].to_string(),
+        }
+    };
+
     // --- merge `T v = init; return v;` into the caller's `T x = ...`
     let mut renames: HashMap<String, String> = HashMap::new();
     let mut merged: Option<(Node<'_>, Node<'_>)> = None; // (declaration of v, final return)
     if let Form::Declare { stmt, name: xname, .. } = form
         && m.single_return.is_none()
         && let Some((vdecl, ret)) =
-            mergeable_return(m, caller.text_of(stmt.child_by_field_name("type").unwrap_or(stmt)), ctext)
+            mergeable_return(m, &declared_type(stmt.child_by_field_name("type").unwrap_or(stmt)), ctext)
     {
         let v = m.file.text_of(ret.named_child(0).unwrap_or(ret)).to_string();
         let x = caller.text_of(xname).to_string();
@@ -1373,6 +1463,9 @@ fn inline_site(
                 temps.iter().map(|t| format!("{t}\n{call_indent}")).collect::<String>(),
             ));
         }
+        if let Some(v) = var_type {
+            out.push(Edit::replace(v.byte_range(), return_type.clone()));
+        }
         out.push(Edit::replace(inv.byte_range(), fit(inv, ctext, &text, prec)));
         intro.extend(temps_names(&temps));
         return Ok(out);
@@ -1415,14 +1508,11 @@ fn inline_site(
                 edits
                     .push(Edit::replace(r.start_byte()..v.start_byte(), &ctext[stmt.start_byte()..right.start_byte()]));
             }
-            (Form::Declare { stmt, name, value }, Some(v)) => {
+            (Form::Declare { name, value, .. }, Some(v)) => {
                 if merged.is_some_and(|(_, ret)| ret.id() == r.id()) {
                     edits.push(Edit::delete(statement_deletion(btext, *r)));
                 } else if m.tail_returns.len() == 1 {
-                    edits.push(Edit::replace(
-                        r.start_byte()..v.start_byte(),
-                        &ctext[stmt.start_byte()..value.start_byte()],
-                    ));
+                    edits.push(Edit::replace(r.start_byte()..v.start_byte(), decl_prefix(value.start_byte())));
                 } else {
                     edits.push(Edit::replace(r.start_byte()..v.start_byte(), format!("{} = ", caller.text_of(name))));
                 }
@@ -1430,17 +1520,14 @@ fn inline_site(
             (Form::Nested, _) => unreachable!("statement forms only"),
         }
     }
-    if let Form::Declare { stmt, name, .. } = form {
+    if let Form::Declare { name, .. } = form {
         if let Some((vdecl, _)) = merged {
             // `U v = init;` takes the caller's modifiers and type: `final T x = init;`
             if let Some(d) = vdecl.child_by_field_name("declarator") {
-                edits.push(Edit::replace(
-                    vdecl.start_byte()..d.start_byte(),
-                    &ctext[stmt.start_byte()..name.start_byte()],
-                ));
+                edits.push(Edit::replace(vdecl.start_byte()..d.start_byte(), decl_prefix(name.start_byte())));
             }
         } else if m.tail_returns.len() > 1 {
-            pre.push(format!("{};", &ctext[stmt.start_byte()..name.end_byte()]));
+            pre.push(format!("{};", decl_prefix(name.end_byte())));
         }
         if m.tail_returns.is_empty() {
             return refuse("early_return", "the body never returns a value at its end".into());

@@ -436,3 +436,31 @@ fn loop_variables_are_renamed_only_when_in_scope() {
 "#;
     assert_eq!(run(src, "sum").unwrap(), expected);
 }
+
+#[test]
+fn var_declaration_takes_the_return_type() {
+    let src = "import java.util.*;\n\nclass A {\n    void caller() {\n        var xs = make();\n        xs.add(\"a\");\n    }\n\n    private List<String> make() {\n        return new ArrayList<>();\n    }\n}\n";
+    let out = run(src, "make").unwrap();
+    assert!(out.contains("        List<String> xs = new ArrayList<>();\n"), "{out}");
+}
+
+#[test]
+fn this_inside_a_lambda_follows_the_receiver() {
+    let src = "class A {\n    int v;\n\n    Runnable caller(A other) {\n        return other.task();\n    }\n\n    Runnable task() {\n        return () -> System.out.println(this.v + v);\n    }\n}\n";
+    let out = run(src, "task").unwrap();
+    assert!(out.contains("return () -> System.out.println(other.v + other.v);"), "{out}");
+}
+
+#[test]
+fn cross_file_inlining_brings_the_imports() {
+    let util = "package p;\n\nimport java.util.List;\nimport java.util.ArrayList;\n\npublic class Util {\n    public static List<String> fresh() {\n        return new ArrayList<>();\n    }\n}\n";
+    let main =
+        "package q;\n\nimport p.Util;\n\nclass Main {\n    Object f() {\n        return Util.fresh();\n    }\n}\n";
+    let s = InlineSpec { file: "Util.java".into(), ..spec("fresh") };
+    let out = run_spec(&[("Main.java", main), ("Util.java", util)], &s).unwrap();
+    let main_after = &out.iter().find(|(p, _)| p == "Main.java").unwrap().1;
+    assert_eq!(
+        main_after,
+        "package q;\n\nimport p.Util;\nimport java.util.ArrayList;\n\nclass Main {\n    Object f() {\n        return new ArrayList<>();\n    }\n}\n"
+    );
+}
