@@ -1148,10 +1148,11 @@ fn statement_deletion(text: &str, node: Node<'_>) -> Range<usize> {
 
 /// Renders `range` of `text` with the edits that fall inside it.
 fn render(text: &str, range: Range<usize>, edits: &[Edit]) -> String {
-    // Edits inside a deleted statement go with it.
-    let deleted: Vec<&Edit> = edits.iter().filter(|d| d.replacement.is_empty() && d.start < d.end).collect();
+    // Edits inside a replaced or deleted range (a deleted `return v;`, a declaration prefix
+    // taken from the caller) go with it.
+    let covering: Vec<&Edit> = edits.iter().filter(|d| d.start < d.end).collect();
     let swallowed = |e: &Edit| {
-        deleted.iter().any(|d| {
+        covering.iter().any(|d| {
             !std::ptr::eq(*d, e)
                 && d.start <= e.start
                 && e.end <= d.end
