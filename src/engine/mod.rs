@@ -4,12 +4,16 @@
 //! construction, or refuses with a reason a developer (or an LLM) can act on. It never rewrites
 //! code it does not have to: see [`edit`].
 
+pub mod call_sites;
 pub mod dataflow;
 pub mod edit;
 pub mod extract;
+pub mod inline;
 pub mod javasyntax;
 pub mod move_method;
+pub mod precedence;
 pub mod rename;
+pub mod variable_names;
 
 pub use edit::{ChangeSet, Edit, EditConflict, FileChange};
 pub use extract::{ExtractSpec, Extraction, extract_method};

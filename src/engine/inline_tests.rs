@@ -1,0 +1,466 @@
+use super::*;
+
+fn files(sources: &[(&str, &str)]) -> Vec<SourceFile> {
+    sources.iter().map(|(p, t)| SourceFile::parse(*p, t.to_string())).collect()
+}
+
+fn spec(name: &str) -> InlineSpec {
+    InlineSpec { file: "A.java".into(), method: MethodSelector { name: name.into(), line: None }, at: None }
+}
+
+fn run_spec(sources: &[(&str, &str)], spec: &InlineSpec) -> Result<Vec<(String, String)>, Refusal> {
+    let fs = files(sources);
+    let cs = inline_method(&fs, spec)?;
+    Ok(cs.render().unwrap().into_iter().map(|(p, t)| (p.display().to_string(), t)).collect())
+}
+
+fn run(src: &str, name: &str) -> Result<String, Refusal> {
+    let out = run_spec(&[("A.java", src)], &spec(name))?;
+    Ok(out.into_iter().find(|(p, _)| p == "A.java").map(|(_, t)| t).unwrap_or_else(|| src.to_string()))
+}
+
+fn refusal(src: &str, name: &str) -> &'static str {
+    match run(src, name) {
+        Ok(out) => panic!("expected a refusal, got:\n{out}"),
+        Err(r) => {
+            assert!(!r.message.is_empty());
+            r.reason
+        }
+    }
+}
+
+#[test]
+fn expression_body_with_parentheses() {
+    let src = "class A {\n    int f(int a) {\n        return twice(a + 1) * 3;\n    }\n\n    int twice(int x) {\n        return x * 2;\n    }\n}\n";
+    assert_eq!(
+        run(src, "twice").unwrap(),
+        "class A {\n    int f(int a) {\n        return (a + 1) * 2 * 3;\n    }\n}\n"
+    );
+}
+
+#[test]
+fn statement_body_with_temporary_and_renamed_local() {
+    let src = r#"class A {
+    void caller() {
+        int total = 5;
+        int r = sum(next(), 3);
+        System.out.println(r + total);
+    }
+
+    int next() {
+        return 1;
+    }
+
+    /** Adds. */
+    private int sum(int a, int b) {
+        int total = a + a;
+        total += b;
+        return total;
+    }
+}
+"#;
+    let expected = r#"class A {
+    void caller() {
+        int total = 5;
+        int a = next();
+        int total2 = a + a;
+        total2 += 3;
+        int r = total2;
+        System.out.println(r + total);
+    }
+
+    int next() {
+        return 1;
+    }
+}
+"#;
+    assert_eq!(run(src, "sum").unwrap(), expected);
+}
+
+#[test]
+fn void_body_at_every_call_and_declaration_removed() {
+    let src = r#"class A {
+	int n;
+
+	void a() {
+		log("a");
+		n++;
+	}
+
+	void b() {
+		if (n > 0) {
+			log("b" + n);
+		}
+	}
+
+	/**
+	 * Logs.
+	 */
+	@SuppressWarnings("unused")
+	private void log(String s) {
+		if (s.isEmpty()) {
+			System.out.println("empty");
+		}
+		System.out.println(s);
+		return;
+	}
+}
+"#;
+    let expected = r#"class A {
+	int n;
+
+	void a() {
+		if ("a".isEmpty()) {
+			System.out.println("empty");
+		}
+		System.out.println("a");
+		n++;
+	}
+
+	void b() {
+		if (n > 0) {
+			String s = "b" + n;
+			if (s.isEmpty()) {
+				System.out.println("empty");
+			}
+			System.out.println(s);
+		}
+	}
+}
+"#;
+    assert_eq!(run(src, "log").unwrap(), expected);
+}
+
+#[test]
+fn tail_returns_in_branches_become_assignments() {
+    let src = r#"class A {
+    String caller(int v) {
+        final String kind = classify(v);
+        return kind;
+    }
+
+    private String classify(int v) {
+        if (v < 0) {
+            return "negative";
+        } else {
+            return "positive";
+        }
+    }
+}
+"#;
+    let expected = r#"class A {
+    String caller(int v) {
+        final String kind;
+        if (v < 0) {
+            kind = "negative";
+        } else {
+            kind = "positive";
+        }
+        return kind;
+    }
+}
+"#;
+    assert_eq!(run(src, "classify").unwrap(), expected);
+}
+
+#[test]
+fn returned_local_merges_with_the_callers_declaration() {
+    let src = r#"class A {
+    String caller() {
+        String text = render(3);
+        return text;
+    }
+
+    private String render(int n) {
+        StringBuilder b = new StringBuilder();
+        b.append(n);
+        String text = b.toString();
+        return text;
+    }
+}
+"#;
+    let expected = r#"class A {
+    String caller() {
+        StringBuilder b = new StringBuilder();
+        b.append(3);
+        String text = b.toString();
+        return text;
+    }
+}
+"#;
+    assert_eq!(run(src, "render").unwrap(), expected);
+}
+
+#[test]
+fn return_call_keeps_early_returns() {
+    let src = r#"class A {
+    int caller(int x) {
+        return sign(x);
+    }
+
+    private int sign(int x) {
+        if (x < 0) {
+            return -1;
+        }
+        return x == 0 ? 0 : 1;
+    }
+}
+"#;
+    let expected = r#"class A {
+    int caller(int x) {
+        if (x < 0) {
+            return -1;
+        }
+        return x == 0 ? 0 : 1;
+    }
+}
+"#;
+    assert_eq!(run(src, "sign").unwrap(), expected);
+}
+
+#[test]
+fn explicit_receiver_replaces_this_and_qualifies_members() {
+    let src = r#"class A {
+    int v;
+
+    int sumWith(A other) {
+        return v + other.get();
+    }
+
+    int get() {
+        return this.v * factor();
+    }
+
+    int factor() {
+        return 2;
+    }
+}
+"#;
+    let expected = r#"class A {
+    int v;
+
+    int sumWith(A other) {
+        return v + other.v * other.factor();
+    }
+
+    int factor() {
+        return 2;
+    }
+}
+"#;
+    assert_eq!(run(src, "get").unwrap(), expected);
+}
+
+#[test]
+fn captured_field_is_qualified() {
+    let src = r#"class A {
+    int count;
+
+    int caller() {
+        int count = 3;
+        return count + current();
+    }
+
+    private int current() {
+        return count;
+    }
+}
+"#;
+    let out = run(src, "current").unwrap();
+    assert!(out.contains("return count + this.count;"), "{out}");
+}
+
+#[test]
+fn nested_class_call_site_qualifies_with_outer_this() {
+    let src = r#"class A {
+    int steps;
+
+    Runnable task() {
+        return new Runnable() {
+            @Override
+            public void run() {
+                A.this.step();
+            }
+        };
+    }
+
+    private void step() {
+        steps++;
+        report();
+    }
+
+    void report() {
+    }
+}
+"#;
+    let out = run(src, "step").unwrap();
+    assert!(out.contains("A.this.steps++;\n                A.this.report();"), "{out}");
+    assert!(!out.contains("void step()"), "{out}");
+}
+
+#[test]
+fn inlining_at_one_line_keeps_the_declaration() {
+    let src = "class A {\n    int a() {\n        return one();\n    }\n\n    int b() {\n        return one();\n    }\n\n    int one() {\n        return 1;\n    }\n}\n";
+    let s = InlineSpec { at: Some(CallLine { file: "A.java".into(), line: 3 }), ..spec("one") };
+    let out = run_spec(&[("A.java", src)], &s).unwrap();
+    assert_eq!(
+        out[0].1,
+        "class A {\n    int a() {\n        return 1;\n    }\n\n    int b() {\n        return one();\n    }\n\n    int one() {\n        return 1;\n    }\n}\n"
+    );
+    let s = InlineSpec { at: Some(CallLine { file: "A.java".into(), line: 2 }), ..spec("one") };
+    assert_eq!(run_spec(&[("A.java", src)], &s).unwrap_err().reason, "no_call_at_line");
+}
+
+#[test]
+fn side_effect_argument_used_once_is_substituted_in_order() {
+    let src = "class A {\n    int caller() {\n        return twice(next());\n    }\n\n    int next() {\n        return 1;\n    }\n\n    int twice(int x) {\n        return x + x;\n    }\n\n    int plus(int x, int y) {\n        return y - x;\n    }\n\n    int user() {\n        return plus(next(), next());\n    }\n}\n";
+    // `x` used twice with a side-effecting argument: needs a temporary, impossible inside `return`?
+    // No: `return twice(..)` is a statement, so the temporary goes before it.
+    let out = run(src, "twice").unwrap();
+    assert!(out.contains("        int x = next();\n        return x + x;"), "{out}");
+    // plus(next(), next()) uses y before x: x must be evaluated first into a temporary
+    let out = run(src, "plus").unwrap();
+    assert!(out.contains("        int x = next();\n        return next() - x;"), "{out}");
+}
+
+#[test]
+fn temporary_inside_an_expression_is_refused() {
+    let src = "class A {\n    int caller() {\n        return 1 + twice(next());\n    }\n\n    int next() {\n        return 1;\n    }\n\n    int twice(int x) {\n        return x + x;\n    }\n}\n";
+    assert_eq!(refusal(src, "twice"), "needs_temporary");
+}
+
+#[test]
+fn refusals() {
+    let rec = "class A {\n    int f(int n) {\n        return n <= 0 ? 0 : f(n - 1);\n    }\n    int g() {\n        return f(3);\n    }\n}\n";
+    assert_eq!(refusal(rec, "f"), "recursive");
+    let ov = "class A extends B {\n    @Override\n    int f() {\n        return 1;\n    }\n    int g() {\n        return f();\n    }\n}\n";
+    assert_eq!(refusal(ov, "f"), "overrides");
+    let abs = "abstract class A {\n    abstract int f();\n    int g() {\n        return f();\n    }\n}\n";
+    assert_eq!(refusal(abs, "f"), "no_body");
+    let mref = "class A {\n    int f() {\n        return 1;\n    }\n    java.util.function.IntSupplier g() {\n        return this::f;\n    }\n}\n";
+    assert_eq!(refusal(mref, "f"), "method_reference");
+    let sup = "class A extends B {\n    int f() {\n        return super.hashCode();\n    }\n    int g() {\n        return f();\n    }\n}\n";
+    assert_eq!(refusal(sup, "f"), "uses_super");
+    let ctor = "class A {\n    A() {\n    }\n}\n";
+    assert_eq!(refusal(ctor, "A"), "constructor");
+    let early = "class A {\n    void f(int x) {\n        if (x > 0) {\n            return;\n        }\n        System.out.println(x);\n    }\n    void g() {\n        f(1);\n    }\n}\n";
+    assert_eq!(refusal(early, "f"), "early_return");
+    let nested = "class A {\n    int f(int x) {\n        int y = x + 1;\n        return y * y;\n    }\n    void g() {\n        System.out.println(f(1));\n    }\n}\n";
+    assert_eq!(refusal(nested, "f"), "not_statement_position");
+    let amb =
+        "class A {\n    int f(int x) {\n        return x;\n    }\n    int f(String s) {\n        return 1;\n    }\n}\n";
+    assert_eq!(refusal(amb, "f"), "ambiguous_method");
+    let none = "class A {\n    int f() {\n        return 1;\n    }\n}\n";
+    assert_eq!(refusal(none, "f"), "no_call_sites");
+    let missing = "class A {\n}\n";
+    assert_eq!(refusal(missing, "f"), "no_such_method");
+    let sync = "class A {\n    synchronized int f() {\n        return 1;\n    }\n    int g() {\n        return f();\n    }\n}\n";
+    assert_eq!(refusal(sync, "f"), "synchronized");
+    let varargs = "class A {\n    int f(int... xs) {\n        return xs.length;\n    }\n    int g() {\n        return f(1, 2);\n    }\n}\n";
+    assert_eq!(refusal(varargs, "f"), "varargs");
+    let generic = "class A {\n    <T> java.util.List<T> f() {\n        return new java.util.ArrayList<T>();\n    }\n    Object g() {\n        return f();\n    }\n}\n";
+    assert_eq!(refusal(generic, "f"), "generic_method");
+    let overloaded_call = "class A {\n    int f(Object o) {\n        return 1;\n    }\n    int f(String s) {\n        return 2;\n    }\n    int g(Object o) {\n        return f(o.toString());\n    }\n}\n";
+    let s = InlineSpec { method: MethodSelector { name: "f".into(), line: Some(2) }, ..spec("f") };
+    assert_eq!(run_spec(&[("A.java", overloaded_call)], &s).unwrap_err().reason, "ambiguous_call");
+}
+
+#[test]
+fn overridden_in_a_subclass_is_refused() {
+    let a = "class A {\n    int f() {\n        return 1;\n    }\n    int g() {\n        return f();\n    }\n}\n";
+    let b = "class B extends A {\n    int f() {\n        return 2;\n    }\n}\n";
+    let err = run_spec(&[("A.java", a), ("B.java", b)], &spec("f")).unwrap_err();
+    assert_eq!(err.reason, "overridden", "{err:?}");
+}
+
+#[test]
+fn private_member_from_another_class_is_refused() {
+    let a = "class A {\n    private int secret = 1;\n    static int peek(A a) {\n        return a.reveal();\n    }\n    int reveal() {\n        return secret;\n    }\n}\n";
+    let b = "class B {\n    int use(A a) {\n        return a.reveal();\n    }\n}\n";
+    let err = run_spec(&[("A.java", a), ("B.java", b)], &spec("reveal")).unwrap_err();
+    assert_eq!(err.reason, "inaccessible_member", "{err:?}");
+    // from inside A the private field is fine, and the receiver replaces implicit `this`
+    let s = InlineSpec { at: Some(CallLine { file: "A.java".into(), line: 4 }), ..spec("reveal") };
+    let out = run_spec(&[("A.java", a), ("B.java", b)], &s).unwrap();
+    assert!(out[0].1.contains("return a.secret;"), "{}", out[0].1);
+}
+
+#[test]
+fn spec_round_trips_through_json() {
+    let s = InlineSpec { at: Some(CallLine { file: "B.java".into(), line: 7 }), ..spec("f") };
+    let json = serde_json::to_string(&s).unwrap();
+    assert_eq!(serde_json::from_str::<InlineSpec>(&json).unwrap(), s);
+    let minimal: InlineSpec = serde_json::from_str(r#"{"file":"A.java","method":{"name":"f"}}"#).unwrap();
+    assert_eq!(minimal, spec("f"));
+}
+
+#[test]
+fn loop_variables_are_renamed_only_when_in_scope() {
+    let src = r#"class A {
+    int caller(int[] xs) {
+        int s = sum(xs);
+        for (int i = 0; i < 2; i++) {
+            int t = sum(xs);
+            s += t;
+        }
+        return s;
+    }
+
+    private int sum(int[] xs) {
+        int acc = 0;
+        for (int i = 0; i < xs.length; i++) {
+            acc += xs[i];
+        }
+        return acc;
+    }
+}
+"#;
+    let expected = r#"class A {
+    int caller(int[] xs) {
+        int acc = 0;
+        for (int i = 0; i < xs.length; i++) {
+            acc += xs[i];
+        }
+        int s = acc;
+        for (int i = 0; i < 2; i++) {
+            int acc2 = 0;
+            for (int i2 = 0; i2 < xs.length; i2++) {
+                acc2 += xs[i2];
+            }
+            int t = acc2;
+            s += t;
+        }
+        return s;
+    }
+}
+"#;
+    assert_eq!(run(src, "sum").unwrap(), expected);
+}
+
+#[test]
+fn var_declaration_takes_the_return_type() {
+    let src = "import java.util.*;\n\nclass A {\n    void caller() {\n        var xs = make();\n        xs.add(\"a\");\n    }\n\n    private List<String> make() {\n        return new ArrayList<>();\n    }\n}\n";
+    let out = run(src, "make").unwrap();
+    assert!(out.contains("        List<String> xs = new ArrayList<>();\n"), "{out}");
+}
+
+#[test]
+fn this_inside_a_lambda_follows_the_receiver() {
+    let src = "class A {\n    int v;\n\n    Runnable caller(A other) {\n        return other.task();\n    }\n\n    Runnable task() {\n        return () -> System.out.println(this.v + v);\n    }\n}\n";
+    let out = run(src, "task").unwrap();
+    assert!(out.contains("return () -> System.out.println(other.v + other.v);"), "{out}");
+}
+
+#[test]
+fn cross_file_inlining_brings_the_imports() {
+    let util = "package p;\n\nimport java.util.List;\nimport java.util.ArrayList;\n\npublic class Util {\n    public static List<String> fresh() {\n        return new ArrayList<>();\n    }\n}\n";
+    let main =
+        "package q;\n\nimport p.Util;\n\nclass Main {\n    Object f() {\n        return Util.fresh();\n    }\n}\n";
+    let s = InlineSpec { file: "Util.java".into(), ..spec("fresh") };
+    let out = run_spec(&[("Main.java", main), ("Util.java", util)], &s).unwrap();
+    let main_after = &out.iter().find(|(p, _)| p == "Main.java").unwrap().1;
+    assert_eq!(
+        main_after,
+        "package q;\n\nimport p.Util;\nimport java.util.ArrayList;\n\nclass Main {\n    Object f() {\n        return new ArrayList<>();\n    }\n}\n"
+    );
+}
