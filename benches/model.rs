@@ -14,17 +14,7 @@ use mantra::java::Project;
 use rayon::prelude::*;
 
 fn shared_data() -> PathBuf {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let candidates = std::env::var_os("MANTRA_SHARED_DATA")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain([manifest.join("../shared/data"), manifest.join("../../shared/data")]);
-    for c in candidates {
-        if c.join("refactoring-oracle").is_dir() {
-            return c;
-        }
-    }
-    panic!("shared data not found: set MANTRA_SHARED_DATA or put shared/data beside the repository");
+    mantra::dataset::shared_data_dir().unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Every `<project>/<sha>/after` folder of the oracle.

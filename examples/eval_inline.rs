@@ -17,18 +17,12 @@ use std::time::{Duration, Instant};
 use mantra::engine::inline::{CallLine, InlineSpec, MethodSelector, inline_method};
 use mantra::engine::variable_names::{descendants, erased_type};
 use mantra::java::SourceFile;
+use mantra::metrics::code_similarity as token_similarity;
 use serde_json::Value;
 
 /// The shared data folder, or an error saying where it was looked for.
 pub fn shared_data() -> Result<PathBuf, String> {
-    if let Ok(dir) = std::env::var("MANTRA_SHARED_DATA") {
-        return Ok(PathBuf::from(dir));
-    }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let candidates = [root.join("../shared/data"), root.join("../../shared/data")];
-    candidates.iter().find(|p| p.join("pure-refactor").is_dir()).cloned().ok_or_else(|| {
-        format!("shared data not found (set MANTRA_SHARED_DATA or place it at {})", candidates[0].display())
-    })
+    mantra::dataset::shared_data_dir()
 }
 
 /// What happened to one record.
@@ -68,64 +62,6 @@ impl Report {
         t.sort();
         t.get(t.len() / 2).copied().unwrap_or_default()
     }
-}
-
-/// Java tokens, roughly: names, numbers, string and char literals, single punctuation marks.
-fn tokens(code: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let chars: Vec<char> = code.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if c.is_whitespace() {
-            i += 1;
-        } else if c == '/' && chars.get(i + 1) == Some(&'/') {
-            while i < chars.len() && chars[i] != '\n' {
-                i += 1;
-            }
-        } else if c == '/' && chars.get(i + 1) == Some(&'*') {
-            i += 2;
-            while i + 1 < chars.len() && !(chars[i] == '*' && chars[i + 1] == '/') {
-                i += 1;
-            }
-            i += 2;
-        } else if c.is_alphanumeric() || c == '_' || c == '$' {
-            let s = i;
-            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '$') {
-                i += 1;
-            }
-            out.push(chars[s..i].iter().collect());
-        } else if c == '"' || c == '\'' {
-            let s = i;
-            i += 1;
-            while i < chars.len() && chars[i] != c {
-                i += if chars[i] == '\\' { 2 } else { 1 };
-            }
-            i += 1;
-            out.push(chars[s..i.min(chars.len())].iter().collect());
-        } else {
-            out.push(c.to_string());
-            i += 1;
-        }
-    }
-    out
-}
-
-/// 2·LCS / (|a| + |b|) over tokens (comments ignored): 1.0 for identical code.
-pub fn token_similarity(a: &str, b: &str) -> f64 {
-    let (a, b) = (tokens(a), tokens(b));
-    if a.is_empty() && b.is_empty() {
-        return 1.0;
-    }
-    let mut prev = vec![0usize; b.len() + 1];
-    for x in &a {
-        let mut cur = vec![0usize; b.len() + 1];
-        for (j, y) in b.iter().enumerate() {
-            cur[j + 1] = if x == y { prev[j] + 1 } else { prev[j + 1].max(cur[j]) };
-        }
-        prev = cur;
-    }
-    2.0 * prev[b.len()] as f64 / (a.len() + b.len()) as f64
 }
 
 fn line_of(v: &Value, i: usize, key: &str) -> usize {

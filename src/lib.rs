@@ -9,10 +9,12 @@
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod dataset;
 pub mod engine;
 pub mod error;
 pub mod exit;
 pub mod java;
+pub mod metrics;
 pub mod process;
 pub mod report;
 pub mod writeback;

@@ -17,17 +17,13 @@ use std::time::{Duration, Instant};
 use mantra::engine::extract::{ExtractSpec, extract_method};
 use mantra::engine::javasyntax::{code_leaves, is_callable, is_statement_container, statements_of, walk};
 use mantra::java::SourceFile;
+use mantra::metrics::{token_similarity, tokens};
 use serde_json::Value;
 use tree_sitter::Node;
 
-/// `MANTRA_SHARED_DATA`, else `shared/data` beside the repository or beside its parent.
+/// The shared data folder; panics with where it was looked for when it is missing.
 pub fn shared_data() -> PathBuf {
-    if let Some(dir) = std::env::var_os("MANTRA_SHARED_DATA") {
-        return PathBuf::from(dir);
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let near = root.join("../shared/data");
-    if near.is_dir() { near } else { root.join("../../shared/data") }
+    mantra::dataset::shared_data_dir().unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[derive(Debug, Clone)]
@@ -303,64 +299,4 @@ fn changed_methods(before: &str, after: &str, spec: &ExtractSpec) -> Option<Stri
         true
     });
     Some(format!("{}\n{}", after_file.text_of(source?), after_file.text_of(extracted?)))
-}
-
-/// Java-ish tokens without comments or whitespace.
-pub fn tokens(text: &str) -> Vec<u64> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    let hash = |s: &[u8]| s.iter().fold(1469598103934665603u64, |h, b| (h ^ *b as u64).wrapping_mul(1099511628211));
-    while i < bytes.len() {
-        let c = bytes[i];
-        if c.is_ascii_whitespace() {
-            i += 1;
-        } else if bytes[i..].starts_with(b"//") {
-            while i < bytes.len() && bytes[i] != b'\n' {
-                i += 1;
-            }
-        } else if bytes[i..].starts_with(b"/*") {
-            i += 2;
-            while i < bytes.len() && !bytes[i..].starts_with(b"*/") {
-                i += 1;
-            }
-            i += 2;
-        } else if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80 {
-            let s = i;
-            while i < bytes.len()
-                && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'$' || bytes[i] >= 0x80)
-            {
-                i += 1;
-            }
-            out.push(hash(&bytes[s..i]));
-        } else if c == b'"' || c == b'\'' {
-            let s = i;
-            i += 1;
-            while i < bytes.len() && bytes[i] != c {
-                i += if bytes[i] == b'\\' { 2 } else { 1 };
-            }
-            i = (i + 1).min(bytes.len());
-            out.push(hash(&bytes[s..i]));
-        } else {
-            out.push(hash(&bytes[i..i + 1]));
-            i += 1;
-        }
-    }
-    out
-}
-
-/// 2·LCS / (|a| + |b|): 1 for identical token sequences, 0 for nothing in common.
-pub fn token_similarity<T: PartialEq>(a: &[T], b: &[T]) -> f64 {
-    if a.is_empty() && b.is_empty() {
-        return 1.0;
-    }
-    let mut prev = vec![0u32; b.len() + 1];
-    let mut cur = vec![0u32; b.len() + 1];
-    for x in a {
-        for (j, y) in b.iter().enumerate() {
-            cur[j + 1] = if x == y { prev[j] + 1 } else { prev[j + 1].max(cur[j]) };
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    2.0 * prev[b.len()] as f64 / (a.len() + b.len()) as f64
 }
