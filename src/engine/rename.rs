@@ -162,11 +162,11 @@ impl Family {
         while let Some(m) = queue.pop() {
             let d = project.method(m);
             let owner = project.owner(m);
-            let below: Vec<TypeId> = if overridable(d) {
-                std::iter::once(owner).chain(project.subtypes(owner)).collect()
-            } else {
-                vec![owner]
-            };
+            // Static methods are inherited too (`Sub.m()`), so a subclass's `new` would capture them;
+            // only private methods stay in their class.
+            let private = d.modifiers.iter().any(|x| x == "private");
+            let below: Vec<TypeId> =
+                if !private { std::iter::once(owner).chain(project.subtypes(owner)).collect() } else { vec![owner] };
             for s in below {
                 carriers.insert(s);
                 for u in std::iter::once(s).chain(project.supertypes(s)) {
@@ -1228,6 +1228,15 @@ mod tests {
         let r = refusal(&files, "Mid", "walk", "go");
         assert_eq!(r.reason, "name_clash");
         assert!(r.message.contains("as many arguments"), "{}", r.message);
+        // a static method is inherited: a subclass's static `go()` would capture `Kid.make()`
+        let statics = [
+            ("a/Mom.java", "package a; class Mom { static int make() { return 1; } }"),
+            (
+                "a/Kid.java",
+                "package a; class Kid extends Mom { static int go() { return 2; } int f() { return Kid.make(); } }",
+            ),
+        ];
+        assert_eq!(refusal(&statics, "Mom", "make", "go").reason, "name_clash");
         // a clash in a subclass, generics erased
         assert_eq!(refusal(&files, "Leaf", "jump", "hop").reason, "name_clash");
         // would override Object.toString / equals
