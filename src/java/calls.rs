@@ -59,6 +59,22 @@ enum Typed {
     Unknown,
 }
 
+/// The static type of a call's receiver as the model sees it, for refactorings that must decide
+/// whether a call it could not resolve might still reach a project method.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReceiverType {
+    /// No receiver, `this` or `super`: the enclosing types are searched.
+    Enclosing,
+    Project(TypeId),
+    /// A declared type outside the project (or an array, a primitive, a type variable): its text.
+    External(String),
+    /// A name that is neither a visible variable nor a project type (`Math`, `System.out`, or a field
+    /// inherited from a supertype outside the project): the name as written.
+    UnknownName(String),
+    /// A variable without a written type, or an expression whose type the model cannot compute.
+    Unknown,
+}
+
 const PRIMITIVES: [&str; 8] = ["byte", "short", "char", "int", "long", "float", "double", "boolean"];
 
 impl Project {
@@ -365,6 +381,25 @@ impl Project {
                 Typed::Project(t) => Some(self.type_decl(t).name.clone()),
                 Typed::External(text) => Some(erase_text(&text)),
                 _ => None,
+            },
+        }
+    }
+
+    /// The static type of the receiver of call number `call` of `method`.
+    pub fn receiver_type(&self, method: MethodId, call: usize) -> ReceiverType {
+        let site = &self.method(method).calls[call];
+        match &site.receiver {
+            Receiver::Implicit | Receiver::This | Receiver::Super => ReceiverType::Enclosing,
+            Receiver::Name(n) => match self.type_of_name(method, site.span.start_byte, n) {
+                Typed::Project(t) => ReceiverType::Project(t),
+                Typed::External(ty) => ReceiverType::External(ty),
+                Typed::Untyped => ReceiverType::Unknown,
+                Typed::Unknown => ReceiverType::UnknownName(n.clone()),
+            },
+            Receiver::Expr => match self.type_of_expr(method, site) {
+                Typed::Project(t) => ReceiverType::Project(t),
+                Typed::External(ty) => ReceiverType::External(ty),
+                Typed::Untyped | Typed::Unknown => ReceiverType::Unknown,
             },
         }
     }
