@@ -10,11 +10,13 @@ pub mod extract;
 pub mod javasyntax;
 pub mod move_method;
 pub mod rename;
+pub mod spec;
 
 pub use edit::{ChangeSet, Edit, EditConflict, FileChange};
 pub use extract::{ExtractSpec, Extraction, extract_method};
 pub use move_method::{Destination, MoveSpec, move_method};
 pub use rename::{RenameSpec, rename_method};
+pub use spec::{Spec, SpecError, SpecFlags, apply};
 
 use serde::Serialize;
 
