@@ -13,6 +13,7 @@ pub mod engine;
 pub mod error;
 pub mod exit;
 pub mod java;
+pub mod plan;
 pub mod process;
 pub mod report;
 pub mod writeback;

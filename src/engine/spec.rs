@@ -118,7 +118,8 @@ impl SpecFlags {
                 local_types: Default::default(),
             })
         };
-        let move_spec = || -> Option<MoveSpec> { Some(MoveSpec { to: self.to.clone()?, keep_delegate: self.keep_delegate }) };
+        let move_spec =
+            || -> Option<MoveSpec> { Some(MoveSpec { to: self.to.clone()?, keep_delegate: self.keep_delegate }) };
         Some(match kind {
             RefactoringKind::ExtractMethod => Spec::ExtractMethod(extract()?),
             RefactoringKind::InlineMethod => Spec::InlineMethod(self.inline_spec(&file, method_line, None)),
@@ -130,10 +131,9 @@ impl SpecFlags {
             RefactoringKind::MoveAndInlineMethod => {
                 Spec::MoveAndInlineMethod(MoveAndInlineSpec { to: self.to.clone()?, at: self.at.clone() })
             }
-            RefactoringKind::MoveAndRenameMethod => Spec::MoveAndRenameMethod(MoveAndRenameSpec {
-                move_to: move_spec()?,
-                new_name: self.name.clone()?,
-            }),
+            RefactoringKind::MoveAndRenameMethod => {
+                Spec::MoveAndRenameMethod(MoveAndRenameSpec { move_to: move_spec()?, new_name: self.name.clone()? })
+            }
         })
     }
 
@@ -201,7 +201,9 @@ impl Classify for SpecError {
         Some(match self {
             SpecError::Lines { .. } => "give the first and last line of the statements, e.g. `--lines 38-44`".into(),
             SpecError::Name(_) => "use a Java identifier that is not a keyword, e.g. `--name computeTotals`".into(),
-            SpecError::Destination { .. } => "write `--to param:NAME`, `--to field:NAME` or `--to class:a.b.Type`".into(),
+            SpecError::Destination { .. } => {
+                "write `--to param:NAME`, `--to field:NAME` or `--to class:a.b.Type`".into()
+            }
             SpecError::At { .. } => "name the call by file and line, e.g. `--at src/main/java/a/B.java:27`".into(),
             SpecError::FlagNotUsed { kind, allowed, .. } => {
                 format!("{} takes {allowed}", kind_name(*kind))
@@ -326,11 +328,16 @@ mod tests {
 
         let args = SpecArgs { to: Some("field:numberGenerator".into()), ..Default::default() };
         let spec = Spec::from_args(RefactoringKind::MoveMethod, &args, file, 1).unwrap().unwrap();
-        assert_eq!(spec, Spec::MoveMethod(MoveSpec { to: Destination::Field("numberGenerator".into()), keep_delegate: false }));
+        assert_eq!(
+            spec,
+            Spec::MoveMethod(MoveSpec { to: Destination::Field("numberGenerator".into()), keep_delegate: false })
+        );
         let err = Spec::from_args(RefactoringKind::RenameMethod, &args, file, 1).unwrap_err();
         assert_eq!(err.to_string(), "--to does not apply to rename-method");
         let bad = SpecArgs { to: Some("nowhere".into()), ..Default::default() };
-        assert!(Spec::from_args(RefactoringKind::MoveMethod, &bad, file, 1).unwrap_err().to_string().starts_with("--to: "));
+        assert!(
+            Spec::from_args(RefactoringKind::MoveMethod, &bad, file, 1).unwrap_err().to_string().starts_with("--to: ")
+        );
     }
 
     #[test]
