@@ -69,6 +69,8 @@ fn as_classify<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a dyn C
         crate::process::ProcessError,
         crate::writeback::WriteError,
         crate::engine::SpecError,
+        crate::plan::PlanError,
+        crate::commands::refactor::Refused,
     );
     None
 }

@@ -122,7 +122,8 @@ impl SpecFlags {
             || -> Option<MoveSpec> { Some(MoveSpec { to: self.to.clone()?, keep_delegate: self.keep_delegate }) };
         Some(match kind {
             RefactoringKind::ExtractMethod => Spec::ExtractMethod(extract()?),
-            RefactoringKind::InlineMethod => Spec::InlineMethod(self.inline_spec(&file, method_line, None)),
+            // The inline spec names the method, which the flags do not: the planner builds it.
+            RefactoringKind::InlineMethod => return None,
             RefactoringKind::MoveMethod => Spec::MoveMethod(move_spec()?),
             RefactoringKind::RenameMethod => Spec::RenameMethod(RenameSpec { new_name: self.name.clone()? }),
             RefactoringKind::ExtractAndMoveMethod => {
@@ -138,10 +139,10 @@ impl SpecFlags {
     }
 
     /// Inline needs nothing beyond the method: `--at` only narrows it to one call.
-    pub fn inline_spec(&self, file: &Path, method_line: usize, name: Option<&str>) -> InlineSpec {
+    pub fn inline_spec(&self, file: &Path, method_line: usize, name: &str) -> InlineSpec {
         InlineSpec {
             file: file.to_path_buf(),
-            method: MethodSelector { name: name.unwrap_or_default().to_string(), line: Some(method_line) },
+            method: MethodSelector { name: name.to_string(), line: Some(method_line) },
             at: self.at.clone(),
         }
     }

@@ -47,6 +47,8 @@ pub struct ExtractCandidate {
     pub components: Vec<(&'static str, f64)>,
     /// The new method's declaration, e.g. `private void validateInvoice(Invoice invoice, LocalDate issueDate)`.
     pub signature: String,
+    /// The new method's parameters (locals of the source method it receives).
+    pub params: Vec<String>,
 }
 
 /// A run of statements before scoring.
@@ -106,6 +108,7 @@ pub fn candidates(file: &SourceFile, at: usize, limit: usize) -> Vec<ExtractCand
                 score: round(total),
                 components: components.into_iter().map(|(k, v)| (k, round(v))).collect(),
                 signature: done.signature,
+                params: ff.params.iter().map(|&i| flow.vars[i].name.clone()).collect(),
             });
         }
     }
