@@ -51,6 +51,9 @@ pub struct ExtractCandidate {
     pub params: Vec<String>,
 }
 
+/// A fragment with its total score, the score's parts and its data flow.
+type Scored<'t> = (f64, Vec<(&'static str, f64)>, Fragment<'t>, FragmentFlow);
+
 /// A run of statements before scoring.
 struct Fragment<'t> {
     stmts: Vec<Node<'t>>,
@@ -71,7 +74,7 @@ pub fn candidates(file: &SourceFile, at: usize, limit: usize) -> Vec<ExtractCand
     let method_line = callable.start_position().row + 1;
     let body_lines = (body.end_position().row.saturating_sub(body.start_position().row)).saturating_sub(1).max(1);
 
-    let mut scored: Vec<(f64, Vec<(&'static str, f64)>, Fragment<'_>, FragmentFlow)> = Vec::new();
+    let mut scored: Vec<Scored<'_>> = Vec::new();
     let mut seen: HashMap<(usize, usize), usize> = HashMap::new();
     for frag in fragments(body, src) {
         let ff = flow.fragment(&frag.stmts, src);
@@ -277,7 +280,8 @@ fn fragments<'t>(body: Node<'t>, src: &str) -> Vec<Fragment<'t>> {
                     run.push(*next);
                 }
             }
-            if !run.is_empty() && !(is_body && run.len() == stmts.len()) {
+            let whole_body = is_body && run.len() == stmts.len();
+            if !run.is_empty() && !whole_body {
                 let text = src[child.byte_range()].trim_start_matches('/').trim().to_string();
                 out.push(Fragment { stmts: run, shape: "comment run", comment: Some(text), depth });
             }

@@ -210,8 +210,9 @@ fn dominant_call_verb(stmts: &[Node<'_>], src: &str) -> Option<String> {
             true
         });
     }
-    let best = counts.iter().map(|(_, c)| *c).max()?;
-    counts.into_iter().find(|(_, c)| *c == best).map(|(w, _)| w)
+    // Words that are verbs win over the rest (`amount()` is a getter in disguise).
+    counts.sort_by_key(|(w, c)| (!VERBS.contains(&w.as_str()), std::cmp::Reverse(*c)));
+    counts.into_iter().next().map(|(w, _)| w)
 }
 
 #[cfg(test)]

@@ -8,3 +8,4 @@ mod engine_extract;
 #[allow(dead_code)] // helpers are shared by test modules; not every one uses every helper
 mod harness;
 mod readme;
+mod refactor;
