@@ -15,6 +15,7 @@ pub mod error;
 pub mod exit;
 pub mod java;
 pub mod metrics;
+pub mod plan;
 pub mod process;
 pub mod report;
 pub mod writeback;

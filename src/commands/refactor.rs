@@ -1,10 +1,217 @@
-//! `mantra refactor`.
+//! `mantra refactor`: target → spec (flags, then the planner for what they leave out) → engine →
+//! diff, and with `--apply --no-verify` the change written atomically.
+//!
+//! The planner's candidates are tried best first: when the engine refuses one, the next is tried
+//! and stderr says so; a spec the user gave completely is tried alone. A refusal writes nothing and
+//! exits with `rejected` (1). `--explain` prints the planner's candidates and does nothing else.
+
+use anyhow::Context as _;
+use serde::Serialize;
 
 use crate::Context;
-use crate::cli::RefactorArgs;
-use crate::error::UserError;
+use crate::cli::{RefactorArgs, RefactoringKind};
+use crate::engine::{self, Refusal, Spec, SpecFlags};
+use crate::error::{Classify, UserError};
 use crate::exit::Exit;
+use crate::java::{MethodId, Project, target};
+use crate::plan::{self, Candidate};
+use crate::report::{Event, Style, diff};
 
-pub fn run(_ctx: &mut Context, _args: &RefactorArgs) -> anyhow::Result<Exit> {
-    Err(UserError::usage("`mantra refactor` is not implemented yet").into())
+/// How many planner candidates `--explain` shows and a run tries.
+const CANDIDATES: usize = 5;
+
+/// The engine refused the refactoring (every candidate, when the planner chose).
+#[derive(Debug, thiserror::Error)]
+#[error("{kind} refused ({}): {}", refusal.reason, refusal.message)]
+pub struct Refused {
+    pub kind: String,
+    pub refusal: Refusal,
+    /// Whether the planner chose the spec (so other specs may work).
+    pub planned: bool,
+}
+
+impl Classify for Refused {
+    fn exit(&self) -> Exit {
+        Exit::Rejected
+    }
+    fn hint(&self) -> Option<String> {
+        match self.refusal.reason {
+            "unavailable" => None,
+            _ if self.planned => {
+                Some("nothing was written; `--explain` lists the planner's candidates, and flags fix the spec".into())
+            }
+            _ => Some("nothing was written; change the spec (e.g. `--lines`) and run again".into()),
+        }
+    }
+}
+
+/// The `refactoring` result of the `--json` contract.
+#[derive(Debug, Serialize)]
+struct RefactoringResult<'a> {
+    #[serde(rename = "type")]
+    kind: RefactoringKind,
+    /// `Class.method(Type, ...)`.
+    method: String,
+    spec: &'a Spec,
+    /// The planner's candidate that was applied; `null` when the flags gave the whole spec.
+    candidate: Option<&'a Candidate>,
+    /// Repository-relative paths of the files the change touches.
+    files: Vec<String>,
+    /// The unified diff, uncoloured.
+    diff: String,
+    /// Whether the change was written.
+    applied: bool,
+}
+
+/// The `plan` result: `--explain`.
+#[derive(Debug, Serialize)]
+struct PlanResult<'a> {
+    #[serde(rename = "type")]
+    kind: RefactoringKind,
+    method: String,
+    candidates: &'a [Candidate],
+}
+
+pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
+    let kind = args.kind;
+    if args.apply && !args.no_verify && !args.explain {
+        return Err(UserError::usage(
+            "verification (build, tests, style, detection) is not available yet, so --apply needs --no-verify",
+        )
+        .with_hint("pass `--apply --no-verify` to write the change unverified, or leave out --apply to print it")
+        .into());
+    }
+    let flags = SpecFlags::parse(kind, &args.spec)?;
+    let project =
+        Project::open(&ctx.repo).with_context(|| format!("cannot read the project at {}", ctx.repo.display()))?;
+    let method = target::resolve(&project, &ctx.cwd, &args.target)?.method;
+    let label = method_label(&project, method);
+    check_lines(&project, method, &flags, &label)?;
+
+    if args.explain {
+        let candidates = plan::candidates(&project, method, kind, &flags, CANDIDATES)?;
+        let human = explain_text(kind, &label, &candidates);
+        ctx.reporter.emit(Event::result("plan", &PlanResult { kind, method: label, candidates: &candidates }, human));
+        return Ok(Exit::Success);
+    }
+
+    let decl = project.method(method);
+    let file = project.method_source(method).path.clone();
+    let (candidates, planned) = match flags.complete(kind, &file, decl.span.start_line) {
+        Some(spec) => (vec![Candidate { spec, summary: String::new(), score: None, components: Vec::new() }], false),
+        None => (plan::candidates(&project, method, kind, &flags, CANDIDATES)?, true),
+    };
+    let mut refused: Option<Refusal> = None;
+    let mut chosen = None;
+    for candidate in candidates {
+        match engine::apply(&project, method, &candidate.spec) {
+            Ok(changes) => {
+                if planned {
+                    let score = candidate.score.map(|s| format!(" (score {s:.2})")).unwrap_or_default();
+                    ctx.reporter.progress("plan", format!("{}{score}", candidate.summary));
+                }
+                chosen = Some((candidate, changes));
+                break;
+            }
+            Err(refusal) => {
+                if planned {
+                    ctx.reporter.progress(
+                        "plan",
+                        format!("{}: refused ({}): {}", candidate.summary, refusal.reason, refusal.message),
+                    );
+                }
+                refused.get_or_insert(refusal);
+                if refused.as_ref().is_some_and(|r| r.reason == "unavailable") {
+                    break;
+                }
+            }
+        }
+    }
+    let Some((candidate, changes)) = chosen else {
+        let refusal = refused.unwrap_or_else(|| Refusal::new("no_candidate", "the planner proposed nothing"));
+        return Err(Refused { kind: kind_name(kind), refusal, planned }.into());
+    };
+
+    let style = ctx.reporter.style();
+    let colored = diff::change_set(&changes, style).context("rendering the diff")?;
+    let plain = if style == Style::PLAIN { colored.clone() } else { diff::change_set(&changes, Style::PLAIN)? };
+    let files: Vec<String> = changes.files.keys().map(|p| p.display().to_string()).collect();
+    let applied = args.apply && args.no_verify;
+    if applied {
+        crate::writeback::write_atomically(project.root(), &changes)?;
+    }
+    let count = match files.len() {
+        1 => "1 file".to_string(),
+        n => format!("{n} files"),
+    };
+    let summary = if applied {
+        format!("{} {label}: {count} written (unverified)", kind_name(kind))
+    } else {
+        format!("{} {label}: {count} changed (dry run; pass --apply --no-verify to write)", kind_name(kind))
+    };
+    let human = format!("{colored}{}\n", style.bold(&summary));
+    let result = RefactoringResult {
+        kind,
+        method: label,
+        spec: &candidate.spec,
+        candidate: planned.then_some(&candidate),
+        files,
+        diff: plain,
+        applied,
+    };
+    ctx.reporter.emit(Event::result("refactoring", &result, human));
+    Ok(Exit::Success)
+}
+
+pub fn kind_name(kind: RefactoringKind) -> String {
+    serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
+
+fn method_label(project: &Project, method: MethodId) -> String {
+    let decl = project.method(method);
+    let owner = project.type_decl(project.owner(method));
+    let params: Vec<String> = decl.params.iter().map(|p| p.ty.erased()).collect();
+    format!("{}.{}({})", owner.display, decl.name, params.join(", "))
+}
+
+/// `--lines` must lie inside the method's body: a usage error, not an engine refusal, because
+/// the user named the wrong place rather than asked for something impossible.
+fn check_lines(project: &Project, method: MethodId, flags: &SpecFlags, label: &str) -> anyhow::Result<()> {
+    let Some((a, b)) = flags.lines else { return Ok(()) };
+    let decl = project.method(method);
+    let Some(body) = decl.body else {
+        return Err(UserError::usage(format!("{label} has no body to extract from")).into());
+    };
+    if a <= body.start_line || b >= body.end_line {
+        let (first, last) = (body.start_line + 1, body.end_line.saturating_sub(1).max(body.start_line + 1));
+        return Err(UserError::usage(format!(
+            "--lines {a}-{b} is outside the body of {label}, whose statements are on lines {first}-{last}"
+        ))
+        .with_hint(format!("give lines between {first} and {last}, or leave out --lines to let the planner choose"))
+        .into());
+    }
+    Ok(())
+}
+
+fn explain_text(kind: RefactoringKind, label: &str, candidates: &[Candidate]) -> String {
+    let mut out = format!("{} candidates for {label}, best first:\n", kind_name(kind));
+    for (i, c) in candidates.iter().enumerate() {
+        let score = c.score.map_or("  -  ".to_string(), |s| format!("{s:.2}"));
+        out.push_str(&format!("{:>2}. {score}  {}\n", i + 1, c.summary));
+        if !c.components.is_empty() {
+            let parts: Vec<String> = c
+                .components
+                .iter()
+                .map(|p| {
+                    if p.value.fract() == 0.0 {
+                        format!("{} {}", p.name, p.value)
+                    } else {
+                        format!("{} {:.2}", p.name, p.value)
+                    }
+                })
+                .collect();
+            out.push_str(&format!("          {}\n", parts.join(", ")));
+        }
+    }
+    out
 }

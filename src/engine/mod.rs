@@ -13,12 +13,14 @@ pub mod javasyntax;
 pub mod move_method;
 pub mod precedence;
 pub mod rename;
+pub mod spec;
 pub mod variable_names;
 
 pub use edit::{ChangeSet, Edit, EditConflict, FileChange};
 pub use extract::{ExtractSpec, Extraction, extract_method};
 pub use move_method::{Destination, MoveSpec, move_method};
 pub use rename::{RenameSpec, rename_method};
+pub use spec::{Spec, SpecError, SpecFlags, apply};
 
 use serde::Serialize;
 

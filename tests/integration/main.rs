@@ -10,3 +10,4 @@ mod engine_rename;
 #[allow(dead_code)] // helpers are shared by test modules; not every one uses every helper
 mod harness;
 mod readme;
+mod refactor;

@@ -1,0 +1,350 @@
+//! One refactoring spec, whatever the refactoring: what a user's flags, the heuristic planner and
+//! (later) an LLM produce, and what [`apply`] hands to the engine that performs it.
+//!
+//! The serialised form is the `--json` contract and the LLM's output format: an object tagged by
+//! `"type"` with the refactoring's kebab-case name, as on the command line
+//! (`{"type": "extract-method", "lines": [38, 44], "name": "validateIssuable", ...}`).
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::{ChangeSet, Destination, ExtractSpec, MoveSpec, Refusal, RenameSpec};
+use crate::cli::{RefactoringKind, SpecArgs};
+use crate::error::Classify;
+use crate::exit::Exit;
+use crate::java::project::{MethodId, Project};
+
+pub use pending::{CallLine, ExtractAndMoveSpec, InlineSpec, MethodSelector, MoveAndInlineSpec, MoveAndRenameSpec};
+
+/// A complete refactoring spec: the refactoring and everything its engine needs beyond the method.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum Spec {
+    ExtractMethod(ExtractSpec),
+    InlineMethod(InlineSpec),
+    MoveMethod(MoveSpec),
+    RenameMethod(RenameSpec),
+    ExtractAndMoveMethod(ExtractAndMoveSpec),
+    MoveAndInlineMethod(MoveAndInlineSpec),
+    MoveAndRenameMethod(MoveAndRenameSpec),
+}
+
+impl Spec {
+    pub fn kind(&self) -> RefactoringKind {
+        match self {
+            Spec::ExtractMethod(_) => RefactoringKind::ExtractMethod,
+            Spec::InlineMethod(_) => RefactoringKind::InlineMethod,
+            Spec::MoveMethod(_) => RefactoringKind::MoveMethod,
+            Spec::RenameMethod(_) => RefactoringKind::RenameMethod,
+            Spec::ExtractAndMoveMethod(_) => RefactoringKind::ExtractAndMoveMethod,
+            Spec::MoveAndInlineMethod(_) => RefactoringKind::MoveAndInlineMethod,
+            Spec::MoveAndRenameMethod(_) => RefactoringKind::MoveAndRenameMethod,
+        }
+    }
+
+    /// The spec the flags give for `kind` on the method declared at `method_line` of `file`, or
+    /// `None` when something is missing that the planner has to choose.
+    pub fn from_args(
+        kind: RefactoringKind,
+        args: &SpecArgs,
+        file: &Path,
+        method_line: usize,
+    ) -> Result<Option<Spec>, SpecError> {
+        let flags = SpecFlags::parse(kind, args)?;
+        Ok(flags.complete(kind, file, method_line))
+    }
+}
+
+/// The spec flags, parsed and checked, each still optional.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SpecFlags {
+    pub lines: Option<(usize, usize)>,
+    pub name: Option<String>,
+    pub to: Option<Destination>,
+    pub at: Option<CallLine>,
+    pub keep_delegate: bool,
+}
+
+impl SpecFlags {
+    /// Parses the flags and refuses those that `kind` does not use.
+    pub fn parse(kind: RefactoringKind, args: &SpecArgs) -> Result<SpecFlags, SpecError> {
+        use RefactoringKind::*;
+        let allowed: &[&str] = match kind {
+            ExtractMethod => &["--lines", "--name"],
+            InlineMethod => &["--at"],
+            MoveMethod => &["--to", "--keep-delegate"],
+            RenameMethod => &["--name"],
+            ExtractAndMoveMethod => &["--lines", "--name", "--to", "--keep-delegate"],
+            MoveAndInlineMethod => &["--to", "--at"],
+            MoveAndRenameMethod => &["--to", "--name", "--keep-delegate"],
+        };
+        let given = [
+            ("--lines", args.lines.is_some()),
+            ("--name", args.name.is_some()),
+            ("--to", args.to.is_some()),
+            ("--at", args.at.is_some()),
+            ("--keep-delegate", args.keep_delegate),
+        ];
+        if let Some((flag, _)) = given.iter().find(|(f, on)| *on && !allowed.contains(f)) {
+            return Err(SpecError::FlagNotUsed { flag, kind, allowed: allowed.join(", ") });
+        }
+        let lines = args.lines.as_deref().map(parse_lines).transpose()?;
+        let name = args.name.as_deref().map(str::trim).map(str::to_string);
+        if let Some(n) = &name
+            && !super::javasyntax::is_java_identifier(n)
+        {
+            return Err(SpecError::Name(n.clone()));
+        }
+        let to = args
+            .to
+            .as_deref()
+            .map(|s| s.parse::<Destination>().map_err(|why| SpecError::Destination { why }))
+            .transpose()?;
+        let at = args.at.as_deref().map(parse_call_line).transpose()?;
+        Ok(SpecFlags { lines, name, to, at, keep_delegate: args.keep_delegate })
+    }
+
+    /// The spec, when the flags say everything `kind` needs.
+    pub fn complete(&self, kind: RefactoringKind, file: &Path, method_line: usize) -> Option<Spec> {
+        let file = file.to_path_buf();
+        let extract = || -> Option<ExtractSpec> {
+            Some(ExtractSpec {
+                file: file.clone(),
+                method_line: Some(method_line),
+                lines: self.lines?,
+                name: self.name.clone()?,
+                visibility: None,
+                local_types: Default::default(),
+            })
+        };
+        let move_spec =
+            || -> Option<MoveSpec> { Some(MoveSpec { to: self.to.clone()?, keep_delegate: self.keep_delegate }) };
+        Some(match kind {
+            RefactoringKind::ExtractMethod => Spec::ExtractMethod(extract()?),
+            // The inline spec names the method, which the flags do not: the planner builds it.
+            RefactoringKind::InlineMethod => return None,
+            RefactoringKind::MoveMethod => Spec::MoveMethod(move_spec()?),
+            RefactoringKind::RenameMethod => Spec::RenameMethod(RenameSpec { new_name: self.name.clone()? }),
+            RefactoringKind::ExtractAndMoveMethod => {
+                Spec::ExtractAndMoveMethod(ExtractAndMoveSpec { extract: extract()?, move_to: move_spec()? })
+            }
+            RefactoringKind::MoveAndInlineMethod => {
+                Spec::MoveAndInlineMethod(MoveAndInlineSpec { to: self.to.clone()?, at: self.at.clone() })
+            }
+            RefactoringKind::MoveAndRenameMethod => {
+                Spec::MoveAndRenameMethod(MoveAndRenameSpec { move_to: move_spec()?, new_name: self.name.clone()? })
+            }
+        })
+    }
+
+    /// Inline needs nothing beyond the method: `--at` only narrows it to one call.
+    pub fn inline_spec(&self, file: &Path, method_line: usize, name: &str) -> InlineSpec {
+        InlineSpec {
+            file: file.to_path_buf(),
+            method: MethodSelector { name: name.to_string(), line: Some(method_line) },
+            at: self.at.clone(),
+        }
+    }
+}
+
+/// `A-B`: 1-based, inclusive, `A <= B`.
+pub fn parse_lines(text: &str) -> Result<(usize, usize), SpecError> {
+    let bad = |why: &str| SpecError::Lines { text: text.to_string(), why: why.to_string() };
+    let Some((a, b)) = text.split_once('-') else {
+        return Err(bad("expected two line numbers joined by `-`, e.g. `38-44` (a single line is `38-38`)"));
+    };
+    let number = |s: &str| s.trim().parse::<usize>().ok().filter(|n| *n > 0);
+    let (Some(a), Some(b)) = (number(a), number(b)) else {
+        return Err(bad("both ends must be line numbers of 1 or more, e.g. `38-44`"));
+    };
+    if a > b {
+        return Err(bad(&format!("the range runs backwards; did you mean `{b}-{a}`?")));
+    }
+    Ok((a, b))
+}
+
+/// `FILE:LINE`.
+pub fn parse_call_line(text: &str) -> Result<CallLine, SpecError> {
+    let bad = || SpecError::At { text: text.to_string() };
+    let (file, line) = text.rsplit_once(':').ok_or_else(bad)?;
+    let line = line.trim().parse::<usize>().ok().filter(|n| *n > 0).ok_or_else(bad)?;
+    if file.trim().is_empty() {
+        return Err(bad());
+    }
+    Ok(CallLine { file: PathBuf::from(file.trim()), line })
+}
+
+/// A flag that cannot become part of a spec.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    #[error("--lines {text}: {why}")]
+    Lines { text: String, why: String },
+    #[error("--name `{0}` is not a valid Java method name")]
+    Name(String),
+    #[error("--to: {why}")]
+    Destination { why: String },
+    #[error("--at `{text}` is not `FILE:LINE`")]
+    At { text: String },
+    #[error("{flag} does not apply to {}", kind_name(*kind))]
+    FlagNotUsed { flag: &'static str, kind: RefactoringKind, allowed: String },
+}
+
+fn kind_name(kind: RefactoringKind) -> String {
+    serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
+
+impl Classify for SpecError {
+    fn exit(&self) -> Exit {
+        Exit::Usage
+    }
+    fn hint(&self) -> Option<String> {
+        Some(match self {
+            SpecError::Lines { .. } => "give the first and last line of the statements, e.g. `--lines 38-44`".into(),
+            SpecError::Name(_) => "use a Java identifier that is not a keyword, e.g. `--name computeTotals`".into(),
+            SpecError::Destination { .. } => {
+                "write `--to param:NAME`, `--to field:NAME` or `--to class:a.b.Type`".into()
+            }
+            SpecError::At { .. } => "name the call by file and line, e.g. `--at src/main/java/a/B.java:27`".into(),
+            SpecError::FlagNotUsed { kind, allowed, .. } => {
+                format!("{} takes {allowed}", kind_name(*kind))
+            }
+        })
+    }
+}
+
+/// Performs `spec` on `method`: the change set to write, or the engine's refusal.
+pub fn apply(project: &Project, method: MethodId, spec: &Spec) -> Result<ChangeSet, Refusal> {
+    match spec {
+        Spec::ExtractMethod(s) => extract(project, method, s),
+        Spec::InlineMethod(s) => inline(project, method, s),
+        Spec::MoveMethod(s) => super::move_method(project, method, s),
+        Spec::RenameMethod(s) => super::rename_method(project, method, s),
+        Spec::ExtractAndMoveMethod(s) => extract_and_move(project, method, s),
+        Spec::MoveAndInlineMethod(s) => move_and_inline(project, method, s),
+        Spec::MoveAndRenameMethod(s) => move_and_rename(project, method, s),
+    }
+}
+
+fn extract(project: &Project, method: MethodId, spec: &ExtractSpec) -> Result<ChangeSet, Refusal> {
+    let mut spec = spec.clone();
+    spec.method_line.get_or_insert(project.method(method).span.start_line);
+    super::extract_method(project.method_source(method), &spec)
+}
+
+fn inline(_project: &Project, _method: MethodId, _spec: &InlineSpec) -> Result<ChangeSet, Refusal> {
+    Err(Refusal::new("unavailable", "Inline Method is not part of this build of mantra"))
+}
+
+fn extract_and_move(_project: &Project, _method: MethodId, _spec: &ExtractAndMoveSpec) -> Result<ChangeSet, Refusal> {
+    Err(Refusal::new("unavailable", "Extract And Move Method is not part of this build of mantra"))
+}
+
+fn move_and_inline(_project: &Project, _method: MethodId, _spec: &MoveAndInlineSpec) -> Result<ChangeSet, Refusal> {
+    Err(Refusal::new("unavailable", "Move And Inline Method is not part of this build of mantra"))
+}
+
+fn move_and_rename(_project: &Project, _method: MethodId, _spec: &MoveAndRenameSpec) -> Result<ChangeSet, Refusal> {
+    Err(Refusal::new("unavailable", "Move And Rename Method is not part of this build of mantra"))
+}
+
+/// The specs of the engines that arrive in their own modules (`inline.rs`, `compound.rs`), in the
+/// shape those modules declare; at merge these become re-exports of the engines' own types.
+mod pending {
+    use super::*;
+
+    /// Which method to inline, by name and (to tell overloads apart) a line of its declaration.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct MethodSelector {
+        pub name: String,
+        #[serde(default)]
+        pub line: Option<usize>,
+    }
+
+    /// One call, by the file and line it is on.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct CallLine {
+        pub file: PathBuf,
+        pub line: usize,
+    }
+
+    /// What Inline Method needs: the method, and optionally the one call to inline.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct InlineSpec {
+        pub file: PathBuf,
+        pub method: MethodSelector,
+        #[serde(default)]
+        pub at: Option<CallLine>,
+    }
+
+    /// Extract a fragment, then move the new method.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct ExtractAndMoveSpec {
+        pub extract: ExtractSpec,
+        pub move_to: MoveSpec,
+    }
+
+    /// Move the method, then inline it into its callers (or the one at `at`).
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct MoveAndInlineSpec {
+        pub to: Destination,
+        #[serde(default)]
+        pub at: Option<CallLine>,
+    }
+
+    /// Move the method, then rename it.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct MoveAndRenameSpec {
+        pub move_to: MoveSpec,
+        pub new_name: String,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_parse_with_clear_errors() {
+        assert_eq!(parse_lines("38-44").unwrap(), (38, 44));
+        assert_eq!(parse_lines(" 7 - 7 ").unwrap(), (7, 7));
+        let msg = |t: &str| parse_lines(t).unwrap_err().to_string();
+        assert!(msg("5").contains("two line numbers joined by `-`"), "{}", msg("5"));
+        assert!(msg("9-3").contains("did you mean `3-9`"), "{}", msg("9-3"));
+        assert!(msg("a-b").contains("line numbers of 1 or more"), "{}", msg("a-b"));
+        assert!(msg("0-4").contains("line numbers of 1 or more"));
+    }
+
+    #[test]
+    fn flags_become_a_spec_only_when_complete() {
+        let args = SpecArgs { lines: Some("38-44".into()), ..Default::default() };
+        let file = Path::new("A.java");
+        assert_eq!(Spec::from_args(RefactoringKind::ExtractMethod, &args, file, 37).unwrap(), None);
+        let args = SpecArgs { name: Some("check".into()), ..args };
+        let spec = Spec::from_args(RefactoringKind::ExtractMethod, &args, file, 37).unwrap().unwrap();
+        let json = serde_json::to_value(&spec).unwrap();
+        assert_eq!(json["type"], "extract-method");
+        assert_eq!(json["lines"], serde_json::json!([38, 44]));
+        assert_eq!(serde_json::from_value::<Spec>(json).unwrap(), spec);
+
+        let args = SpecArgs { to: Some("field:numberGenerator".into()), ..Default::default() };
+        let spec = Spec::from_args(RefactoringKind::MoveMethod, &args, file, 1).unwrap().unwrap();
+        assert_eq!(
+            spec,
+            Spec::MoveMethod(MoveSpec { to: Destination::Field("numberGenerator".into()), keep_delegate: false })
+        );
+        let err = Spec::from_args(RefactoringKind::RenameMethod, &args, file, 1).unwrap_err();
+        assert_eq!(err.to_string(), "--to does not apply to rename-method");
+        let bad = SpecArgs { to: Some("nowhere".into()), ..Default::default() };
+        assert!(
+            Spec::from_args(RefactoringKind::MoveMethod, &bad, file, 1).unwrap_err().to_string().starts_with("--to: ")
+        );
+    }
+
+    #[test]
+    fn call_lines_parse() {
+        assert_eq!(parse_call_line("a/B.java:27").unwrap(), CallLine { file: "a/B.java".into(), line: 27 });
+        assert!(parse_call_line("a/B.java").is_err());
+        assert!(parse_call_line("a/B.java:x").is_err());
+    }
+}

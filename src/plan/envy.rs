@@ -1,0 +1,232 @@
+//! Move Method destinations by feature envy: a method belongs with the class whose members it uses.
+//!
+//! For an instance method the candidates are the channels Move Method can follow: parameters and
+//! fields whose declared type is a project class. Each is scored by the member accesses made
+//! through it (`customer.getTier()`, `this.numberGenerator.next()`, `loan.due`) against the
+//! accesses to the method's own class (implicit or `this.` calls, its other fields):
+//! `uses / (uses + own + 1)`, so more evidence ranks higher. A static method can go to any class:
+//! every project type it calls into or names in a declaration counts, and the winner is proposed
+//! as `class:FQN`.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::engine::Destination;
+use crate::engine::dataflow::MethodFlow;
+use crate::engine::javasyntax::{enclosing_callable, walk};
+use crate::java::symbols::{CallKind, Receiver};
+use crate::java::{MethodId, Project, Resolution, TypeId};
+
+/// One possible destination with the evidence for it.
+#[derive(Debug, Clone, Serialize)]
+pub struct DestinationScore {
+    pub to: Destination,
+    /// The destination class, fully qualified.
+    pub class: String,
+    /// Member accesses through the channel (or, for static methods, uses of the class).
+    pub uses: usize,
+    /// Accesses to the method's own class.
+    pub own_uses: usize,
+    pub score: f64,
+}
+
+/// Destinations for `method`, best first, counting only code on `lines` when given and only the
+/// parameters named in `params` when given (Extract And Move scores the fragment that will move).
+pub fn destinations(
+    project: &Project,
+    method: MethodId,
+    lines: Option<(usize, usize)>,
+    params: Option<&[String]>,
+) -> Vec<DestinationScore> {
+    let decl = project.method(method);
+    let in_range = |line: usize| lines.is_none_or(|(a, b)| a <= line && line <= b);
+    let mut out = if decl.is_static() {
+        static_destinations(project, method, &in_range)
+    } else {
+        instance_destinations(project, method, &in_range, params)
+    };
+    out.retain(|d| d.uses > 0);
+    out.sort_by(|a, b| b.score.total_cmp(&a.score).then(b.uses.cmp(&a.uses)));
+    out
+}
+
+fn score(uses: usize, own: usize) -> f64 {
+    ((uses as f64 / (uses + own + 1) as f64) * 100.0).round() / 100.0
+}
+
+fn instance_destinations(
+    project: &Project,
+    method: MethodId,
+    in_range: &dyn Fn(usize) -> bool,
+    only_params: Option<&[String]>,
+) -> Vec<DestinationScore> {
+    let decl = project.method(method);
+    let owner = project.owner(method);
+    let file = method.file();
+    let resolve = |raw: &str, dims: u8| -> Option<TypeId> {
+        if dims > 0 {
+            return None;
+        }
+        project.resolve_type(file, Some(owner.index()), raw).filter(|t| *t != owner)
+    };
+    let mut channels: Vec<(Destination, String, TypeId)> = Vec::new();
+    for p in &decl.params {
+        if only_params.is_some_and(|ps| !ps.contains(&p.name)) || p.varargs {
+            continue;
+        }
+        if let Some(t) = resolve(&p.ty.raw, p.ty.dims) {
+            channels.push((Destination::Param(p.name.clone()), p.name.clone(), t));
+        }
+    }
+    let owner_decl = project.type_decl(owner);
+    let shadowed =
+        |name: &str| decl.params.iter().any(|p| p.name == name) || decl.locals.iter().any(|l| l.name == name);
+    for f in owner_decl.fields.iter().filter(|f| !f.is_static()) {
+        if let Some(t) = resolve(&f.ty.raw, f.ty.dims) {
+            channels.push((Destination::Field(f.name.clone()), f.name.clone(), t));
+        }
+    }
+    let channel_of = |receiver: &str| -> Option<usize> {
+        let (explicit_this, rest) = match receiver.strip_prefix("this.") {
+            Some(r) => (true, r),
+            None => (false, receiver),
+        };
+        let first = rest.split('.').next().unwrap_or(rest);
+        channels.iter().position(|(d, name, _)| {
+            name == first
+                && match d {
+                    Destination::Field(_) => explicit_this || !shadowed(first),
+                    _ => !explicit_this,
+                }
+        })
+    };
+
+    let mut uses = vec![0usize; channels.len()];
+    let mut own = 0usize;
+    for site in decl.calls.iter().filter(|c| in_range(c.span.start_line)) {
+        if site.kind != CallKind::Method && site.kind != CallKind::MethodRef {
+            continue;
+        }
+        match &site.receiver {
+            Receiver::Implicit | Receiver::This | Receiver::Super => own += 1,
+            Receiver::Name(n) => {
+                if let Some(i) = channel_of(n) {
+                    uses[i] += 1;
+                }
+            }
+            Receiver::Expr => {}
+        }
+    }
+    // Field reads through a channel (`loan.due`), and the method's other fields.
+    let source = project.method_source(method);
+    let src = source.text.as_str();
+    let own_fields: Vec<&str> = owner_decl
+        .fields
+        .iter()
+        .map(|f| f.name.as_str())
+        .filter(|f| !channels.iter().any(|(d, n, _)| matches!(d, Destination::Field(_)) && n == f))
+        .collect();
+    if let Some(node) = enclosing_callable(source.root(), decl.name_span.start_byte, decl.name_span.end_byte) {
+        let flow = MethodFlow::analyze(node, src);
+        walk(node, &mut |n| {
+            if !in_range(n.start_position().row + 1) {
+                return true;
+            }
+            match n.kind() {
+                "field_access" => {
+                    let (Some(obj), Some(field)) = (n.child_by_field_name("object"), n.child_by_field_name("field"))
+                    else {
+                        return true;
+                    };
+                    let obj_text = &src[obj.byte_range()];
+                    let field_text = &src[field.byte_range()];
+                    if obj.kind() == "this" {
+                        if own_fields.contains(&field_text) {
+                            own += 1;
+                        }
+                        return false;
+                    }
+                    if obj.kind() == "identifier"
+                        && let Some(i) = channel_of(obj_text)
+                    {
+                        uses[i] += 1;
+                    }
+                }
+                "identifier" => {
+                    let name = &src[n.byte_range()];
+                    let is_member_name = n.parent().is_some_and(|p| {
+                        ["name", "field"].iter().any(|f| p.child_by_field_name(f).is_some_and(|c| c.id() == n.id()))
+                            && matches!(p.kind(), "method_invocation" | "field_access" | "method_reference")
+                    });
+                    if !is_member_name && own_fields.contains(&name) && flow.resolve(name, n.start_byte()).is_none() {
+                        own += 1;
+                    }
+                }
+                _ => {}
+            }
+            true
+        });
+    }
+    channels
+        .into_iter()
+        .zip(uses)
+        .map(|((to, _, t), uses)| DestinationScore {
+            to,
+            class: project.qualified_name(t),
+            uses,
+            own_uses: own,
+            score: score(uses, own),
+        })
+        .collect()
+}
+
+fn static_destinations(project: &Project, method: MethodId, in_range: &dyn Fn(usize) -> bool) -> Vec<DestinationScore> {
+    let decl = project.method(method);
+    let owner = project.owner(method);
+    let file = method.file();
+    let mut uses: BTreeMap<TypeId, usize> = BTreeMap::new();
+    let mut own = 0usize;
+    for (i, site) in decl.calls.iter().enumerate() {
+        if !in_range(site.span.start_line) {
+            continue;
+        }
+        match project.resolve_call(method, i) {
+            Resolution::Resolved { method: m } => {
+                let t = project.owner(m);
+                if t == owner {
+                    own += 1;
+                } else {
+                    *uses.entry(t).or_default() += 1;
+                }
+            }
+            _ if matches!(site.receiver, Receiver::Implicit | Receiver::This) => own += 1,
+            _ => {}
+        }
+    }
+    // Types named in the declaration and the locals.
+    let mut texts: Vec<&str> = decl.params.iter().map(|p| p.ty.text.as_str()).collect();
+    texts.extend(decl.return_type.iter().map(|t| t.text.as_str()));
+    texts.extend(decl.locals.iter().filter_map(|l| l.ty.as_ref()).map(|t| t.text.as_str()));
+    for text in texts {
+        for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.')).filter(|w| !w.is_empty()) {
+            if let Some(t) = project.resolve_type(file, Some(owner.index()), word)
+                && t != owner
+            {
+                *uses.entry(t).or_default() += 1;
+            }
+        }
+    }
+    uses.into_iter()
+        .map(|(t, n)| {
+            let class = project.qualified_name(t);
+            DestinationScore {
+                to: Destination::Class(class.clone()),
+                class,
+                uses: n,
+                own_uses: own,
+                score: score(n, own),
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,495 @@
+//! Extract Method candidates: which runs of statements of a method are worth a method of their own.
+//!
+//! Candidates are whole-statement runs of one block: a loop body, an if/else branch, a try body,
+//! a run introduced by a `//` comment (up to a blank line or the next comment), a paragraph between
+//! blank lines, and any contiguous window of statements. Each gets a score in 0..1 from its parts:
+//!
+//! | component | prefers |
+//! |---|---|
+//! | `size` | 20–60 % of the method body's lines |
+//! | `cohesion` | variables used mostly inside the fragment rather than shared with the rest |
+//! | `params` | few parameters |
+//! | `outputs` | no value flowing out (one is fine; two cannot be extracted) |
+//! | `nesting` | shallow blocks |
+//! | `shape` | runs the author delimited (comment, block, paragraph) over arbitrary windows |
+//!
+//! Only candidates the engine accepts are kept: each is run through [`extract::plan`] with its
+//! proposed name, so a refusal (a `break` leaving the run, two outputs, ...) never reaches the user.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::Path;
+
+use serde::Serialize;
+use tree_sitter::Node;
+
+use super::naming;
+use crate::engine::dataflow::{FragmentFlow, MethodFlow};
+use crate::engine::extract::{self, ExtractSpec};
+use crate::engine::javasyntax::{
+    callable_body, enclosing_callable, is_comment, is_flow_boundary, is_statement_container, is_type_body,
+    sequence_can_complete, statements_of, walk,
+};
+use crate::java::SourceFile;
+
+/// Windows are tried in containers of at most this many statements (beyond it, only the
+/// author-delimited runs are): the engine check per window is cheap, but not free.
+const MAX_WINDOW_CONTAINER: usize = 40;
+
+/// One ranked, engine-accepted Extract Method candidate.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExtractCandidate {
+    /// 1-based inclusive lines of the statements, as the engine snapped them.
+    pub lines: (usize, usize),
+    pub name: String,
+    /// What kind of run it is: `comment run`, `loop body`, `if branch`, `paragraph`, `window`, ...
+    pub shape: &'static str,
+    pub score: f64,
+    pub components: Vec<(&'static str, f64)>,
+    /// The new method's declaration, e.g. `private void validateInvoice(Invoice invoice, LocalDate issueDate)`.
+    pub signature: String,
+    /// The new method's parameters (locals of the source method it receives).
+    pub params: Vec<String>,
+}
+
+/// A fragment with its total score, the score's parts and its data flow.
+type Scored<'t> = (f64, Vec<(&'static str, f64)>, Fragment<'t>, FragmentFlow);
+
+/// A run of statements before scoring.
+struct Fragment<'t> {
+    stmts: Vec<Node<'t>>,
+    shape: &'static str,
+    /// The `//` comment introducing the run, without the slashes.
+    comment: Option<String>,
+    depth: usize,
+}
+
+/// The method whose declaration contains byte `at` of `file`, ranked candidates best first, at
+/// most `limit` of them (each one costs an engine run).
+pub fn candidates(file: &SourceFile, at: usize, limit: usize) -> Vec<ExtractCandidate> {
+    let src = file.text.as_str();
+    let Some(callable) = enclosing_callable(file.root(), at, at) else { return Vec::new() };
+    let Some(body) = callable_body(callable) else { return Vec::new() };
+    let flow = MethodFlow::analyze(callable, src);
+    let taken = class_method_names(callable, src);
+    let method_line = callable.start_position().row + 1;
+    let body_lines = (body.end_position().row.saturating_sub(body.start_position().row)).saturating_sub(1).max(1);
+
+    let mut scored: Vec<Scored<'_>> = Vec::new();
+    let mut seen: HashMap<(usize, usize), usize> = HashMap::new();
+    for frag in fragments(body, src) {
+        let ff = flow.fragment(&frag.stmts, src);
+        if ff.outputs.len() >= 2 {
+            continue;
+        }
+        let components = score(&frag, &ff, &flow, body_lines, src);
+        let total = weighted(&components);
+        let key = span_lines(&frag.stmts);
+        match seen.get(&key) {
+            Some(&i) if scored[i].0 >= total => continue,
+            Some(&i) => scored[i] = (total, components, frag, ff),
+            None => {
+                seen.insert(key, scored.len());
+                scored.push((total, components, frag, ff));
+            }
+        }
+    }
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+
+    let mut out: Vec<ExtractCandidate> = Vec::new();
+    for (total, components, frag, ff) in scored {
+        if out.len() >= limit {
+            break;
+        }
+        let name = naming::for_fragment(&frag.stmts, frag.comment.as_deref(), &flow, &ff, src, &taken);
+        let lines = span_lines(&frag.stmts);
+        let spec = spec_for(&file.path, method_line, lines, &name);
+        if let Ok(done) = extract::plan(file, &spec) {
+            out.push(ExtractCandidate {
+                lines: done.lines,
+                name,
+                shape: frag.shape,
+                score: round(total),
+                components: components.into_iter().map(|(k, v)| (k, round(v))).collect(),
+                signature: done.signature,
+                params: ff.params.iter().map(|&i| flow.vars[i].name.clone()).collect(),
+            });
+        }
+    }
+    out
+}
+
+/// A name for the statements on `lines` of the method around byte `at` (when the user chose the
+/// lines but not the name).
+pub fn name_for_lines(file: &SourceFile, at: usize, lines: (usize, usize)) -> String {
+    let src = file.text.as_str();
+    let Some(callable) = enclosing_callable(file.root(), at, at) else { return "extracted".into() };
+    let Some(body) = callable_body(callable) else { return "extracted".into() };
+    let flow = MethodFlow::analyze(callable, src);
+    let taken = class_method_names(callable, src);
+    // The container holding the most statements wholly inside the lines, shallowest first.
+    let best = containers(body)
+        .into_iter()
+        .map(|(c, _)| {
+            let inside: Vec<Node<'_>> = statements_of(c)
+                .into_iter()
+                .filter(|s| s.start_position().row + 1 >= lines.0 && s.end_position().row < lines.1)
+                .collect();
+            (c, inside)
+        })
+        .max_by_key(|(_, inside)| inside.len());
+    match best {
+        Some((c, stmts)) if !stmts.is_empty() => {
+            let ff = flow.fragment(&stmts, src);
+            let comment = leading_comment(c, stmts[0], src);
+            naming::for_fragment(&stmts, comment.as_deref(), &flow, &ff, src, &taken)
+        }
+        _ => "extracted".into(),
+    }
+}
+
+pub fn spec_for(file: &Path, method_line: usize, lines: (usize, usize), name: &str) -> ExtractSpec {
+    ExtractSpec {
+        file: file.to_path_buf(),
+        method_line: Some(method_line),
+        lines,
+        name: name.to_string(),
+        visibility: None,
+        local_types: Default::default(),
+    }
+}
+
+fn round(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+fn span_lines(stmts: &[Node<'_>]) -> (usize, usize) {
+    let first = stmts.first().map_or(0, |s| s.start_position().row + 1);
+    let last = stmts.last().map_or(0, |s| s.end_position().row + 1);
+    (first, last)
+}
+
+const WEIGHTS: [(&str, f64); 6] =
+    [("size", 0.25), ("cohesion", 0.10), ("params", 0.25), ("outputs", 0.10), ("nesting", 0.10), ("shape", 0.20)];
+
+fn weighted(components: &[(&'static str, f64)]) -> f64 {
+    components.iter().map(|(k, v)| v * WEIGHTS.iter().find(|(w, _)| w == k).map_or(0.0, |(_, w)| *w)).sum()
+}
+
+fn score(
+    frag: &Fragment<'_>,
+    ff: &FragmentFlow,
+    flow: &MethodFlow<'_>,
+    body_lines: usize,
+    src: &str,
+) -> Vec<(&'static str, f64)> {
+    let (first, last) = span_lines(&frag.stmts);
+    let ratio = (last + 1 - first) as f64 / body_lines as f64;
+    let size = if ratio < 0.2 {
+        ratio / 0.2
+    } else if ratio <= 0.6 {
+        1.0
+    } else {
+        ((1.0 - ratio) / 0.4).max(0.0)
+    };
+    // Cohesion: of all uses of the variables the fragment touches, the share inside it.
+    let range = frag.stmts[0].start_byte()..frag.stmts[frag.stmts.len() - 1].end_byte();
+    let used: BTreeSet<usize> = flow.refs.iter().filter(|r| range.contains(&r.at)).map(|r| r.var).collect();
+    let (inside, outside) = flow
+        .refs
+        .iter()
+        .filter(|r| used.contains(&r.var))
+        .fold((0usize, 0usize), |(i, o), r| if range.contains(&r.at) { (i + 1, o) } else { (i, o + 1) });
+    let cohesion = if inside + outside == 0 { 1.0 } else { inside as f64 / (inside + outside) as f64 };
+    let params = (1.0 - 0.2 * ff.params.len() as f64).max(0.0);
+    // A run that ends the method (`return ...`) hands a value back just like an output does.
+    let outputs = if ff.outputs.is_empty() && sequence_can_complete(&frag.stmts, src) { 1.0 } else { 0.8 };
+    let nesting = (1.0 - 0.25 * frag.depth as f64).max(0.0);
+    let shape = match frag.shape {
+        "comment run" => 1.0,
+        "window" => 0.5,
+        "window across paragraphs" => 0.2,
+        "paragraph" => 0.8,
+        _ => 0.9,
+    };
+    vec![
+        ("size", size),
+        ("cohesion", cohesion),
+        ("params", params),
+        ("outputs", outputs),
+        ("nesting", nesting),
+        ("shape", shape),
+    ]
+}
+
+/// Statement containers inside `body` (itself included) with their depth, not crossing lambdas
+/// or nested classes (their statements belong to another method).
+fn containers(body: Node<'_>) -> Vec<(Node<'_>, usize)> {
+    let mut out = Vec::new();
+    walk(body, &mut |n| {
+        if n.id() != body.id() && is_flow_boundary(n.kind()) {
+            return false;
+        }
+        if is_statement_container(n.kind()) {
+            let mut depth = 0;
+            let mut cur = n.parent();
+            while let Some(p) = cur {
+                if p.id() == body.id() {
+                    break;
+                }
+                if is_statement_container(p.kind()) {
+                    depth += 1;
+                }
+                cur = p.parent();
+            }
+            out.push((n, if n.id() == body.id() { 0 } else { depth + 1 }));
+        }
+        true
+    });
+    out
+}
+
+fn fragments<'t>(body: Node<'t>, src: &str) -> Vec<Fragment<'t>> {
+    let mut out = Vec::new();
+    for (container, depth) in containers(body) {
+        let stmts = statements_of(container);
+        if stmts.is_empty() {
+            continue;
+        }
+        let is_body = container.id() == body.id();
+        if !is_body {
+            out.push(Fragment { stmts: stmts.clone(), shape: block_shape(container), comment: None, depth });
+        }
+        // Comment-introduced runs.
+        let mut cursor = container.walk();
+        let children: Vec<Node<'t>> = container.named_children(&mut cursor).collect();
+        for (i, child) in children.iter().enumerate() {
+            if child.kind() != "line_comment" || !starts_line(*child, src) {
+                continue;
+            }
+            let mut run = Vec::new();
+            for next in &children[i + 1..] {
+                if is_comment(next.kind()) {
+                    break;
+                }
+                if let Some(prev) = run.last().copied().or(Some(*child))
+                    && blank_between(prev, *next, src)
+                {
+                    break;
+                }
+                if stmts.iter().any(|s| s.id() == next.id()) {
+                    run.push(*next);
+                }
+            }
+            let whole_body = is_body && run.len() == stmts.len();
+            if !run.is_empty() && !whole_body {
+                let text = src[child.byte_range()].trim_start_matches('/').trim().to_string();
+                out.push(Fragment { stmts: run, shape: "comment run", comment: Some(text), depth });
+            }
+        }
+        // Paragraphs between blank lines.
+        let mut start = 0;
+        for i in 1..=stmts.len() {
+            if i == stmts.len() || blank_between(stmts[i - 1], stmts[i], src) {
+                if !(start == 0 && i == stmts.len()) {
+                    let run = stmts[start..i].to_vec();
+                    let comment = leading_comment(container, run[0], src);
+                    out.push(Fragment { stmts: run, shape: "paragraph", comment, depth });
+                }
+                start = i;
+            }
+        }
+        // Every contiguous window.
+        if stmts.len() <= MAX_WINDOW_CONTAINER {
+            for a in 0..stmts.len() {
+                for b in a..stmts.len() {
+                    if is_body && a == 0 && b + 1 == stmts.len() {
+                        continue;
+                    }
+                    let run = stmts[a..=b].to_vec();
+                    let comment = leading_comment(container, run[0], src);
+                    let shape = if run.windows(2).any(|w| blank_between(w[0], w[1], src)) {
+                        "window across paragraphs"
+                    } else {
+                        "window"
+                    };
+                    out.push(Fragment { stmts: run, shape, comment, depth });
+                }
+            }
+        }
+    }
+    out
+}
+
+fn block_shape(container: Node<'_>) -> &'static str {
+    let Some(parent) = container.parent() else { return "block" };
+    match parent.kind() {
+        "for_statement" | "enhanced_for_statement" | "while_statement" | "do_statement" => "loop body",
+        "if_statement" => {
+            if parent.child_by_field_name("alternative").is_some_and(|a| a.id() == container.id()) {
+                "else branch"
+            } else {
+                "if branch"
+            }
+        }
+        "try_statement" | "try_with_resources_statement" => "try body",
+        "catch_clause" => "catch body",
+        "finally_clause" => "finally body",
+        _ => "block",
+    }
+}
+
+/// The `//` comment on the line right above `stmt` in `container`, if any.
+fn leading_comment(container: Node<'_>, stmt: Node<'_>, src: &str) -> Option<String> {
+    let prev = stmt.prev_named_sibling()?;
+    if prev.kind() != "line_comment"
+        || prev.parent().is_none_or(|p| p.id() != container.id())
+        || !starts_line(prev, src)
+        || blank_between(prev, stmt, src)
+    {
+        return None;
+    }
+    Some(src[prev.byte_range()].trim_start_matches('/').trim().to_string())
+}
+
+fn starts_line(node: Node<'_>, src: &str) -> bool {
+    let start = src[..node.start_byte()].rfind('\n').map_or(0, |i| i + 1);
+    src[start..node.start_byte()].trim().is_empty()
+}
+
+fn blank_between(a: Node<'_>, b: Node<'_>, src: &str) -> bool {
+    let parts: Vec<&str> = src[a.end_byte()..b.start_byte()].split('\n').collect();
+    parts.len() >= 3 && parts[1..parts.len() - 1].iter().any(|l| l.trim().is_empty())
+}
+
+/// Names of the methods the class around `callable` declares (the new method must not clash).
+pub fn class_method_names(callable: Node<'_>, src: &str) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    if let Some(body) = callable.parent().filter(|p| is_type_body(p.kind())) {
+        let mut cursor = body.walk();
+        for m in body.named_children(&mut cursor).filter(|m| m.kind() == "method_declaration") {
+            if let Some(n) = m.child_by_field_name("name") {
+                names.insert(src[n.byte_range()].to_string());
+            }
+        }
+    }
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(text: &str) -> SourceFile {
+        SourceFile::parse("A.java", text.to_string())
+    }
+
+    const ISSUE: &str = r#"class Service {
+    Invoice issue(Invoice invoice, LocalDate issueDate) {
+        Objects.requireNonNull(issueDate, "issueDate");
+        if (invoice.getStatus() != Status.DRAFT) {
+            throw new IllegalStateException("not a draft");
+        }
+        if (invoice.getItems().isEmpty()) {
+            throw new IllegalStateException("empty");
+        }
+
+        Customer customer = invoice.getCustomer();
+        int termDays = customer.getPaymentTermsDays() + customer.getTier().extraPaymentDays();
+        LocalDate dueDate = issueDate.plusDays(termDays);
+
+        Money tax = taxCalculator.taxFor(invoice);
+        String number = nextNumberFor(issueDate);
+        invoice.markIssued(number, issueDate, dueDate, tax);
+        repository.save(invoice);
+        return invoice;
+    }
+}
+"#;
+
+    #[test]
+    fn guard_clauses_rank_first_and_are_named_as_a_validation() {
+        let f = file(ISSUE);
+        let at = ISSUE.find("issue(").unwrap();
+        let cands = candidates(&f, at, 5);
+        assert!(!cands.is_empty());
+        let best = &cands[0];
+        assert_eq!(best.lines, (3, 9), "{cands:#?}");
+        assert_eq!(best.name, "validateInvoice");
+        assert_eq!(best.shape, "paragraph");
+        assert!(
+            best.signature.contains("validateInvoice(LocalDate issueDate, Invoice invoice)")
+                || best.signature.contains("validateInvoice(Invoice invoice, LocalDate issueDate)"),
+            "{}",
+            best.signature
+        );
+        // Scores are sorted and every component is in 0..=1.
+        for w in cands.windows(2) {
+            assert!(w[0].score >= w[1].score);
+        }
+        assert!(cands.iter().flat_map(|c| &c.components).all(|(_, v)| (0.0..=1.0).contains(v)));
+    }
+
+    #[test]
+    fn a_run_with_one_output_is_named_after_it() {
+        let f = file(ISSUE);
+        let at = ISSUE.find("issue(").unwrap();
+        assert_eq!(name_for_lines(&f, at, (11, 13)), "computeDueDate");
+    }
+
+    #[test]
+    fn comment_runs_take_their_name_from_the_comment() {
+        let src = r#"class R {
+    String render(Report report) {
+        StringBuilder text = new StringBuilder();
+        // compute the totals
+        int total = 0;
+        for (Row row : report.rows()) {
+            total += row.amount();
+        }
+        text.append(total);
+
+        // header
+        text.append(report.title());
+        text.append("\n");
+        return text.toString();
+    }
+}
+"#;
+        let f = file(src);
+        let at = src.find("render(").unwrap();
+        let cands = candidates(&f, at, 20);
+        let by_lines = |a, b| cands.iter().find(|c| c.lines == (a, b));
+        let totals = by_lines(5, 9).expect("the commented run is a candidate");
+        assert_eq!(totals.name, "computeTotals");
+        assert_eq!(totals.shape, "comment run");
+        let header = by_lines(12, 13).expect("the header run is a candidate");
+        assert_eq!(header.name, "appendHeader");
+    }
+
+    #[test]
+    fn candidates_the_engine_refuses_are_dropped() {
+        let src = r#"class L {
+    int find(int[] xs, int goal) {
+        int found = -1;
+        int steps = 0;
+        for (int i = 0; i < xs.length; i++) {
+            steps++;
+            if (xs[i] == goal) {
+                found = i;
+                break;
+            }
+        }
+        System.out.println(steps);
+        return found;
+    }
+}
+"#;
+        let f = file(src);
+        let cands = candidates(&f, src.find("find(").unwrap(), 50);
+        // The `if` with `break` cannot leave the loop; neither can `found = i; break;` alone.
+        assert!(cands.iter().all(|c| c.lines != (7, 10) && c.lines != (8, 9)), "{cands:#?}");
+        // Windows assigning both `found` and `steps` (used later) have two outputs.
+        assert!(cands.iter().all(|c| c.lines != (3, 11)));
+        assert!(!cands.is_empty());
+    }
+}

@@ -1,0 +1,302 @@
+//! The heuristic planner: fills in what the flags leave out of a spec, without a model.
+//!
+//! Each refactoring has its own evidence: [`extract`] ranks runs of statements (and [`naming`]
+//! names them), [`envy`] finds the class a method uses most, [`inline`] checks the method is a
+//! delegator or has a single caller. The planner never invents what it has no evidence for: a
+//! rename needs `--name`. Its answer is a ranked list of [`Candidate`]s, each a complete [`Spec`]
+//! with a score in 0..1 and the components behind it, so `--explain` can show its reasoning and the
+//! command can fall back to the next candidate when the engine refuses one.
+
+pub mod envy;
+pub mod extract;
+pub mod inline;
+pub mod naming;
+
+use serde::Serialize;
+
+use crate::cli::RefactoringKind;
+use crate::engine::spec::{ExtractAndMoveSpec, MoveAndInlineSpec, MoveAndRenameSpec};
+use crate::engine::{Destination, MoveSpec, Spec, SpecFlags};
+use crate::error::Classify;
+use crate::exit::Exit;
+use crate::java::{MethodId, Project};
+
+/// One complete spec the planner proposes, with its reasons.
+#[derive(Debug, Clone, Serialize)]
+pub struct Candidate {
+    pub spec: Spec,
+    /// One line for people: `lines 38-44 as validateInvoice`.
+    pub summary: String,
+    /// 0..1; `None` when the user fixed everything that is scored (the planner only named it).
+    pub score: Option<f64>,
+    pub components: Vec<Component>,
+}
+
+/// A named part of a score, 0..1 unless the name says it is a count.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Component {
+    pub name: &'static str,
+    pub value: f64,
+}
+
+fn components(parts: &[(&'static str, f64)]) -> Vec<Component> {
+    parts.iter().map(|&(name, value)| Component { name, value }).collect()
+}
+
+/// Why the planner has nothing to propose.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    #[error("mantra does not invent names without a model; pass --name")]
+    NeedsName,
+    #[error("no {what} candidate for `{method}`: {why}")]
+    NoCandidate { what: &'static str, method: String, why: String },
+}
+
+impl Classify for PlanError {
+    fn exit(&self) -> Exit {
+        match self {
+            PlanError::NeedsName => Exit::Usage,
+            PlanError::NoCandidate { .. } => Exit::Rejected,
+        }
+    }
+    fn hint(&self) -> Option<String> {
+        match self {
+            PlanError::NeedsName => Some("e.g. `--name balanceDue`".into()),
+            PlanError::NoCandidate { what, .. } => Some(match *what {
+                "extract" => "pick the statements yourself with `--lines A-B`".into(),
+                "inline" => "inline a delegator or a method with one caller instead".into(),
+                _ => "choose the destination yourself with `--to param:NAME`, `--to field:NAME` or `--to class:FQN`"
+                    .into(),
+            }),
+        }
+    }
+}
+
+/// Up to `limit` candidates for `kind` on `method`, best first, keeping what `flags` fix.
+pub fn candidates(
+    project: &Project,
+    method: MethodId,
+    kind: RefactoringKind,
+    flags: &SpecFlags,
+    limit: usize,
+) -> Result<Vec<Candidate>, PlanError> {
+    let decl = project.method(method);
+    let label = format!("{}.{}", project.type_decl(project.owner(method)).display, decl.name);
+    let none = |what: &'static str, why: &str| PlanError::NoCandidate { what, method: label.clone(), why: why.into() };
+    let out = match kind {
+        RefactoringKind::ExtractMethod => {
+            let found = extract_candidates(project, method, flags, limit);
+            found.into_iter().map(|(c, e)| Candidate { spec: Spec::ExtractMethod(e), ..c }).collect()
+        }
+        RefactoringKind::MoveMethod => move_candidates(project, method, flags, None, None)
+            .into_iter()
+            .map(|(c, m)| Candidate { spec: Spec::MoveMethod(m), ..c })
+            .collect(),
+        RefactoringKind::RenameMethod => return Err(PlanError::NeedsName),
+        RefactoringKind::InlineMethod if flags.at.is_some() => {
+            let file = project.method_source(method).path.clone();
+            let spec = flags.inline_spec(&file, decl.span.start_line, &decl.name);
+            vec![Candidate {
+                spec: Spec::InlineMethod(spec),
+                summary: format!("inline {} at the call the user chose", decl.name),
+                score: None,
+                components: Vec::new(),
+            }]
+        }
+        RefactoringKind::InlineMethod => {
+            let a = inline::assess(project, method).map_err(|why| none("inline", &why))?;
+            let file = project.method_source(method).path.clone();
+            let spec = flags.inline_spec(&file, decl.span.start_line, &decl.name);
+            vec![Candidate {
+                spec: Spec::InlineMethod(spec),
+                summary: format!(
+                    "inline {} ({}; {} statement(s), {} caller(s))",
+                    decl.name, a.shape, a.statements, a.callers
+                ),
+                score: Some(a.score),
+                components: components(&[("statements", a.statements as f64), ("callers", a.callers as f64)]),
+            }]
+        }
+        RefactoringKind::ExtractAndMoveMethod => {
+            let mut out = Vec::new();
+            for (c, extract) in extract_candidates(project, method, flags, limit.max(5)) {
+                let fragment_params = fragment_params(project, method, &extract);
+                let moves = move_candidates(project, method, flags, Some(extract.lines), Some(&fragment_params));
+                if let Some((m, mv)) = moves.into_iter().next() {
+                    let mut parts = c.components.clone();
+                    parts.extend(m.components.iter().cloned());
+                    let score = match (c.score, m.score) {
+                        (Some(a), Some(b)) => Some(((a + b) / 2.0 * 100.0).round() / 100.0),
+                        (a, b) => a.or(b),
+                    };
+                    out.push(Candidate {
+                        spec: Spec::ExtractAndMoveMethod(ExtractAndMoveSpec { extract, move_to: mv }),
+                        summary: format!("{}, then move {}", c.summary, m.summary),
+                        score,
+                        components: parts,
+                    });
+                }
+            }
+            out.sort_by(|a, b| b.score.unwrap_or(1.0).total_cmp(&a.score.unwrap_or(1.0)));
+            out
+        }
+        RefactoringKind::MoveAndRenameMethod => {
+            let name = flags.name.clone().ok_or(PlanError::NeedsName)?;
+            move_candidates(project, method, flags, None, None)
+                .into_iter()
+                .map(|(c, m)| Candidate {
+                    spec: Spec::MoveAndRenameMethod(MoveAndRenameSpec { move_to: m, new_name: name.clone() }),
+                    summary: format!("move {} and rename to {name}", c.summary),
+                    ..c
+                })
+                .collect()
+        }
+        RefactoringKind::MoveAndInlineMethod => {
+            let to = match &flags.to {
+                Some(to) => to.clone(),
+                None => caller_destination(project, method).ok_or_else(|| none("move", "it has no callers"))?,
+            };
+            let summary = format!("move {} to {}, then inline it into its callers", decl.name, destination_text(&to));
+            vec![Candidate {
+                spec: Spec::MoveAndInlineMethod(MoveAndInlineSpec { to, at: flags.at.clone() }),
+                summary,
+                score: None,
+                components: Vec::new(),
+            }]
+        }
+    };
+    if out.is_empty() {
+        let why = match kind {
+            RefactoringKind::ExtractMethod => "no run of its statements can be extracted as it stands",
+            RefactoringKind::ExtractAndMoveMethod => {
+                "no extractable run of its statements uses a parameter or field whose type is a project class"
+            }
+            _ if decl.is_static() => "it uses no other project class",
+            _ => "no parameter or field of a project class type is used by it",
+        };
+        let what = if kind == RefactoringKind::ExtractMethod { "extract" } else { "move" };
+        return Err(none(what, why));
+    }
+    Ok(out.into_iter().take(limit).collect())
+}
+
+pub fn destination_text(to: &Destination) -> String {
+    match to {
+        Destination::Param(n) => format!("param:{n}"),
+        Destination::Field(n) => format!("field:{n}"),
+        Destination::Class(n) => format!("class:{n}"),
+    }
+}
+
+fn extract_candidates(
+    project: &Project,
+    method: MethodId,
+    flags: &SpecFlags,
+    limit: usize,
+) -> Vec<(Candidate, crate::engine::ExtractSpec)> {
+    let decl = project.method(method);
+    let file = project.method_source(method);
+    let at = decl.name_span.start_byte;
+    let line = decl.span.start_line;
+    if let Some(lines) = flags.lines {
+        let name = flags.name.clone().unwrap_or_else(|| extract::name_for_lines(file, at, lines));
+        let spec = extract::spec_for(&file.path, line, lines, &name);
+        let c = Candidate {
+            spec: Spec::ExtractMethod(spec.clone()),
+            summary: format!("extract lines {}-{} as {name}", lines.0, lines.1),
+            score: None,
+            components: Vec::new(),
+        };
+        return vec![(c, spec)];
+    }
+    extract::candidates(file, at, limit)
+        .into_iter()
+        .map(|e| {
+            let name = flags.name.clone().unwrap_or(e.name);
+            let spec = extract::spec_for(&file.path, line, e.lines, &name);
+            let c = Candidate {
+                spec: Spec::ExtractMethod(spec.clone()),
+                summary: format!("extract lines {}-{} as {name} ({})", e.lines.0, e.lines.1, e.shape),
+                score: Some(e.score),
+                components: components(&e.components),
+            };
+            (c, spec)
+        })
+        .collect()
+}
+
+/// The parameters the extracted method of `spec` would take (from the engine's own signature).
+fn fragment_params(project: &Project, method: MethodId, spec: &crate::engine::ExtractSpec) -> Vec<String> {
+    let Ok(done) = crate::engine::extract::plan(project.method_source(method), spec) else { return Vec::new() };
+    let inside = done.signature.rsplit_once('(').map(|(_, p)| p).unwrap_or("");
+    let inside = inside.split(')').next().unwrap_or("");
+    inside.split(',').filter_map(|p| p.split_whitespace().last().map(str::to_string)).collect()
+}
+
+fn move_candidates(
+    project: &Project,
+    method: MethodId,
+    flags: &SpecFlags,
+    lines: Option<(usize, usize)>,
+    params: Option<&[String]>,
+) -> Vec<(Candidate, MoveSpec)> {
+    if let Some(to) = &flags.to {
+        let spec = MoveSpec { to: to.clone(), keep_delegate: flags.keep_delegate };
+        let c = Candidate {
+            spec: Spec::MoveMethod(spec.clone()),
+            summary: format!("to {}", destination_text(to)),
+            score: None,
+            components: Vec::new(),
+        };
+        return vec![(c, spec)];
+    }
+    envy::destinations(project, method, lines, params)
+        .into_iter()
+        .filter(|d| d.uses > d.own_uses)
+        .map(|d| {
+            let spec = MoveSpec { to: d.to.clone(), keep_delegate: flags.keep_delegate };
+            let c = Candidate {
+                spec: Spec::MoveMethod(spec.clone()),
+                summary: format!(
+                    "to {} ({}: {} uses, {} of its own class)",
+                    destination_text(&d.to),
+                    d.class,
+                    d.uses,
+                    d.own_uses
+                ),
+                score: Some(d.score),
+                components: components(&[("uses", d.uses as f64), ("own_uses", d.own_uses as f64)]),
+            };
+            (c, spec)
+        })
+        .collect()
+}
+
+/// Move And Inline: the class of the method's callers, reached through a parameter or field of
+/// that type when there is one, else by name.
+fn caller_destination(project: &Project, method: MethodId) -> Option<Destination> {
+    let callers = project.callers(method);
+    let mut counts: Vec<(crate::java::TypeId, usize)> = Vec::new();
+    for c in &callers {
+        let t = project.owner(c.method);
+        match counts.iter_mut().find(|(x, _)| *x == t) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((t, 1)),
+        }
+    }
+    let (target, _) = counts.into_iter().max_by_key(|(_, n)| *n)?;
+    let decl = project.method(method);
+    let owner = project.owner(method);
+    let resolves_to = |raw: &str| project.resolve_type(method.file(), Some(owner.index()), raw) == Some(target);
+    if !decl.is_static() {
+        if let Some(p) = decl.params.iter().find(|p| p.ty.dims == 0 && resolves_to(&p.ty.raw)) {
+            return Some(Destination::Param(p.name.clone()));
+        }
+        if let Some(f) =
+            project.type_decl(owner).fields.iter().find(|f| !f.is_static() && f.ty.dims == 0 && resolves_to(&f.ty.raw))
+        {
+            return Some(Destination::Field(f.name.clone()));
+        }
+    }
+    Some(Destination::Class(project.qualified_name(target)))
+}
