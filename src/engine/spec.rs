@@ -15,7 +15,8 @@ use crate::error::Classify;
 use crate::exit::Exit;
 use crate::java::project::{MethodId, Project};
 
-pub use pending::{CallLine, ExtractAndMoveSpec, InlineSpec, MethodSelector, MoveAndInlineSpec, MoveAndRenameSpec};
+pub use super::inline::{CallLine, InlineSpec, MethodSelector};
+pub use pending::{ExtractAndMoveSpec, MoveAndInlineSpec, MoveAndRenameSpec};
 
 /// A complete refactoring spec: the refactoring and everything its engine needs beyond the method.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -232,8 +233,25 @@ fn extract(project: &Project, method: MethodId, spec: &ExtractSpec) -> Result<Ch
     super::extract_method(project.method_source(method), &spec)
 }
 
-fn inline(_project: &Project, _method: MethodId, _spec: &InlineSpec) -> Result<ChangeSet, Refusal> {
-    Err(Refusal::new("unavailable", "Inline Method is not part of this build of mantra"))
+/// Inline Method over the files that can call the method: its own file and every file that
+/// mentions its name (the engine tells real calls from same-named ones).
+fn inline(project: &Project, method: MethodId, spec: &InlineSpec) -> Result<ChangeSet, Refusal> {
+    let name = &project.method(method).name;
+    let own = method.file();
+    let mut ids = project.files_containing(name);
+    if !ids.contains(&own) {
+        ids.push(own);
+    }
+    let mut files = Vec::with_capacity(ids.len());
+    for id in ids {
+        match project.file(id) {
+            Ok(f) => files.push(f.source.clone()),
+            Err(e) if id == own => return Err(Refusal::new("unreadable_file", e.to_string())),
+            // An unreadable file elsewhere cannot hold a call the engine could rewrite anyway.
+            Err(_) => {}
+        }
+    }
+    super::inline::inline_method(&files, spec)
 }
 
 fn extract_and_move(_project: &Project, _method: MethodId, _spec: &ExtractAndMoveSpec) -> Result<ChangeSet, Refusal> {
@@ -252,30 +270,6 @@ fn move_and_rename(_project: &Project, _method: MethodId, _spec: &MoveAndRenameS
 /// shape those modules declare; at merge these become re-exports of the engines' own types.
 mod pending {
     use super::*;
-
-    /// Which method to inline, by name and (to tell overloads apart) a line of its declaration.
-    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-    pub struct MethodSelector {
-        pub name: String,
-        #[serde(default)]
-        pub line: Option<usize>,
-    }
-
-    /// One call, by the file and line it is on.
-    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-    pub struct CallLine {
-        pub file: PathBuf,
-        pub line: usize,
-    }
-
-    /// What Inline Method needs: the method, and optionally the one call to inline.
-    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-    pub struct InlineSpec {
-        pub file: PathBuf,
-        pub method: MethodSelector,
-        #[serde(default)]
-        pub at: Option<CallLine>,
-    }
 
     /// Extract a fragment, then move the new method.
     #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -68,7 +68,8 @@ pub struct SyntaxError {
     pub snippet: String,
 }
 
-/// A parsed Java file.
+/// A parsed Java file. Cloning is cheap for the tree (reference-counted) and copies the text.
+#[derive(Clone)]
 pub struct SourceFile {
     /// The path as given (repository-relative inside a project).
     pub path: PathBuf,
