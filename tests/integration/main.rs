@@ -9,3 +9,4 @@ mod engine_inline;
 #[allow(dead_code)] // helpers are shared by test modules; not every one uses every helper
 mod harness;
 mod readme;
+mod workspace;
