@@ -103,12 +103,16 @@ const GITLINK_MODE: u32 = 0o160000;
 pub(super) fn list(project: &Path) -> Result<Listing, WorkspaceError> {
     match GitState::discover(project)? {
         Some(git) => Ok(Listing { files: git.list(project)?, git: Some(git) }),
-        None => {
-            let mut files = BTreeSet::new();
-            walk(project, Path::new(""), &mut files)?;
-            Ok(Listing { files, git: None })
-        }
+        None => Ok(Listing { files: list_plain(project)?, git: None }),
     }
+}
+
+/// Lists a directory that is not a repository of its own (a workspace) with the walk's rules,
+/// even if it happens to lie inside some git repository.
+pub(super) fn list_plain(root: &Path) -> Result<BTreeSet<PathBuf>, WorkspaceError> {
+    let mut files = BTreeSet::new();
+    walk(root, Path::new(""), &mut files)?;
+    Ok(files)
 }
 
 /// Adds the files under `project/sub` to `files`, honouring `.gitignore` files but not the
@@ -139,10 +143,10 @@ fn walk(project: &Path, sub: &Path, files: &mut BTreeSet<PathBuf>) -> Result<(),
             }
         })?;
         let Some(kind) = entry.file_type() else { continue };
-        if kind.is_file() || kind.is_symlink() {
-            if let Ok(rel) = entry.path().strip_prefix(project) {
-                files.insert(rel.to_path_buf());
-            }
+        if (kind.is_file() || kind.is_symlink())
+            && let Ok(rel) = entry.path().strip_prefix(project)
+        {
+            files.insert(rel.to_path_buf());
         }
     }
     Ok(())

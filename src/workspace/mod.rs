@@ -226,8 +226,8 @@ impl Workspace {
                 Err(source) => return Err(WorkspaceError::Read { path: self.root.join(rel), source }),
             }
         }
-        let now = listing::list(&self.root)?;
-        out.created = now.files.into_iter().filter(|rel| !self.copied.contains_key(rel)).collect();
+        out.created =
+            listing::list_plain(&self.root)?.into_iter().filter(|rel| !self.copied.contains_key(rel)).collect();
         Ok(out)
     }
 
