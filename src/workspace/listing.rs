@@ -60,7 +60,7 @@ impl GitState {
     }
 
     /// Every path git reports as differing from HEAD (staged, modified, deleted, untracked but not
-    /// ignored) inside the project, with its status.
+    /// ignored and not a build output) inside the project, with its status.
     pub fn dirty(&self) -> Result<Vec<(PathBuf, Status)>, WorkspaceError> {
         let mut opts = StatusOptions::new();
         opts.include_untracked(true).recurse_untracked_dirs(true).include_ignored(false).exclude_submodules(true);
@@ -68,10 +68,14 @@ impl GitState {
             opts.pathspec(&self.prefix);
         }
         let statuses = self.repo.statuses(Some(&mut opts)).map_err(|e| self.git_err(e))?;
+        let project = self.repo.workdir().map(|w| w.join(&self.prefix)).unwrap_or_default();
         Ok(statuses
             .iter()
             .filter(|s| s.status() != Status::CURRENT && !s.status().contains(Status::IGNORED))
             .filter_map(|s| self.project_relative(&bytes_path(s.path_bytes())).map(|p| (p, s.status())))
+            // An untracked build output (a `target/` nobody ignored) is not part of the project:
+            // it is neither copied nor allowed to change the dirty-state hash with every build.
+            .filter(|(rel, status)| !(status.contains(Status::WT_NEW) && in_build_output(&project, rel)))
             .collect())
     }
 
@@ -88,7 +92,7 @@ impl GitState {
             }
         }
         for (rel, status) in self.dirty()? {
-            if status.contains(Status::WT_NEW) && !in_build_output(project, &rel) {
+            if status.contains(Status::WT_NEW) {
                 files.insert(rel);
             }
         }

@@ -317,6 +317,8 @@ fn a_project_in_a_subdirectory_of_a_bigger_repository() {
     git(r, &["add", "."]);
     git(r, &["commit", "-qm", "init"]);
     write(r, "apps/demo/src/main/java/B.java", "class B {}\n");
+    // Nobody ignored the build output; it is still not part of the project.
+    write(r, "apps/demo/target/classes/A.class", "bytes");
     let project = r.join("apps/demo");
     let ws = Workspace::create(&project).unwrap();
     let files: Vec<String> = tree(ws.root()).into_keys().collect();
@@ -331,6 +333,7 @@ fn a_project_in_a_subdirectory_of_a_bigger_repository() {
     let before = dirty_state_hash(&project).unwrap();
     assert_eq!(dirty_state_hash(&project).unwrap(), before);
     write(r, "other/Other.java", "class Other { }\n");
+    write(&project, "target/classes/B.class", "a build ran");
     assert_eq!(dirty_state_hash(&project).unwrap(), before);
     write(&project, "src/main/java/B.java", "class B { }\n");
     let after = dirty_state_hash(&project).unwrap();
