@@ -71,6 +71,7 @@ fn as_classify<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a dyn C
         crate::engine::SpecError,
         crate::plan::PlanError,
         crate::commands::refactor::Refused,
+        crate::workspace::WorkspaceError,
     );
     None
 }

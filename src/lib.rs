@@ -2,7 +2,7 @@
 //!
 //! The pipeline a refactoring travels, one module per stage:
 //! `target` → [`java`] (parse, symbols, call graph) → plan → [`engine`] (apply a spec as text edits)
-//! → workspace → review → build → repair → [`report`].
+//! → [`workspace`] (isolated copy) → review → build → repair → [`report`].
 //!
 //! [`main_with_args`] is the whole program; `main.rs` only calls it, and tests drive it in-process.
 
@@ -18,6 +18,7 @@ pub mod metrics;
 pub mod plan;
 pub mod process;
 pub mod report;
+pub mod workspace;
 pub mod writeback;
 
 use std::ffi::OsString;

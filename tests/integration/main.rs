@@ -11,3 +11,4 @@ mod engine_rename;
 mod harness;
 mod readme;
 mod refactor;
+mod workspace;

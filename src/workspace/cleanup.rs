@@ -1,0 +1,80 @@
+//! Removing workspaces when mantra is interrupted.
+//!
+//! `Drop` covers returns, errors and panics, but a signal ends the process without unwinding. So
+//! every live workspace is also listed here, and the first workspace installs a handler for
+//! SIGINT, SIGTERM and SIGHUP (the `ctrlc` crate; its handler runs on an ordinary thread, so it
+//! may lock, allocate and delete) that removes them all and exits with 130, the shell's code for
+//! Ctrl-C.
+//!
+//! A gate keeps the handler from racing the threads that copy files into a workspace or write a
+//! result back to the user's tree: each such step holds the gate shared, and the handler takes it
+//! exclusively, so it waits for a write in flight (an apply-back stays all or nothing) and no new
+//! file is written into a directory it is deleting.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, Once, RwLock, RwLockReadGuard};
+
+static LIVE: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
+static GATE: RwLock<()> = RwLock::new(());
+static INSTALL: Once = Once::new();
+
+/// The exit code after an interrupt: 128 + SIGINT, what shells report for Ctrl-C.
+pub const INTERRUPTED_EXIT: i32 = 130;
+
+/// Lists `dir` for removal on a signal, installing the handler on first use.
+pub(super) fn register(dir: &Path) {
+    INSTALL.call_once(|| {
+        if let Err(e) = ctrlc::set_handler(on_signal) {
+            // Another handler owns the signals; Drop still cleans up on every other exit path.
+            tracing::warn!("cannot install the interrupt handler that removes workspaces: {e}");
+        }
+    });
+    live().insert(dir.to_path_buf());
+}
+
+/// Takes `dir` off the list (it was removed, or is kept on purpose).
+pub(super) fn unregister(dir: &Path) {
+    live().remove(dir);
+}
+
+/// Held while a file is written into a workspace or back into the user's tree.
+pub(super) fn gate() -> RwLockReadGuard<'static, ()> {
+    GATE.read().unwrap_or_else(|e| e.into_inner())
+}
+
+fn live() -> std::sync::MutexGuard<'static, BTreeSet<PathBuf>> {
+    // A panic while the set was locked cannot leave it half-updated (insert/remove are atomic).
+    LIVE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn on_signal() {
+    // Wait for writes in flight, then keep the gate closed until the process exits.
+    let _closed = GATE.write().unwrap_or_else(|e| e.into_inner());
+    let dirs = std::mem::take(&mut *live());
+    for dir in &dirs {
+        if let Err(e) = remove_dir(dir) {
+            eprintln!("mantra: could not remove the workspace {}: {e}", dir.display());
+        }
+    }
+    if !dirs.is_empty() {
+        eprintln!("mantra: interrupted; removed {} workspace(s)", dirs.len());
+    }
+    std::process::exit(INTERRUPTED_EXIT);
+}
+
+/// Removes `dir` and everything under it; a directory already gone is fine.
+pub(super) fn remove_dir(dir: &Path) -> std::io::Result<()> {
+    // A build tool still running in the workspace may create files while we delete; try again.
+    let mut result = Ok(());
+    for _ in 0..3 {
+        result = match std::fs::remove_dir_all(dir) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            other => other,
+        };
+        if result.is_ok() {
+            return Ok(());
+        }
+    }
+    result
+}
