@@ -7,13 +7,14 @@
 pub mod dataflow;
 pub mod edit;
 pub mod extract;
+pub mod imports;
 pub mod javasyntax;
 pub mod move_method;
 pub mod rename;
 
 pub use edit::{ChangeSet, Edit, EditConflict, FileChange};
 pub use extract::{ExtractSpec, Extraction, extract_method};
-pub use move_method::{Destination, MoveSpec, move_method};
+pub use move_method::{Destination, MoveSpec, Moved, move_method};
 pub use rename::{RenameSpec, rename_method};
 
 use serde::Serialize;
