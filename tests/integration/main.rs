@@ -5,6 +5,7 @@ mod cli;
 mod config;
 mod doctor;
 mod engine_extract;
+mod engine_move;
 #[allow(dead_code)] // helpers are shared by test modules; not every one uses every helper
 mod harness;
 mod readme;
