@@ -4,6 +4,7 @@
 //! construction, or refuses with a reason a developer (or an LLM) can act on. It never rewrites
 //! code it does not have to: see [`edit`].
 
+pub mod compound;
 pub mod dataflow;
 pub mod edit;
 pub mod extract;

@@ -163,3 +163,48 @@ fn an_overriding_method_is_refused_in_the_demo() {
     let r = plan(&project, t.method, &spec).expect_err("export overrides InvoiceExporter.export");
     assert_eq!(r.reason, "in_hierarchy", "{}", r.message);
 }
+
+/// D17 (Extract And Move) and D19 (Move And Rename) on one copy of the demo, one build.
+#[test]
+fn demo_compounds_d17_d19_build_and_pass() {
+    use mantra::engine::compound::{extract_and_move, move_and_rename};
+    use mantra::engine::extract::ExtractSpec;
+
+    let dir = copy_project("demo");
+    let root = dir.path();
+
+    let project = Project::open(root).expect("open");
+    let issue = target::resolve(&project, root, &p("invoice/InvoiceService.java:issue")).expect("target");
+    let extract = ExtractSpec {
+        file: p("invoice/InvoiceService.java").into(),
+        method_line: None,
+        lines: (47, 48),
+        name: "dueDateFor".into(),
+        visibility: None,
+        local_types: Default::default(),
+    };
+    let mv = MoveSpec { to: "param:customer".parse().expect("dest"), keep_delegate: false };
+    let d17 = extract_and_move(&project, issue.method, &extract, &mv)
+        .unwrap_or_else(|r| panic!("D17: {}: {}", r.reason, r.message));
+    assert_eq!(d17.destination, "com.acme.invoicing.customer.Customer");
+    assert_eq!(d17.signature, "public LocalDate dueDateFor(LocalDate issueDate)");
+    mantra::writeback::write_atomically(root, &d17.changes).expect("write D17");
+    let service = read(root, &p("invoice/InvoiceService.java"));
+    assert!(service.contains("        LocalDate dueDate = customer.dueDateFor(issueDate);\n"), "{service}");
+    let customer = read(root, &p("customer/Customer.java"));
+    assert!(customer.contains("import java.time.LocalDate;"), "{customer}");
+
+    let project = Project::open(root).expect("reopen");
+    let calc = target::resolve(&project, root, &p("report/AgingReport.java:calc")).expect("target");
+    let mv = MoveSpec { to: "param:invoice".parse().expect("dest"), keep_delegate: false };
+    let d19 = move_and_rename(&project, calc.method, &mv, "daysOverdue")
+        .unwrap_or_else(|r| panic!("D19: {}: {}", r.reason, r.message));
+    assert_eq!(d19.signature, "public long daysOverdue(LocalDate asOf)");
+    mantra::writeback::write_atomically(root, &d19.changes).expect("write D19");
+    let aging = read(root, &p("report/AgingReport.java"));
+    assert!(aging.contains("Bucket.forDaysOverdue(invoice.daysOverdue(asOf))"), "{aging}");
+    let invoice = read(root, &p("invoice/Invoice.java"));
+    assert!(invoice.contains("import java.time.temporal.ChronoUnit;"), "{invoice}");
+
+    maven_test(root);
+}
