@@ -588,12 +588,12 @@ impl<'p> Mover<'p> {
                 let (reason, what) = if m.vis == Vis::Private {
                     ("private_member_used", "private")
                 } else {
-                    ("inaccessible_member", "not visible from there")
+                    ("inaccessible_member", m.vis.keyword().unwrap_or("package-private"))
                 };
                 return Err(refuse(
                     reason,
                     format!(
-                        "the method uses `{}` of `{}` (line {}), which is {what} in `{}`; make it accessible first (or move it too)",
+                        "the method uses `{}` of `{}` (line {}), which is {what}, so `{}` cannot use it; make it accessible first (or move it too)",
                         m.name,
                         project.qualified_name(m.owner),
                         m.line,

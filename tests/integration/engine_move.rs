@@ -12,6 +12,10 @@ use mantra::java::target;
 
 use crate::harness::fixture;
 
+#[path = "../../examples/support/move_eval.rs"]
+#[allow(dead_code)] // the example reads fields this test does not
+mod move_eval;
+
 /// Copies a fixture project to a temporary directory, without build output.
 pub fn copy_project(name: &str) -> tempfile::TempDir {
     fn copy(from: &Path, to: &Path) {
@@ -207,4 +211,32 @@ fn demo_compounds_d17_d19_build_and_pass() {
     assert!(invoice.contains("import java.time.temporal.ChronoUnit;"), "{invoice}");
 
     maven_test(root);
+}
+
+/// Replays PureRefactor's Move Method and Move And Rename Method records: nothing crashes, every
+/// output parses, every applied move has the developer's code, and the applied share does not
+/// regress. See `examples/eval_move.rs` for the table.
+#[test]
+fn pure_refactor_move_records_replay() {
+    use move_eval::{Status, evaluate, shared_data};
+    let data = shared_data();
+    let outcomes =
+        evaluate(&data).unwrap_or_else(|e| panic!("the PureRefactor data is required ({}): {e}", data.display()));
+    assert_eq!(outcomes.len(), 48, "35 Move Method + 13 Move And Rename Method records");
+    let mut applied = 0;
+    for o in &outcomes {
+        match &o.status {
+            Status::Applied { parses, same_code, .. } => {
+                applied += 1;
+                assert!(parses, "{} {}: the engine's output does not parse", o.project, o.id);
+                assert!(same_code, "{} {}: the moved method's code differs from the developer's", o.project, o.id);
+            }
+            Status::Crashed { message } => panic!("{} {} crashed: {message}", o.project, o.id),
+            Status::NotReplayable { why } => panic!("{} {} not replayable: {why}", o.project, o.id),
+            Status::Refused { .. } | Status::NoSpec { .. } => {}
+        }
+    }
+    // 10 of the 17 records the engine's destinations can express apply; the other 7 are refused for
+    // real reasons (constructors, private members the developer moved along, a class the commit created).
+    assert!(applied >= 10, "only {applied} Move records applied");
 }

@@ -694,3 +694,47 @@ class Outer {
 "
     );
 }
+
+#[test]
+fn refusals_about_context_and_call_sites() {
+    let dest_b = "package b;\n\npublic class Dest {\n    public int x;\n}\n";
+    let check = |files: &[(&str, &str)], method: &str, to: &str, reason: &str, says: &str| {
+        assert_refused(files, "src/a/Src.java", method, to, reason, says);
+    };
+    let anon =
+        "package a;\n\nclass Src {\n    Object o = new Object() {\n        void f(Dest d) {\n        }\n    };\n}\n";
+    check(&[("src/a/Dest.java", DEST), ("src/a/Src.java", anon)], "f", "param:d", "local_class", "anonymous");
+    let broken =
+        "package a;\n\nclass Src {\n    void f(Dest d) {\n    }\n\n    void g() {\n        int x = ;\n    }\n}\n";
+    check(&[("src/a/Dest.java", DEST), ("src/a/Src.java", broken)], "f", "param:d", "syntax_error", "line 8");
+    let hidden = "package a;\n\nclass Helper {\n}\n";
+    let uses =
+        "package a;\n\nimport b.Dest;\n\nclass Src {\n    void f(Dest d) {\n        Helper h = null;\n    }\n}\n";
+    check(
+        &[("src/b/Dest.java", dest_b), ("src/a/Helper.java", hidden), ("src/a/Src.java", uses)],
+        "f",
+        "param:d",
+        "inaccessible_type",
+        "a.Helper",
+    );
+    let generic = "package a;\n\nclass Src<T> {\n    int y;\n\n    void f(Dest d) {\n        d.x = y;\n    }\n}\n";
+    check(&[("src/a/Dest.java", DEST), ("src/a/Src.java", generic)], "f", "param:d", "generic_source", "generic class");
+    let inherited = "package a;\n\nimport lib.Base;\n\nclass Src extends Base {\n    void f(Dest d) {\n        d.x = inherited;\n    }\n}\n";
+    check(&[("src/a/Dest.java", DEST), ("src/a/Src.java", inherited)], "f", "param:d", "unresolved_name", "Base");
+    let overloads = "package a;\n\nclass Src {\n    void f(Dest d, String s) {\n    }\n\n    void f(Dest d, Integer s) {\n    }\n\n    void g(Dest d) {\n        f(d, compute());\n    }\n\n    Object compute() {\n        return null;\n    }\n}\n";
+    check(
+        &[("src/a/Dest.java", DEST), ("src/a/Src.java", overloads)],
+        "f",
+        "param:d",
+        "ambiguous_call",
+        "f(d, compute())",
+    );
+    let holder = "package a;\n\nclass Src {\n    Dest dest;\n    int step;\n\n    void bump() {\n        dest.x += step;\n    }\n\n    static Src make() {\n        return new Src();\n    }\n\n    static void use() {\n        make().bump();\n    }\n}\n";
+    check(
+        &[("src/a/Dest.java", DEST), ("src/a/Src.java", holder)],
+        "bump",
+        "field:dest",
+        "complex_receiver",
+        "evaluated twice",
+    );
+}
