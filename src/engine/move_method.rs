@@ -168,7 +168,7 @@ impl<'p> Mover<'p> {
     fn run(&self) -> Result<Moved, Refusal> {
         self.check_method()?;
         let (via, dest) = self.destination()?;
-        self.check_destination(&via, dest)?;
+        self.check_destination(dest)?;
         let project = self.project;
         let src = &self.file.text;
         let node = method_node(self.file, self.decl)
@@ -231,7 +231,7 @@ impl<'p> Mover<'p> {
             changes.edit(&source_path, src, Edit::replace(body.byte_range(), delegate.0));
             for path in delegate.1 {
                 for e in
-                    imports::add(self.file, &self.project_symbols(self.source), &BTreeSet::from([(path, false, false)]))
+                    imports::add(self.file, project.symbols_of(self.source), &BTreeSet::from([(path, false, false)]))
                 {
                     changes.edit(&source_path, src, e);
                 }
@@ -297,10 +297,6 @@ impl<'p> Mover<'p> {
             erased_params: new_params,
             call_sites: sites.count,
         })
-    }
-
-    fn project_symbols(&self, ty: TypeId) -> crate::java::symbols::FileSymbols {
-        self.project.symbols_of(ty).clone()
     }
 
     fn parsed(&self, fid: FileId) -> Result<&'p crate::java::JavaFile, Refusal> {
@@ -495,7 +491,7 @@ impl<'p> Mover<'p> {
         })
     }
 
-    fn check_destination(&self, via: &Via<'_>, dest: TypeId) -> Result<(), Refusal> {
+    fn check_destination(&self, dest: TypeId) -> Result<(), Refusal> {
         let project = self.project;
         let d = project.type_decl(dest);
         let dest_name = project.qualified_name(dest);
@@ -541,10 +537,6 @@ impl<'p> Mover<'p> {
                     self.name()
                 ),
             ));
-        }
-        if !matches!(via, Via::Static) && !project.type_decl(self.source).type_params.is_empty() {
-            // The source's type variables would be needed to type a parameter of the source's type.
-            let _ = via;
         }
         Ok(())
     }
@@ -759,7 +751,7 @@ impl<'p> Mover<'p> {
             };
             let prepend =
                 rw.needs_source.then(|| format!("{} {}", self.project.type_decl(self.source).name, rw.source_name));
-            edits.extend(rewrite_list(params, src, remove, prepend));
+            edits.extend(rewrite_list(params, remove, prepend));
         }
         Ok(edits)
     }
@@ -952,6 +944,15 @@ impl<'p> Mover<'p> {
             if caller.method == self.method {
                 continue; // recursion: rewritten with the body
             }
+            if self.decl.span.contains(&project.method(caller.method).span) {
+                return Err(refuse(
+                    "recursive_other_receiver",
+                    format!(
+                        "the method calls itself from a class declared inside it (line {}); mantra does not rewrite that",
+                        project.method(caller.method).calls[caller.call].span.start_line
+                    ),
+                ));
+            }
             let cdecl = project.method(caller.method);
             let site = &cdecl.calls[caller.call];
             let cfile = project.method_source(caller.method);
@@ -1024,7 +1025,7 @@ impl<'p> Mover<'p> {
                         None if !receiver.is_empty() => push(Edit::insert(name_node.start_byte(), receiver)),
                         None => {}
                     }
-                    for e in rewrite_list(args, ctext, Some(*index), prepend) {
+                    for e in rewrite_list(args, Some(*index), prepend) {
                         push(e);
                     }
                 }
@@ -1063,7 +1064,7 @@ impl<'p> Mover<'p> {
                         Some(o) => push(Edit::replace(o.start_byte()..name_node.start_byte(), format!("{receiver}."))),
                         None => push(Edit::insert(name_node.start_byte(), format!("{receiver}."))),
                     }
-                    for e in rewrite_list(args, ctext, None, prepend) {
+                    for e in rewrite_list(args, None, prepend) {
                         push(e);
                     }
                 }
@@ -1501,7 +1502,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
                 _ => None,
             };
             let prepend = self.needs_source.then(|| self.source_name.clone());
-            self.edits.extend(rewrite_list(args, self.src, remove, prepend));
+            self.edits.extend(rewrite_list(args, remove, prepend));
         }
         Ok(())
     }
@@ -2006,7 +2007,7 @@ fn list_items(list: Node<'_>) -> Vec<Node<'_>> {
 }
 
 /// Edits of a parenthesised list: drop item `remove` (with its comma), put `prepend` first.
-fn rewrite_list(list: Node<'_>, src: &str, remove: Option<usize>, prepend: Option<String>) -> Vec<Edit> {
+fn rewrite_list(list: Node<'_>, remove: Option<usize>, prepend: Option<String>) -> Vec<Edit> {
     let items = list_items(list);
     let mut edits = Vec::new();
     let open = list.start_byte() + 1;
@@ -2035,7 +2036,6 @@ fn rewrite_list(list: Node<'_>, src: &str, remove: Option<usize>, prepend: Optio
             None => edits.push(Edit::insert(open, p)),
         }
     }
-    let _ = src;
     edits
 }
 

@@ -738,3 +738,27 @@ fn refusals_about_context_and_call_sites() {
         "evaluated twice",
     );
 }
+
+#[test]
+fn a_static_delegate_stays_and_callers_do_not_change() {
+    let util = "package a;\n\npublic class Util {\n    /** Twice. */\n    public static int twice(int x) {\n        return 2 * x;\n    }\n}\n";
+    let sums = "package b;\n\npublic class Sums {\n}\n";
+    let user = "package c;\n\nimport a.Util;\n\nclass User {\n    int f() {\n        return Util.twice(2);\n    }\n}\n";
+    let files = [("src/a/Util.java", util), ("src/b/Sums.java", sums), ("src/c/User.java", user)];
+    let out = run(&files, "src/a/Util.java", "twice", "class:b.Sums", true).expect("moves");
+    assert_eq!(
+        out,
+        [
+            (
+                "src/a/Util.java".to_string(),
+                "package a;\n\nimport b.Sums;\n\npublic class Util {\n    /** Twice. */\n    public static int twice(int x) {\n        return Sums.twice(x);\n    }\n}\n"
+                    .to_string()
+            ),
+            (
+                "src/b/Sums.java".to_string(),
+                "package b;\n\npublic class Sums {\n    /** Twice. */\n    public static int twice(int x) {\n        return 2 * x;\n    }\n}\n"
+                    .to_string()
+            ),
+        ]
+    );
+}
