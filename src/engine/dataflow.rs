@@ -285,7 +285,7 @@ fn with_annotations(param: Node<'_>, src: &str, ty: String) -> String {
 
 /// Whether an identifier node names a variable in an expression (not a method, field member,
 /// label, type, or a declaration's own name).
-fn is_variable_use(n: Node<'_>) -> bool {
+pub(crate) fn is_variable_use(n: Node<'_>) -> bool {
     let Some(parent) = n.parent() else { return false };
     let field_is = |field: &str| parent.child_by_field_name(field).is_some_and(|c| c.id() == n.id());
     match parent.kind() {

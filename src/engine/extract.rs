@@ -876,7 +876,7 @@ fn contains_word(text: &str, word: &str) -> bool {
 
 /// One level of indentation as the method body uses it (a body statement's indent minus the
 /// method's), falling back to a tab for tab-indented code and four spaces otherwise.
-fn indent_unit(src: &str, body: Node<'_>, method_indent: &str) -> String {
+pub(crate) fn indent_unit(src: &str, body: Node<'_>, method_indent: &str) -> String {
     if let Some(first) = statements_of(body).first()
         && first.start_position().row != body.start_position().row
     {
@@ -892,7 +892,7 @@ fn indent_unit(src: &str, body: Node<'_>, method_indent: &str) -> String {
 
 /// Re-indents `text` (which starts after `base` indentation on its first line) to `indent`:
 /// each line loses the base indentation and gains the new one; nothing else changes.
-fn reindent(text: &str, base: &str, indent: &str) -> Vec<String> {
+pub(crate) fn reindent(text: &str, base: &str, indent: &str) -> Vec<String> {
     text.split('\n')
         .enumerate()
         .map(|(i, line)| {

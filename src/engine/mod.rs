@@ -5,9 +5,11 @@
 //! code it does not have to: see [`edit`].
 
 pub mod call_sites;
+pub mod compound;
 pub mod dataflow;
 pub mod edit;
 pub mod extract;
+pub mod imports;
 pub mod inline;
 pub mod javasyntax;
 pub mod move_method;
@@ -18,7 +20,7 @@ pub mod variable_names;
 
 pub use edit::{ChangeSet, Edit, EditConflict, FileChange};
 pub use extract::{ExtractSpec, Extraction, extract_method};
-pub use move_method::{Destination, MoveSpec, move_method};
+pub use move_method::{Destination, MoveSpec, Moved, move_method};
 pub use rename::{RenameSpec, rename_method};
 pub use spec::{Spec, SpecError, SpecFlags, apply};
 

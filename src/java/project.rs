@@ -264,6 +264,25 @@ impl Project {
         TypeId { file: id.file, index: self.method(id).owner }
     }
 
+    /// The type a member, local or anonymous type is declared in; `None` for a top-level type.
+    pub fn enclosing_type(&self, ty: TypeId) -> Option<TypeId> {
+        self.type_decl(ty).parent.map(|index| TypeId { file: ty.file, index })
+    }
+
+    /// The top-level type around `ty` (`ty` itself when it is top-level).
+    pub fn top_level_of(&self, ty: TypeId) -> TypeId {
+        let mut t = ty;
+        while let Some(p) = self.enclosing_type(t) {
+            t = p;
+        }
+        t
+    }
+
+    /// The package of the file declaring `ty`; empty for the default package.
+    pub fn package_of(&self, ty: TypeId) -> &str {
+        self.symbols_of(ty).package.as_deref().unwrap_or("")
+    }
+
     /// The types of a parsed file, in document order.
     pub fn types_in(&self, file: FileId) -> Result<Vec<TypeId>, JavaError> {
         let f = self.file(file)?;

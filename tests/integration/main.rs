@@ -6,6 +6,7 @@ mod config;
 mod doctor;
 mod engine_extract;
 mod engine_inline;
+mod engine_move;
 mod engine_rename;
 #[allow(dead_code)] // helpers are shared by test modules; not every one uses every helper
 mod harness;

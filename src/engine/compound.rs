@@ -1,0 +1,432 @@
+//! Compound refactorings: two engine steps, one change set against the original texts.
+//!
+//! The second step is planned on the project as the first step left it, without writing anything:
+//! [`Project::open_with_overlay`] stands the first step's texts in for the files on disk. The two
+//! change sets are then composed into one: for every touched file, the original text and the final
+//! text are compared and a single edit replaces only the bytes between their common prefix and
+//! common suffix, so everything the refactoring did not touch keeps its exact bytes.
+//!
+//! - Extract And Move: extract a fragment into a new method, then move that method.
+//! - Move And Rename: move a method, then rename it in its new class.
+//! - Move And Inline is not here yet: it needs Inline Method, which another part of the engine
+//!   provides (`engine::inline`), not present on this branch.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::extract::{self, ExtractSpec};
+use super::move_method::{self, MoveSpec, Moved};
+use super::rename::{RenameSpec, rename_method};
+use super::{ChangeSet, Edit, FileChange, Refusal};
+use crate::java::project::{MethodId, Project};
+use crate::java::symbols::CallKind;
+
+/// What a compound refactoring did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Compound {
+    /// Edits against the original texts of the project.
+    pub changes: ChangeSet,
+    /// One line per step, in order.
+    pub steps: Vec<String>,
+    /// The class the method ended up in, fully qualified.
+    pub destination: String,
+    /// The final declaration of the moved method.
+    pub signature: String,
+}
+
+/// Extracts `extract` from `method` (its file), then moves the new method as `mv` says.
+pub fn extract_and_move(
+    project: &Project,
+    method: MethodId,
+    extract: &ExtractSpec,
+    mv: &MoveSpec,
+) -> Result<Compound, Refusal> {
+    let decl = project.method(method);
+    let file = project.method_source(method);
+    let mut spec = extract.clone();
+    spec.method_line.get_or_insert(decl.span.start_line);
+    let extraction = extract::plan(file, &spec)?;
+    let overlay = overlay_of(&extraction.changes)?;
+    let after = Project::open_with_overlay(project.root(), overlay).map_err(io_refusal)?;
+
+    // The new method: in the source method's class, by name and declaration.
+    let owner_display = project.type_decl(project.owner(method)).display.clone();
+    let fid = after
+        .file_id(&file.path)
+        .ok_or_else(|| internal(format!("{} vanished after the extraction", file.path.display())))?;
+    let candidates: Vec<MethodId> = after
+        .methods_in(fid)
+        .map_err(io_refusal)?
+        .into_iter()
+        .filter(|&m| after.method(m).name == spec.name && after.type_decl(after.owner(m)).display == owner_display)
+        .collect();
+    let squash = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let new_method = candidates
+        .iter()
+        .copied()
+        .find(|&m| squash(&after.method(m).declaration()) == squash(&extraction.signature))
+        .or_else(|| (candidates.len() == 1).then(|| candidates[0]))
+        .ok_or_else(|| internal(format!("the extracted method `{}` is not where extraction put it", spec.name)))?;
+
+    let moved = move_method::plan(&after, new_method, mv)?;
+    let changes = compose(&[&extraction.changes, &moved.changes])?;
+    Ok(Compound {
+        changes,
+        steps: vec![
+            format!("extracted lines {}-{} into `{}`", extraction.lines.0, extraction.lines.1, extraction.signature),
+            format!("moved it to `{}` as `{}`", moved.destination, moved.signature),
+        ],
+        destination: moved.destination,
+        signature: moved.signature,
+    })
+}
+
+/// Moves `method` as `mv` says, then renames it to `new_name` in its new class.
+pub fn move_and_rename(
+    project: &Project,
+    method: MethodId,
+    mv: &MoveSpec,
+    new_name: &str,
+) -> Result<Compound, Refusal> {
+    let moved = move_method::plan(project, method, mv)?;
+    let overlay = overlay_of(&moved.changes)?;
+    let after = Project::open_with_overlay(project.root(), overlay).map_err(io_refusal)?;
+    let target = find_moved(&after, &moved)?;
+    let spec = RenameSpec { new_name: new_name.to_string() };
+    let renamed = match rename_method(&after, target, &spec) {
+        Err(r) if r.reason == "not_implemented" => rename_moved(&after, target, new_name)?,
+        other => other?,
+    };
+    let changes = compose(&[&moved.changes, &renamed])?;
+    let signature = moved.signature.replacen(&format!(" {}(", moved.name), &format!(" {new_name}("), 1);
+    Ok(Compound {
+        changes,
+        steps: vec![
+            format!("moved `{}` to `{}` as `{}`", moved.name, moved.destination, moved.signature),
+            format!("renamed it to `{new_name}`"),
+        ],
+        destination: moved.destination,
+        signature,
+    })
+}
+
+/// The moved method in the project after the move.
+fn find_moved(after: &Project, moved: &Moved) -> Result<MethodId, Refusal> {
+    let dest = after
+        .find_type(&moved.destination)
+        .ok_or_else(|| internal(format!("`{}` is not found after the move", moved.destination)))?;
+    after
+        .methods_of(dest)
+        .into_iter()
+        .find(|&m| after.method(m).name == moved.name && after.method(m).erased_params() == moved.erased_params)
+        .ok_or_else(|| internal(format!("the moved method `{}` is not in `{}`", moved.name, moved.destination)))
+}
+
+/// Renames a method that Move Method has just put in its class.
+///
+/// Used only while the full Rename Method (`engine::rename`) is not available. It is enough here
+/// because the move guarantees what a general rename must check: the method overrides nothing and
+/// nothing overrides it (moving such methods is refused), so only its declaration, its call sites
+/// and its method references change; the new name must be a valid identifier and must not clash
+/// with a same-signature method in the class, its supertypes or its subtypes.
+fn rename_moved(project: &Project, method: MethodId, new_name: &str) -> Result<ChangeSet, Refusal> {
+    let decl = project.method(method);
+    if !super::javasyntax::is_java_identifier(new_name) {
+        return Err(Refusal::new(
+            "invalid_name",
+            format!("`{new_name}` is not a valid Java method name (it must be an identifier and not a keyword)"),
+        ));
+    }
+    if new_name == decl.name {
+        return Ok(ChangeSet::new());
+    }
+    let owner = project.owner(method);
+    let params = decl.erased_params();
+    let related = std::iter::once(owner).chain(project.supertypes(owner)).chain(project.subtypes(owner));
+    for t in related {
+        if let Some(m) = project.methods_of(t).into_iter().find(|&m| {
+            let d = project.method(m);
+            !d.is_constructor() && d.name == new_name && d.erased_params() == params
+        }) {
+            return Err(Refusal::new(
+                "name_clash",
+                format!(
+                    "`{}` already has `{}` (line {}); choose another name",
+                    project.qualified_name(t),
+                    project.method(m).signature(),
+                    project.method(m).span.start_line
+                ),
+            ));
+        }
+    }
+    let mut changes = ChangeSet::new();
+    let file = project.method_source(method);
+    changes.edit(&file.path, &file.text, Edit::replace(decl.name_span.range(), new_name));
+    for caller in project.callers(method) {
+        let cdecl = project.method(caller.method);
+        let site = &cdecl.calls[caller.call];
+        let cfile = project.method_source(caller.method);
+        if !caller.certain {
+            return Err(Refusal::new(
+                "ambiguous_call",
+                format!(
+                    "the call `{}` at {}:{} may target another overload; rename by hand",
+                    project.call_text(caller.method, caller.call),
+                    cfile.path.display(),
+                    site.span.start_line
+                ),
+            ));
+        }
+        // The name is the identifier right before the argument list, or the last token of `X::name`.
+        let text = cfile.slice(&site.span);
+        let rel = match site.kind {
+            CallKind::MethodRef => text.rfind(&decl.name),
+            _ => text.find('(').and_then(|open| text[..open].rfind(&decl.name)),
+        };
+        let Some(rel) = rel else {
+            return Err(internal(format!("no `{}` in the call `{text}`", decl.name)));
+        };
+        let at = site.span.start_byte + rel;
+        changes.edit(&cfile.path, &cfile.text, Edit::replace(at..at + decl.name.len(), new_name));
+    }
+    Ok(changes)
+}
+
+/// The texts a change set produces, as an overlay for [`Project::open_with_overlay`].
+fn overlay_of(changes: &ChangeSet) -> Result<HashMap<PathBuf, String>, Refusal> {
+    let rendered = changes.render().map_err(|e| internal(e.to_string()))?;
+    Ok(rendered.into_iter().collect())
+}
+
+/// Composes change sets applied one after another into one change set against the first texts.
+///
+/// Each step's edits are against the texts the previous steps left. For every file the result is
+/// one edit covering only the bytes that differ between the original and the final text.
+pub fn compose(steps: &[&ChangeSet]) -> Result<ChangeSet, Refusal> {
+    // path → (original text, or None for a file the compound creates; current text)
+    let mut files: BTreeMap<PathBuf, (Option<String>, String)> = BTreeMap::new();
+    for step in steps {
+        for (path, change) in &step.files {
+            let rendered = step.render_file(path).map_err(|e| internal(e.to_string()))?.unwrap_or_default();
+            match files.get_mut(path) {
+                Some((_, current)) => {
+                    if let FileChange::Edit { original, .. } = change
+                        && original != current
+                    {
+                        return Err(internal(format!(
+                            "step edits of {} do not start from the previous step's text",
+                            path.display()
+                        )));
+                    }
+                    *current = rendered;
+                }
+                None => {
+                    let original = match change {
+                        FileChange::Edit { original, .. } => Some(original.clone()),
+                        FileChange::Create { .. } => None,
+                    };
+                    files.insert(path.clone(), (original, rendered));
+                }
+            }
+        }
+    }
+    let mut out = ChangeSet::new();
+    for (path, (original, current)) in files {
+        match original {
+            None => out.create(&path, current),
+            Some(original) if original == current => {}
+            Some(original) => out.edit(&path, &original, minimal_edit(&original, &current)),
+        }
+    }
+    Ok(out)
+}
+
+/// The single edit turning `before` into `after`: the differing middle, common prefix and suffix kept.
+pub fn minimal_edit(before: &str, after: &str) -> Edit {
+    let mut prefix = before.bytes().zip(after.bytes()).take_while(|(a, b)| a == b).count();
+    while !before.is_char_boundary(prefix) || !after.is_char_boundary(prefix) {
+        prefix -= 1;
+    }
+    let max_suffix = (before.len() - prefix).min(after.len() - prefix);
+    let mut suffix = before.bytes().rev().zip(after.bytes().rev()).take(max_suffix).take_while(|(a, b)| a == b).count();
+    while !before.is_char_boundary(before.len() - suffix) || !after.is_char_boundary(after.len() - suffix) {
+        suffix -= 1;
+    }
+    Edit::replace(prefix..before.len() - suffix, &after[prefix..after.len() - suffix])
+}
+
+fn internal(message: String) -> Refusal {
+    Refusal::new("compound_inconsistent", format!("the compound refactoring's steps do not fit together: {message}"))
+}
+
+fn io_refusal(e: crate::java::JavaError) -> Refusal {
+    Refusal::new("unreadable_file", format!("{e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::path::Path;
+
+    use super::*;
+    use crate::engine::edit::apply;
+    use crate::java::project::tests::project;
+
+    fn method(p: &Project, file: &str, name: &str) -> MethodId {
+        let fid = p.file_id(Path::new(file)).expect("file");
+        p.methods_in(fid).expect("parsed").into_iter().find(|&m| p.method(m).name == name).expect("method")
+    }
+
+    fn texts(changes: &ChangeSet) -> Vec<(String, String)> {
+        changes.render().expect("renders").into_iter().map(|(p, t)| (p.display().to_string(), t)).collect()
+    }
+
+    #[test]
+    fn minimal_edits_keep_common_bytes() {
+        let e = minimal_edit("abcXYZdef", "abcQdef");
+        assert_eq!((e.start, e.end, e.replacement.as_str()), (3, 6, "Q"));
+        assert_eq!(apply("t", "abcXYZdef", &[e]).unwrap(), "abcQdef");
+        let e = minimal_edit("aaa", "aaaa");
+        assert_eq!(apply("t", "aaa", &[e]).unwrap(), "aaaa");
+        let e = minimal_edit("é1", "é2");
+        assert_eq!((e.start, e.end), (2, 3));
+    }
+
+    const ORDER: &str = "package a;
+
+public class Order {
+    int qty;
+    int price;
+
+    public int getQty() {
+        return qty;
+    }
+
+    public int getPrice() {
+        return price;
+    }
+}
+";
+
+    #[test]
+    fn extract_then_move_is_one_change_against_the_original() {
+        let service = "package a;
+
+class Billing {
+    int bill(Order order, int fee) {
+        int base = order.getQty() * order.getPrice();
+        int total = base + fee;
+        return total;
+    }
+}
+";
+        let (_d, p) = project(&[("src/a/Order.java", ORDER), ("src/a/Billing.java", service)]);
+        let m = method(&p, "src/a/Billing.java", "bill");
+        let spec = ExtractSpec {
+            file: "src/a/Billing.java".into(),
+            method_line: None,
+            lines: (5, 5),
+            name: "baseOf".into(),
+            visibility: None,
+            local_types: BTreeMap::new(),
+        };
+        let mv = MoveSpec { to: "param:order".parse().expect("dest"), keep_delegate: false };
+        let c = extract_and_move(&p, m, &spec, &mv).expect("compound");
+        assert_eq!(c.destination, "a.Order");
+        assert_eq!(c.signature, "int baseOf()");
+        assert_eq!(
+            texts(&c.changes),
+            [
+                (
+                    "src/a/Billing.java".to_string(),
+                    "package a;
+
+class Billing {
+    int bill(Order order, int fee) {
+        int base = order.baseOf();
+        int total = base + fee;
+        return total;
+    }
+}
+"
+                    .to_string()
+                ),
+                (
+                    "src/a/Order.java".to_string(),
+                    ORDER.replace(
+                        "        return price;\n    }\n",
+                        "        return price;\n    }\n\n    int baseOf() {\n        int base = getQty() * getPrice();\n        return base;\n    }\n"
+                    )
+                ),
+            ]
+        );
+        // One minimal edit per file, against the original text.
+        for change in c.changes.files.values() {
+            let FileChange::Edit { edits, .. } = change else { panic!("no new files") };
+            assert_eq!(edits.len(), 1);
+        }
+        let FileChange::Edit { edits, original } = &c.changes.files[Path::new("src/a/Billing.java")] else {
+            unreachable!()
+        };
+        assert_eq!(
+            (&original[edits[0].start..edits[0].end], edits[0].replacement.as_str()),
+            ("getQty() * order.getPrice", "baseOf")
+        );
+    }
+
+    #[test]
+    fn move_then_rename_updates_the_calls_in_their_new_form() {
+        let service = "package a;
+
+class Billing {
+    int bill(Order order) {
+        return calc(order) + calc(order);
+    }
+
+    int calc(Order order) {
+        return order.getQty() * order.getPrice();
+    }
+}
+";
+        let (_d, p) = project(&[("src/a/Order.java", ORDER), ("src/a/Billing.java", service)]);
+        let m = method(&p, "src/a/Billing.java", "calc");
+        let mv = MoveSpec { to: "param:order".parse().expect("dest"), keep_delegate: false };
+        let c = move_and_rename(&p, m, &mv, "amount").expect("compound");
+        assert_eq!(c.signature, "int amount()");
+        let out = texts(&c.changes);
+        assert_eq!(
+            out[0].1,
+            "package a;\n\nclass Billing {\n    int bill(Order order) {\n        return order.amount() + order.amount();\n    }\n}\n"
+        );
+        assert!(
+            out[1].1.ends_with("    int amount() {\n        return getQty() * getPrice();\n    }\n}\n"),
+            "{}",
+            out[1].1
+        );
+
+        let clash = move_and_rename(&p, m, &mv, "getQty").expect_err("clashes");
+        assert_eq!(clash.reason, "name_clash", "{}", clash.message);
+        let bad = move_and_rename(&p, m, &mv, "class").expect_err("keyword");
+        assert_eq!(bad.reason, "invalid_name");
+    }
+
+    #[test]
+    fn a_refused_second_step_refuses_the_compound() {
+        let service = "package a;\n\nclass Billing {\n    private int fee;\n\n    int bill(Order order) {\n        int base = order.getQty() + fee;\n        return base;\n    }\n}\n";
+        let (_d, p) = project(&[("src/a/Order.java", ORDER), ("src/a/Billing.java", service)]);
+        let m = method(&p, "src/a/Billing.java", "bill");
+        let spec = ExtractSpec {
+            file: "src/a/Billing.java".into(),
+            method_line: None,
+            lines: (7, 7),
+            name: "baseOf".into(),
+            visibility: None,
+            local_types: BTreeMap::new(),
+        };
+        let mv = MoveSpec { to: "param:order".parse().expect("dest"), keep_delegate: false };
+        let r = extract_and_move(&p, m, &spec, &mv).expect_err("the extracted method uses a private field");
+        assert_eq!(r.reason, "private_member_used", "{}", r.message);
+    }
+}
