@@ -6,6 +6,7 @@
 //!
 //! [`main_with_args`] is the whole program; `main.rs` only calls it, and tests drive it in-process.
 
+pub mod build;
 pub mod cli;
 pub mod commands;
 pub mod config;
@@ -17,6 +18,7 @@ pub mod java;
 pub mod metrics;
 pub mod process;
 pub mod report;
+pub mod review;
 pub mod writeback;
 
 use std::ffi::OsString;
