@@ -301,7 +301,7 @@ pub fn parse_xml(xml: &str) -> Result<Vec<Violation>, roxmltree::Error> {
 fn checkstyle_message(text: &str) -> String {
     let after = |line: &str, marker: &str| line.split_once(marker).map(|(_, m)| m.trim().to_string());
     let main = text.lines().find_map(|l| after(l, "CheckstyleException: "));
-    let cause = text.lines().filter(|l| l.starts_with("Caused by: ")).next_back().and_then(|l| {
+    let cause = text.lines().rfind(|l| l.starts_with("Caused by: ")).and_then(|l| {
         // `Caused by: org.xml.sax.SAXParseException; systemId: ...; lineNumber: 2; ...; message`
         l.rsplit_once("; ").map(|(_, m)| m.trim().to_string()).or_else(|| after(l, ": "))
     });
