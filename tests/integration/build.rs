@@ -339,3 +339,29 @@ fn checkstyle_errors_say_what_to_do() {
     assert_eq!(err.exit(), mantra::exit::Exit::EnvironmentMissing);
     assert!(err.hint().unwrap().contains("apt-get install checkstyle"));
 }
+
+#[test]
+fn javac_and_the_junit_console_launcher_for_junit5() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src/shop");
+    let test = dir.path().join("test/shop");
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::create_dir_all(&test).unwrap();
+    std::fs::write(src.join("Cart.java"), "package shop;\n\npublic class Cart {\n    public int total(int... prices) {\n        int sum = 0;\n        for (int p : prices) {\n            sum += p;\n        }\n        return sum;\n    }\n}\n").unwrap();
+    std::fs::write(
+        test.join("CartTest.java"),
+        "package shop;\n\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n\nimport org.junit.jupiter.api.Test;\n\nclass CartTest {\n    @Test\n    void sums() {\n        assertEquals(6, new Cart().total(1, 2, 3));\n    }\n\n    @Test\n    void empty() {\n        assertEquals(1, new Cart().total());\n    }\n}\n",
+    )
+    .unwrap();
+    let tool = build::tool_for(dir.path(), &BuildConfig::default(), Arc::new(System));
+    let run = tool.test(dir.path(), &TestSelection::All).unwrap();
+    assert_eq!(run.failure, Some(FailureKind::TestFailure), "{}", run.run.output);
+    assert_eq!(run.total, 2, "{:?}", run.results);
+    let failed: Vec<&str> = run.failing().map(|r| r.id.as_str()).collect();
+    assert_eq!(failed, ["shop.CartTest#empty"]);
+    assert_eq!(run.failing().next().unwrap().message.as_deref(), Some("expected: <1> but was: <0>"));
+
+    let one = tool.test(dir.path(), &TestSelection::Only(vec!["shop.CartTest#sums".into()])).unwrap();
+    assert!(one.success(), "{}", one.run.output);
+    assert_eq!(one.results.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["shop.CartTest#sums"]);
+}
