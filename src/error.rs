@@ -72,6 +72,8 @@ fn as_classify<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a dyn C
         crate::plan::PlanError,
         crate::commands::refactor::Refused,
         crate::workspace::WorkspaceError,
+        crate::build::BuildError,
+        crate::review::CheckstyleError,
     );
     None
 }

@@ -6,6 +6,7 @@
 //!
 //! [`main_with_args`] is the whole program; `main.rs` only calls it, and tests drive it in-process.
 
+pub mod build;
 pub mod cli;
 pub mod commands;
 pub mod config;
@@ -18,6 +19,7 @@ pub mod metrics;
 pub mod plan;
 pub mod process;
 pub mod report;
+pub mod review;
 pub mod workspace;
 pub mod writeback;
 

@@ -1,0 +1,194 @@
+//! The original project's build and test results, so that only what a refactoring broke is blamed on it.
+//!
+//! [`baseline`] compiles and tests the unrefactored project once per state and caches the result
+//! in `.mantra/cache/baseline/<key>.json`; the caller names the state with [`state_key`] (commit
+//! id plus a hash of the uncommitted files), so a second refactoring of the same code costs no
+//! build. [`judge`] then sorts the failures of a run after the refactoring:
+//!
+//! - failing in the baseline too → pre-existing, never the refactoring's fault;
+//! - passing in the baseline (or new) → re-run once, on their own (only those tests, without the
+//!   rest of the suite, in one run), and blamed only if they fail again; otherwise reported as flaky.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::{BuildError, BuildResult, BuildTool, FailureKind, Outcome, TestResult, TestRun, TestSelection};
+
+/// Where baselines are cached, under the project folder.
+pub const CACHE_DIR: &str = ".mantra/cache/baseline";
+
+/// The original project's compile and full test run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Baseline {
+    pub key: String,
+    pub tool: String,
+    pub compile: BuildResult,
+    /// `None` when the original does not compile (there is nothing to test).
+    pub tests: Option<TestRun>,
+    /// Whether this came from the cache rather than a build.
+    #[serde(skip)]
+    pub cached: bool,
+}
+
+impl Baseline {
+    /// Whether `id` was already failing before the refactoring.
+    pub fn was_failing(&self, id: &str) -> bool {
+        self.tests.as_ref().is_some_and(|t| t.failing().any(|r| r.id == id))
+    }
+}
+
+/// A cache key for a project state: the commit id and, when files differ from it, a hash of
+/// their paths and contents (in path order, so the caller's order does not matter).
+pub fn state_key<P: AsRef<Path>, C: AsRef<[u8]>>(commit: &str, dirty: &[(P, C)]) -> String {
+    let commit: String = commit.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
+    if dirty.is_empty() {
+        return commit;
+    }
+    let mut files: Vec<(&Path, &[u8])> = dirty.iter().map(|(p, c)| (p.as_ref(), c.as_ref())).collect();
+    files.sort();
+    let mut h = Fnv::new();
+    for (path, content) in files {
+        let path = path.to_string_lossy();
+        // Lengths first, so ("ab", "c") and ("a", "bc") cannot hash alike.
+        h.write(&(path.len() as u64).to_le_bytes());
+        h.write(path.as_bytes());
+        h.write(&(content.len() as u64).to_le_bytes());
+        h.write(content);
+    }
+    format!("{commit}-{:016x}", h.0)
+}
+
+/// FNV-1a, 64 bits: stable across Rust versions and platforms (std's hasher is not), enough for a
+/// cache key that also carries the commit id.
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// The baseline of the project in `dir` at state `key`: from the cache, or built, tested and cached.
+///
+/// A run that timed out is not cached: the next call tries again rather than trusting it.
+pub fn baseline(tool: &dyn BuildTool, dir: &Path, key: &str) -> Result<Baseline, BuildError> {
+    let path = cache_path(dir, key);
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        match serde_json::from_str::<Baseline>(&text) {
+            Ok(mut b) if b.key == key && b.tool == tool.name() => {
+                b.cached = true;
+                return Ok(b);
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!("ignoring unreadable baseline cache {}: {e}", path.display()),
+        }
+    }
+    let compile = tool.compile(dir)?;
+    let tests = if compile.success() { Some(tool.test(dir, &TestSelection::All)?) } else { None };
+    let b = Baseline { key: key.to_string(), tool: tool.name().to_string(), compile, tests, cached: false };
+    let timed_out = b.compile.run.timed_out || b.tests.as_ref().is_some_and(|t| t.run.timed_out);
+    if !timed_out {
+        let io = |source| BuildError::Io { what: "cannot write the baseline cache", path: path.clone(), source };
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(io)?;
+        }
+        let json = serde_json::to_string(&b).map_err(|e| io(std::io::Error::other(e)))?;
+        // Written aside and renamed, so a concurrent reader never sees half a file.
+        let tmp = path.with_extension(format!("json.{}.tmp", std::process::id()));
+        std::fs::write(&tmp, json).map_err(io)?;
+        std::fs::rename(&tmp, &path).map_err(io)?;
+    }
+    Ok(b)
+}
+
+/// `dir/.mantra/cache/baseline/<key>.json`, the key reduced to characters safe in a file name.
+pub fn cache_path(dir: &Path, key: &str) -> PathBuf {
+    let safe: String = key.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
+    dir.join(CACHE_DIR).join(format!("{safe}.json"))
+}
+
+/// A run after a refactoring, judged against the baseline.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Judgement {
+    /// What the refactoring broke, if anything: a compile error, a timeout, tests that passed in
+    /// the baseline and failed twice, or a runtime failure the baseline did not have.
+    pub failure: Option<FailureKind>,
+    /// Failing now, passing (or absent) before, and failing again when re-run.
+    pub broken: Vec<TestResult>,
+    /// Failing now and in the baseline.
+    pub pre_existing: Vec<TestResult>,
+    /// Failed after the refactoring, passed when re-run.
+    pub flaky: Vec<TestResult>,
+    /// The re-run of the newly failing tests, if there was one.
+    pub rerun: Option<TestRun>,
+}
+
+impl Judgement {
+    pub fn accepted(&self) -> bool {
+        self.failure.is_none()
+    }
+}
+
+/// Sorts the failures of `after` into broken, pre-existing and flaky, re-running new failures once.
+pub fn judge(tool: &dyn BuildTool, dir: &Path, base: &Baseline, after: &TestRun) -> Result<Judgement, BuildError> {
+    let (pre_existing, fresh): (Vec<TestResult>, Vec<TestResult>) =
+        after.failing().cloned().partition(|r| base.was_failing(&r.id));
+    let mut broken = Vec::new();
+    let mut flaky = Vec::new();
+    let mut rerun = None;
+    if !fresh.is_empty() && !matches!(after.failure, Some(FailureKind::Compile | FailureKind::Timeout)) {
+        let mut selectors: Vec<String> = fresh.iter().map(TestResult::selector).collect();
+        selectors.sort();
+        selectors.dedup();
+        let again = tool.test(dir, &TestSelection::Only(selectors))?;
+        for r in fresh {
+            let still = again.results.iter().any(|x| x.id == r.id && x.outcome.is_failing());
+            let passed = again.results.iter().any(|x| x.id == r.id && x.outcome == Outcome::Passed)
+                // JUnitCore lists failures only: a clean run that ran tests passed them.
+                || (again.success() && again.total > 0 && again.results.iter().all(|x| x.id != r.id));
+            if passed && !still { flaky.push(r) } else { broken.push(r) }
+        }
+        rerun = Some(again);
+    } else {
+        broken = fresh;
+    }
+    let base_failure = base.tests.as_ref().and_then(|t| t.failure);
+    let failure = match after.failure {
+        Some(k @ (FailureKind::Compile | FailureKind::Timeout)) => Some(k),
+        _ if broken.iter().any(|r| r.outcome == Outcome::Failed) => Some(FailureKind::TestFailure),
+        _ if !broken.is_empty() => Some(FailureKind::Runtime),
+        // The run failed without a failing test (a crash, a setup error): the refactoring's fault
+        // unless the original failed the same way.
+        Some(FailureKind::Runtime)
+            if after.failing().next().is_none() && base_failure != Some(FailureKind::Runtime) =>
+        {
+            Some(FailureKind::Runtime)
+        }
+        _ => None,
+    };
+    Ok(Judgement { failure, broken, pre_existing, flaky, rerun })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_keys_are_stable_and_order_free() {
+        let a = state_key("abc123", &[("b.java", "x"), ("a.java", "y")]);
+        let b = state_key("abc123", &[("a.java", "y"), ("b.java", "x")]);
+        assert_eq!(a, b);
+        assert!(a.starts_with("abc123-"), "{a}");
+        assert_ne!(a, state_key("abc123", &[("a.java", "y"), ("b.java", "z")]));
+        assert_ne!(state_key("c", &[("ab", "c")]), state_key("c", &[("a", "bc")]));
+        assert_eq!(state_key::<&str, &str>("abc123", &[]), "abc123");
+        assert_eq!(cache_path(Path::new("/p"), "a/b").file_name().unwrap(), "a_b.json");
+    }
+}
