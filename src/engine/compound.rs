@@ -21,7 +21,6 @@ use super::move_method::{self, MoveSpec, Moved};
 use super::rename::{RenameSpec, rename_method};
 use super::{ChangeSet, Edit, FileChange, Refusal};
 use crate::java::project::{MethodId, Project};
-use crate::java::symbols::CallKind;
 
 /// What a compound refactoring did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -95,10 +94,7 @@ pub fn move_and_rename(
     let after = Project::open_with_overlay(project.root(), overlay).map_err(io_refusal)?;
     let target = find_moved(&after, &moved)?;
     let spec = RenameSpec { new_name: new_name.to_string() };
-    let renamed = match rename_method(&after, target, &spec) {
-        Err(r) if r.reason == "not_implemented" => rename_moved(&after, target, new_name)?,
-        other => other?,
-    };
+    let renamed = rename_method(&after, target, &spec)?;
     let changes = compose(&[&moved.changes, &renamed])?;
     let signature = moved.signature.replacen(&format!(" {}(", moved.name), &format!(" {new_name}("), 1);
     Ok(Compound {
@@ -122,76 +118,6 @@ fn find_moved(after: &Project, moved: &Moved) -> Result<MethodId, Refusal> {
         .into_iter()
         .find(|&m| after.method(m).name == moved.name && after.method(m).erased_params() == moved.erased_params)
         .ok_or_else(|| internal(format!("the moved method `{}` is not in `{}`", moved.name, moved.destination)))
-}
-
-/// Renames a method that Move Method has just put in its class.
-///
-/// Used only while the full Rename Method (`engine::rename`) is not available. It is enough here
-/// because the move guarantees what a general rename must check: the method overrides nothing and
-/// nothing overrides it (moving such methods is refused), so only its declaration, its call sites
-/// and its method references change; the new name must be a valid identifier and must not clash
-/// with a same-signature method in the class, its supertypes or its subtypes.
-fn rename_moved(project: &Project, method: MethodId, new_name: &str) -> Result<ChangeSet, Refusal> {
-    let decl = project.method(method);
-    if !super::javasyntax::is_java_identifier(new_name) {
-        return Err(Refusal::new(
-            "invalid_name",
-            format!("`{new_name}` is not a valid Java method name (it must be an identifier and not a keyword)"),
-        ));
-    }
-    if new_name == decl.name {
-        return Ok(ChangeSet::new());
-    }
-    let owner = project.owner(method);
-    let params = decl.erased_params();
-    let related = std::iter::once(owner).chain(project.supertypes(owner)).chain(project.subtypes(owner));
-    for t in related {
-        if let Some(m) = project.methods_of(t).into_iter().find(|&m| {
-            let d = project.method(m);
-            !d.is_constructor() && d.name == new_name && d.erased_params() == params
-        }) {
-            return Err(Refusal::new(
-                "name_clash",
-                format!(
-                    "`{}` already has `{}` (line {}); choose another name",
-                    project.qualified_name(t),
-                    project.method(m).signature(),
-                    project.method(m).span.start_line
-                ),
-            ));
-        }
-    }
-    let mut changes = ChangeSet::new();
-    let file = project.method_source(method);
-    changes.edit(&file.path, &file.text, Edit::replace(decl.name_span.range(), new_name));
-    for caller in project.callers(method) {
-        let cdecl = project.method(caller.method);
-        let site = &cdecl.calls[caller.call];
-        let cfile = project.method_source(caller.method);
-        if !caller.certain {
-            return Err(Refusal::new(
-                "ambiguous_call",
-                format!(
-                    "the call `{}` at {}:{} may target another overload; rename by hand",
-                    project.call_text(caller.method, caller.call),
-                    cfile.path.display(),
-                    site.span.start_line
-                ),
-            ));
-        }
-        // The name is the identifier right before the argument list, or the last token of `X::name`.
-        let text = cfile.slice(&site.span);
-        let rel = match site.kind {
-            CallKind::MethodRef => text.rfind(&decl.name),
-            _ => text.find('(').and_then(|open| text[..open].rfind(&decl.name)),
-        };
-        let Some(rel) = rel else {
-            return Err(internal(format!("no `{}` in the call `{text}`", decl.name)));
-        };
-        let at = site.span.start_byte + rel;
-        changes.edit(&cfile.path, &cfile.text, Edit::replace(at..at + decl.name.len(), new_name));
-    }
-    Ok(changes)
 }
 
 /// The texts a change set produces, as an overlay for [`Project::open_with_overlay`].

@@ -254,16 +254,16 @@ fn inline(project: &Project, method: MethodId, spec: &InlineSpec) -> Result<Chan
     super::inline::inline_method(&files, spec)
 }
 
-fn extract_and_move(_project: &Project, _method: MethodId, _spec: &ExtractAndMoveSpec) -> Result<ChangeSet, Refusal> {
-    Err(Refusal::new("unavailable", "Extract And Move Method is not part of this build of mantra"))
+fn extract_and_move(project: &Project, method: MethodId, spec: &ExtractAndMoveSpec) -> Result<ChangeSet, Refusal> {
+    super::compound::extract_and_move(project, method, &spec.extract, &spec.move_to).map(|c| c.changes)
 }
 
 fn move_and_inline(_project: &Project, _method: MethodId, _spec: &MoveAndInlineSpec) -> Result<ChangeSet, Refusal> {
     Err(Refusal::new("unavailable", "Move And Inline Method is not part of this build of mantra"))
 }
 
-fn move_and_rename(_project: &Project, _method: MethodId, _spec: &MoveAndRenameSpec) -> Result<ChangeSet, Refusal> {
-    Err(Refusal::new("unavailable", "Move And Rename Method is not part of this build of mantra"))
+fn move_and_rename(project: &Project, method: MethodId, spec: &MoveAndRenameSpec) -> Result<ChangeSet, Refusal> {
+    super::compound::move_and_rename(project, method, &spec.move_to, &spec.new_name).map(|c| c.changes)
 }
 
 /// The specs of the engines that arrive in their own modules (`inline.rs`, `compound.rs`), in the
