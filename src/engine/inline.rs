@@ -606,7 +606,8 @@ impl<'t> Method<'t> {
             type_decl.kind() == "record_declaration" || has_word(modifiers_text(type_decl, text), "final");
         let getters = type_body
             .named_children(&mut type_body.walk())
-            .filter(|g| g.kind() == "method_declaration")
+            // the inlined method itself is going away
+            .filter(|g| g.kind() == "method_declaration" && g.id() != decl.id())
             .filter_map(|g| {
                 let field = trivial_getter_field(g, text)?;
                 let facc = fields.get(field)?;
