@@ -242,8 +242,9 @@ fn extract_and_move(project: &Project, method: MethodId, spec: &ExtractAndMoveSp
     super::compound::extract_and_move(project, method, &spec.extract, &spec.move_to).map(|c| c.changes)
 }
 
-fn move_and_inline(_project: &Project, _method: MethodId, _spec: &MoveAndInlineSpec) -> Result<ChangeSet, Refusal> {
-    Err(Refusal::new("unavailable", "Move And Inline Method is not part of this build of mantra"))
+fn move_and_inline(project: &Project, method: MethodId, spec: &MoveAndInlineSpec) -> Result<ChangeSet, Refusal> {
+    let mv = MoveSpec { to: spec.to.clone(), keep_delegate: false };
+    super::compound::move_and_inline(project, method, &mv, spec.at.clone()).map(|c| c.changes)
 }
 
 fn move_and_rename(project: &Project, method: MethodId, spec: &MoveAndRenameSpec) -> Result<ChangeSet, Refusal> {
