@@ -10,6 +10,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod dataset;
+pub mod detect;
 pub mod engine;
 pub mod error;
 pub mod exit;
