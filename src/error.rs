@@ -68,6 +68,7 @@ fn as_classify<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a dyn C
         crate::config::ConfigError,
         crate::process::ProcessError,
         crate::writeback::WriteError,
+        crate::detect::SnapshotError,
     );
     None
 }

@@ -97,6 +97,7 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
     let mut ctx = Context { repo, cwd, config, reporter, global: cli.global };
     let result = match cli.command {
         Command::Analyze(args) => commands::analyze::run(&mut ctx, &args),
+        Command::Detect(args) => commands::detect::run(&mut ctx, &args),
         Command::Doctor(args) => commands::doctor::run(&mut ctx, &args),
         Command::Refactor(args) => commands::refactor::run(&mut ctx, &args),
         Command::Completions(_) => unreachable!("handled above"),

@@ -472,8 +472,7 @@ impl<'s> Diff<'s> {
             let (count_b, count_a) = (call_counts(bm), call_counts(am));
             let mut seen = Vec::new();
             // (call in the caller or in an extracted method, the substitution in force there)
-            let mut queue: Vec<(&Call, Subst, usize)> =
-                am.calls.iter().map(|c| (c, HashMap::new(), 0)).collect();
+            let mut queue: Vec<(&Call, Subst, usize)> = am.calls.iter().map(|c| (c, HashMap::new(), 0)).collect();
             while let Some((call, outer, depth)) = queue.pop() {
                 let before_calls = count_b.get(&(call.name.as_str(), call.args.len())).copied().unwrap_or(0);
                 let after_calls = count_a.get(&(call.name.as_str(), call.args.len())).copied().unwrap_or(0);

@@ -168,3 +168,6 @@ pub fn to_miner_json(repository: &str, sha1: &str, url: &str, refactorings: &[Re
         }]
     })
 }
+
+#[cfg(test)]
+mod tests;

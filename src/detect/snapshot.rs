@@ -96,8 +96,12 @@ impl Snapshot {
     }
 
     /// The `.java` files that commit `rev` changed, as they were in its first parent (`before`) and
-    /// in `rev` (`after`), read with the git command line in `repo`.
-    pub fn from_commit(runner: &dyn Runner, repo: &Path, rev: &str) -> Result<(Snapshot, Snapshot), SnapshotError> {
+    /// in `rev` (`after`), read with the git command line in `repo`; with the commit's full id.
+    pub fn from_commit(
+        runner: &dyn Runner,
+        repo: &Path,
+        rev: &str,
+    ) -> Result<(Snapshot, Snapshot, String), SnapshotError> {
         let git = |args: &[&str]| -> Result<String, SnapshotError> {
             let cmd = Cmd::new("git").args(args.iter().copied()).cwd(repo).output_cap(256 * 1024 * 1024);
             let out = runner.run(&cmd)?;
@@ -130,7 +134,7 @@ impl Snapshot {
                 after.files.insert(p.to_string(), git(&["show", &format!("{sha}:{p}")])?);
             }
         }
-        Ok((before, after))
+        Ok((before, after, sha))
     }
 }
 

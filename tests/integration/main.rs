@@ -3,6 +3,7 @@
 mod analyze;
 mod cli;
 mod config;
+mod detect;
 mod doctor;
 mod engine_extract;
 mod engine_inline;
