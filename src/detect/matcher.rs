@@ -110,7 +110,7 @@ fn map_onto(src: &[Norm], pool: &[&Norm], used: &mut [bool]) -> Mapping {
         }
     }
     for (i, s) in src.iter().enumerate() {
-        if done[i] || s.trivial || s.toks.len() < 4 {
+        if done[i] || s.trivial || s.toks.len() < 3 {
             continue;
         }
         let mut best: Option<(f64, usize)> = None;
@@ -119,7 +119,13 @@ fn map_onto(src: &[Norm], pool: &[&Norm], used: &mut [bool]) -> Mapping {
             if used[j] || p.trivial || a * 2 < b || b * 2 < a {
                 continue;
             }
-            let sim = token_similarity(&s.toks, &p.toks);
+            // Short statements match only with one name replaced (`return a;` / `return b;`).
+            let sim = if a < 4 {
+                let diff = s.toks.iter().zip(&p.toks).filter(|(x, y)| x != y).count();
+                if a == b && diff == 1 && s.toks[0] == p.toks[0] { FUZZY } else { 0.0 }
+            } else {
+                token_similarity(&s.toks, &p.toks)
+            };
             if sim >= FUZZY && best.is_none_or(|(bs, _)| sim > bs) {
                 best = Some((sim, j));
             }
@@ -239,12 +245,15 @@ impl<'s> Diff<'s> {
                 let size = kb.len().max(ka.len());
                 let share = if size == 0 { 0.0 } else { common as f64 / size as f64 };
                 if same_name || (common >= 1 && share >= 0.5) {
-                    candidates.push((same_name, share, cb, ca));
+                    // Shared members decide; an equal simple name only breaks ties (a class moved
+                    // to a package that already has a namesake must not pair with the namesake).
+                    let score = share + if same_name { 0.3 } else { 0.0 };
+                    candidates.push((score, cb, ca));
                 }
             }
         }
-        candidates.sort_by(|x, y| (y.0, y.1).partial_cmp(&(x.0, x.1)).unwrap_or(std::cmp::Ordering::Equal));
-        for (_, _, cb, ca) in candidates {
+        candidates.sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap_or(std::cmp::Ordering::Equal));
+        for (_, cb, ca) in candidates {
             if !self.class_fwd.contains_key(&cb) && !self.class_back.contains_key(&ca) {
                 self.pair_class(cb, ca);
             }
@@ -403,6 +412,10 @@ impl<'s> Diff<'s> {
             return None;
         }
         let score = 2.0 * m as f64 / (sx_solid + sy_solid) as f64 + if same_sig { 0.01 } else { 0.0 };
+        // A rename nobody calls (a test method, an entry point) has only its body as evidence.
+        if !moved && score < 0.75 && !self.call_sites_renamed(&x.name, &y.name) {
+            return None;
+        }
         let pure = identical || (fwd.all_exact() && back.all_exact() && nx.len() == ny.len());
         Some((score, pure))
     }
@@ -482,7 +495,9 @@ impl<'s> Diff<'s> {
                 for x in self.new_methods(&call.name, call.args.len()) {
                     let same_class = self.class_back.get(&self.a.methods[x].class) == Some(&bm.class)
                         || self.a.methods[x].class == am.class;
-                    if same_class == across || seen.contains(&x) || (across && !call.qualified && !self.static_like(x))
+                    if same_class == across
+                        || seen.contains(&x)
+                        || (across && !call.qualified && !self.reachable(false, x, am.class))
                     {
                         continue;
                     }
@@ -491,25 +506,6 @@ impl<'s> Diff<'s> {
                     let src = norms(xm, &subst);
                     let mut used = vec![false; pool.len()];
                     let mapping = map_onto(&src, &pool, &mut used);
-                    if std::env::var_os("MANTRA_DETECT_TRACE").is_some() {
-                        eprintln!(
-                            "extract? {} from {}: solid {} mapped {} exact {} pool {}",
-                            xm.name,
-                            bm.name,
-                            mapping.solid,
-                            mapping.mapped,
-                            mapping.exact,
-                            pool.len()
-                        );
-                        if std::env::var_os("MANTRA_DETECT_TRACE_STMTS").is_some() {
-                            for s in &src {
-                                eprintln!("   x: {}", s.text);
-                            }
-                            for s in &pool {
-                                eprintln!("   p: {}", s.text);
-                            }
-                        }
-                    }
                     if Self::enough(&mapping) {
                         seen.push(x);
                         if depth < 2 {
@@ -579,7 +575,7 @@ impl<'s> Diff<'s> {
                         || self.b.methods[r].class == bm.class;
                     if same_class == across
                         || seen.contains(&r)
-                        || (across && !call.qualified && !self.static_like_b(r))
+                        || (across && !call.qualified && !self.reachable(true, r, bm.class))
                     {
                         continue;
                     }
@@ -629,13 +625,30 @@ impl<'s> Diff<'s> {
         }
     }
 
-    /// A method reachable without a receiver from another class: static, or of an enclosing class.
-    fn static_like(&self, x: usize) -> bool {
-        self.a.methods[x].is_static
+    /// Whether method `m` can be called without a receiver from `class` (same side): static
+    /// (imported or qualified elsewhere), declared in an enclosing class, or inherited.
+    fn reachable(&self, before: bool, m: usize, class: usize) -> bool {
+        let side = self.side(before);
+        let owner = side.class_of(m);
+        let caller = &side.classes[class];
+        side.methods[m].is_static
+            || caller.name.starts_with(&format!("{}.", owner.name))
+            || self.inherits(side, class, &owner.simple, 4)
     }
 
-    fn static_like_b(&self, r: usize) -> bool {
-        self.b.methods[r].is_static
+    /// Whether `class` has a supertype named `simple`, looking `depth` levels up through the side's classes.
+    fn inherits(&self, side: &Side, class: usize, simple: &str, depth: u32) -> bool {
+        let supers = &side.classes[class].supers;
+        if supers.iter().any(|s| s == simple) {
+            return true;
+        }
+        depth > 0
+            && supers.iter().any(|s| {
+                side.classes
+                    .iter()
+                    .enumerate()
+                    .any(|(i, c)| c.simple == *s && i != class && self.inherits(side, i, simple, depth - 1))
+            })
     }
 
     /// Added methods (not matched, not explained yet) named `name` that accept `args` arguments.
@@ -707,6 +720,7 @@ impl<'s> Diff<'s> {
             }
         }
         candidates.sort_by(|p, q| (q.0, q.1).partial_cmp(&(p.0, p.1)).unwrap_or(std::cmp::Ordering::Equal));
+        let mut pushed = Vec::new();
         for (_, _, mb, ma, pure) in candidates {
             if self.used_b[mb] || self.used_a[ma] {
                 continue;
@@ -715,7 +729,8 @@ impl<'s> Diff<'s> {
             self.used_a[ma] = true;
             let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
             let (cx, cy) = (self.b.class_of(mb), self.a.class_of(ma));
-            let kind = if cy.supers.contains(&cx.simple) {
+            let cx_after = self.class_fwd.get(&x.class).map(|&c| self.a.classes[c].simple.as_str()).unwrap_or("");
+            let kind = if cy.supers.contains(&cx.simple) || cy.supers.iter().any(|s| s == cx_after) {
                 RefactoringType::PushDownMethod
             } else if cx.supers.contains(&cy.simple) || self.after_supers(mb).contains(&cy.simple) {
                 RefactoringType::PullUpMethod
@@ -735,6 +750,37 @@ impl<'s> Diff<'s> {
             let left = vec![self.decl(true, mb, "original method declaration")];
             let right = vec![self.decl(false, ma, "moved method declaration")];
             self.push(kind, description, left, right, pure, (true, mb), (false, ma));
+            if kind == RefactoringType::PushDownMethod {
+                pushed.push((mb, cx.simple.clone(), cx_after.to_string()));
+            }
+        }
+        // A method pushed down usually lands in every subclass: the other copies are the same push.
+        for (mb, sup, sup_after) in pushed {
+            let x = &self.b.methods[mb];
+            let copies: Vec<usize> = self
+                .by_name_a
+                .get(x.name.as_str())
+                .into_iter()
+                .flatten()
+                .copied()
+                .filter(|&ma| self.back[ma].is_none() && !self.used_a[ma] && self.a.methods[ma].key == x.key)
+                .filter(|&ma| self.a.class_of(ma).supers.iter().any(|s| *s == sup || *s == sup_after))
+                .collect();
+            for ma in copies {
+                let Some((_, pure)) = self.same_body(mb, ma, true) else { continue };
+                self.used_a[ma] = true;
+                let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
+                let description = format!(
+                    "Push Down Method\t{} from class {} to {} from class {}",
+                    x.desc,
+                    self.b.class_of(mb).name,
+                    y.desc,
+                    self.a.class_of(ma).name
+                );
+                let left = vec![self.decl(true, mb, "original method declaration")];
+                let right = vec![self.decl(false, ma, "moved method declaration")];
+                self.push(RefactoringType::PushDownMethod, description, left, right, pure, (true, mb), (false, ma));
+            }
         }
     }
 

@@ -211,9 +211,7 @@ pub struct Side {
 impl Side {
     /// Both sides of a change; the after side's files are parsed incrementally from the before side's.
     pub fn build_pair(before: &Snapshot, after: &Snapshot) -> (Side, Side) {
-        let t0 = std::time::Instant::now();
         let b_files: Vec<Parsed> = before.files.par_iter().map(|(p, t)| Parsed::parse(p, t.clone(), None)).collect();
-        let t1 = std::time::Instant::now();
         let b_index: HashMap<&str, usize> = b_files.iter().enumerate().map(|(i, f)| (f.path.as_str(), i)).collect();
         let a_files: Vec<Parsed> = after
             .files
@@ -232,16 +230,11 @@ impl Side {
                 }
             })
             .collect();
-        let t2 = std::time::Instant::now();
         let mut b = Side::declare(b_files);
         let mut a = Side::declare(a_files);
         let fb: HashSet<u64> = b.methods.iter().map(|m| m.fingerprint).collect();
         let fa: HashSet<u64> = a.methods.iter().map(|m| m.fingerprint).collect();
-        let t3 = std::time::Instant::now();
         rayon::join(|| b.fill_bodies(&fa), || a.fill_bodies(&fb));
-        if std::env::var_os("MANTRA_DETECT_TRACE").is_some() {
-            eprintln!("parse before {:?} after {:?} declare {:?} bodies {:?}", t1 - t0, t2 - t1, t3 - t2, t3.elapsed());
-        }
         (b, a)
     }
 
@@ -896,6 +889,38 @@ fn collect_calls(src: &Parsed, node: Node<'_>, out: &mut Vec<Call>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    #[ignore = "one-off check over the oracle"]
+    fn incremental_parse_on_the_oracle() {
+        let shared = crate::dataset::shared_data_dir().expect("data");
+        let commits = crate::detect::oracle::load(&shared.join("refactoring-oracle")).expect("oracle");
+        let mut checked = 0;
+        for c in commits.iter().step_by(4) {
+            let b = Snapshot::read(&c.dir.join("before")).expect("before");
+            let a = Snapshot::read(&c.dir.join("after")).expect("after");
+            for (path, text) in &a.files {
+                let Some(old) = b.files.get(path) else { continue };
+                let before = Parsed::parse(path, old.clone(), None);
+                let inc = Parsed::parse(path, text.clone(), Some(&before));
+                let fresh = Parsed::parse(path, text.clone(), None);
+                assert_eq!(inc.root().to_sexp(), fresh.root().to_sexp(), "{path}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 100);
+    }
+
+    #[test]
+    fn incremental_parse_equals_a_fresh_parse() {
+        let old = "package a;\nclass A {\n  void m() {\n    int x = 1;\n  }\n  void n() { m(); }\n}";
+        let new = "package a;\nimport b.B;\nclass A {\n  void m() {\n    int x = 2;\n    x++;\n  }\n  void n() { m(); }\n  int k() { return 3; }\n}";
+        let before = Parsed::parse("A.java", old.to_string(), None);
+        let incremental = Parsed::parse("A.java", new.to_string(), Some(&before));
+        let fresh = Parsed::parse("A.java", new.to_string(), None);
+        assert_eq!(incremental.root().to_sexp(), fresh.root().to_sexp());
+        assert_eq!(incremental.root().end_position(), fresh.root().end_position());
+    }
 
     #[test]
     fn types_in_refactoringminer_notation() {
