@@ -2,5 +2,6 @@
 
 pub mod analyze;
 pub mod completions;
+pub mod detect;
 pub mod doctor;
 pub mod refactor;
