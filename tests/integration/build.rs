@@ -13,31 +13,7 @@ use mantra::config::{BuildConfig, CheckstyleConfig};
 use mantra::process::{Cmd, Output, ProcessError, Runner, System};
 use mantra::review::{Checkstyle, CheckstyleError};
 
-use crate::harness::fixture;
-
-/// Copies a fixture project to a temporary folder, leaving build outputs behind.
-fn copy_fixture(name: &str) -> tempfile::TempDir {
-    let tmp = tempfile::Builder::new().prefix(&format!("mantra-build-{name}-")).tempdir().unwrap();
-    copy_tree(&fixture(name), tmp.path());
-    tmp
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let name = entry.file_name();
-        if matches!(name.to_str(), Some("target" | "build" | ".gradle" | ".mantra")) {
-            continue;
-        }
-        let dest = to.join(&name);
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &dest);
-        } else {
-            std::fs::copy(entry.path(), dest).unwrap();
-        }
-    }
-}
+use crate::harness::{copy_fixture, fixture};
 
 fn edit(file: &Path, from: &str, to: &str) {
     let text = std::fs::read_to_string(file).unwrap();

@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::harness::{fixture, mantra};
+use crate::harness::{copy_fixture, gradle_test, mantra, maven_test, read};
 
 use mantra::engine::inline::{CallLine, InlineSpec, MethodSelector, inline_method};
 use mantra::java::SourceFile;
@@ -246,58 +246,18 @@ fn dataset_inline_method_records_meet_the_targets() {
     assert_eq!(report.move_and_inline, 11);
 }
 
-/// Copies a fixture project to a temporary directory, without build output.
-fn copy_project(name: &str) -> tempfile::TempDir {
-    fn copy(from: &Path, to: &Path) {
-        std::fs::create_dir_all(to).unwrap();
-        for entry in std::fs::read_dir(from).unwrap() {
-            let entry = entry.unwrap();
-            let name = entry.file_name();
-            if matches!(name.to_str(), Some("target" | "build" | ".gradle")) {
-                continue;
-            }
-            let path = entry.path();
-            if path.is_dir() {
-                copy(&path, &to.join(&name));
-            } else {
-                std::fs::copy(&path, to.join(&name)).unwrap();
-            }
-        }
-    }
-    let dir = tempfile::tempdir().unwrap();
-    copy(&fixture(name), dir.path());
-    dir
-}
-
 /// Runs `mantra refactor --type inline-method TARGET --apply --no-verify` in `root`; must succeed.
 fn inline_cli(root: &Path, target: &str) {
     let run = mantra(root, &["refactor", "--type", "inline-method", target, "--apply", "--no-verify"]);
     assert_eq!(run.code, 0, "inline {target}:\nstdout:\n{}\nstderr:\n{}", run.stdout, run.stderr);
 }
 
-fn read(root: &Path, rel: &str) -> String {
-    std::fs::read_to_string(root.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
-}
-
-/// Runs a build command in `root`; panics with its output when it fails.
-fn build(root: &Path, program: &str, args: &[&str]) {
-    let out = Command::new(program).args(args).current_dir(root).output().unwrap_or_else(|e| panic!("{program}: {e}"));
-    assert!(
-        out.status.success(),
-        "{program} {args:?} failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-const MAVEN_TEST: [&str; 6] = ["-o", "-B", "-q", "-Dmaven.repo.local=/usr/share/maven-repo", "-DforkCount=0", "test"];
-
 /// D7, D8 and D9 one after another on one copy of the demo, then its 83 tests. D9's trap:
 /// `RevenueReport.Row.getCustomerName` (called as `Row::getCustomerName` and on list elements in
 /// the tests) is another method and must not change.
 #[test]
 fn demo_inline_rows_d7_d8_d9_keep_the_build_green() {
-    let dir = copy_project("demo");
+    let dir = copy_fixture("demo");
     let root = dir.path();
     let p = "src/main/java/com/acme/invoicing";
     let report = format!("{p}/report/RevenueReport.java");
@@ -323,20 +283,20 @@ fn demo_inline_rows_d7_d8_d9_keep_the_build_green() {
     assert_eq!(read(root, &report), report_before, "RevenueReport's Row::getCustomerName must not change");
     assert_eq!(read(root, report_test), report_test_before);
 
-    build(root, "mvn", &MAVEN_TEST);
+    maven_test(root);
 }
 
 /// L2 on the JUnit 4 library project, then its tests.
 #[test]
 fn library_inline_row_l2_keeps_the_build_green() {
-    let dir = copy_project("library-junit4");
+    let dir = copy_fixture("library-junit4");
     let root = dir.path();
     let desk = "src/main/java/com/acme/library/LoanDesk.java";
     inline_cli(root, &format!("{desk}:hasCopyAvailable"));
     let text = read(root, desk);
     assert!(text.contains("        if (!(countOpenLoans(book) < book.getCopies())) {\n"), "{text}");
     assert!(!text.contains("hasCopyAvailable"), "{text}");
-    build(root, "mvn", &MAVEN_TEST);
+    maven_test(root);
 }
 
 /// G3 on the Gradle project, then its tests. The argument `ticket.getLevel()` is a call and the
@@ -344,7 +304,7 @@ fn library_inline_row_l2_keeps_the_build_green() {
 /// once into a local named after the parameter instead.
 #[test]
 fn parking_inline_row_g3_keeps_the_build_green() {
-    let dir = copy_project("parking-gradle");
+    let dir = copy_fixture("parking-gradle");
     let root = dir.path();
     let garage = "src/main/java/com/acme/parking/Garage.java";
     inline_cli(root, &format!("{garage}:levelNumbered"));
@@ -356,5 +316,5 @@ fn parking_inline_row_g3_keeps_the_build_green() {
         "{text}"
     );
     assert!(!text.contains("levelNumbered"), "{text}");
-    build(root, "gradle", &["--offline", "-q", "test"]);
+    gradle_test(root);
 }

@@ -4,40 +4,16 @@
 //! (compile with `-Xlint:all`, every test). One build per project keeps the suite fast.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use mantra::engine::move_method::{MoveSpec, Moved, plan};
 use mantra::java::Project;
 use mantra::java::target;
 
-use crate::harness::fixture;
+use crate::harness::{copy_fixture, gradle_test, maven_test, read};
 
 #[path = "../../examples/support/move_eval.rs"]
 #[allow(dead_code)] // the example reads fields this test does not
 mod move_eval;
-
-/// Copies a fixture project to a temporary directory, without build output.
-pub fn copy_project(name: &str) -> tempfile::TempDir {
-    fn copy(from: &Path, to: &Path) {
-        std::fs::create_dir_all(to).expect("mkdir");
-        for entry in std::fs::read_dir(from).expect("read fixture") {
-            let entry = entry.expect("entry");
-            let name = entry.file_name();
-            if matches!(name.to_str(), Some("target" | "build" | ".gradle")) {
-                continue;
-            }
-            let path = entry.path();
-            if path.is_dir() {
-                copy(&path, &to.join(&name));
-            } else {
-                std::fs::copy(&path, to.join(&name)).expect("copy");
-            }
-        }
-    }
-    let dir = tempfile::tempdir().expect("tempdir");
-    copy(&fixture(name), dir.path());
-    dir
-}
 
 /// Opens the project at `root`, resolves `target` (`path:method`), moves it and writes the result.
 pub fn apply_move(root: &Path, target_spec: &str, to: &str, keep_delegate: bool) -> Moved {
@@ -50,34 +26,6 @@ pub fn apply_move(root: &Path, target_spec: &str, to: &str, keep_delegate: bool)
     moved
 }
 
-pub fn read(root: &Path, rel: &str) -> String {
-    std::fs::read_to_string(root.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
-}
-
-fn run_build(root: &Path, program: &str, args: &[&str]) {
-    let out = Command::new(program)
-        .args(args)
-        .current_dir(root)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
-    assert!(
-        out.status.success(),
-        "{program} {args:?} failed in {}:\n{}\n{}",
-        root.display(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-/// `mvn test` offline against Debian's repository, tests in Maven's JVM.
-pub fn maven_test(root: &Path) {
-    run_build(root, "mvn", &["-o", "-B", "-q", "-Dmaven.repo.local=/usr/share/maven-repo", "-DforkCount=0", "test"]);
-}
-
-pub fn gradle_test(root: &Path) {
-    run_build(root, "gradle", &["--offline", "-q", "test"]);
-}
-
 const P: &str = "src/main/java/com/acme/invoicing";
 
 fn p(rel: &str) -> String {
@@ -86,7 +34,7 @@ fn p(rel: &str) -> String {
 
 #[test]
 fn demo_moves_d10_d11_d12_build_and_pass() {
-    let dir = copy_project("demo");
+    let dir = copy_fixture("demo");
     let root = dir.path();
 
     // D10: through a parameter, into another package: public, the call reads from the invoice.
@@ -125,7 +73,7 @@ fn demo_moves_d10_d11_d12_build_and_pass() {
 
 #[test]
 fn library_l3_and_parking_g4_build_and_pass() {
-    let lib = copy_project("library-junit4");
+    let lib = copy_fixture("library-junit4");
     let root = lib.path();
     let l3 = apply_move(root, "src/main/java/com/acme/library/LoanDesk.java:daysLate", "param:loan", false);
     assert_eq!(l3.signature, "long daysLate(LocalDate today)");
@@ -138,7 +86,7 @@ fn library_l3_and_parking_g4_build_and_pass() {
         "{loan}"
     );
 
-    let parking = copy_project("parking-gradle");
+    let parking = copy_fixture("parking-gradle");
     let proot = parking.path();
     let g4 = apply_move(proot, "src/main/java/com/acme/parking/Garage.java:stayOf", "param:ticket", false);
     assert_eq!(g4.signature, "Duration stayOf()");
@@ -157,7 +105,7 @@ fn library_l3_and_parking_g4_build_and_pass() {
 /// An overriding method is refused on the real project, where the hierarchy spans files.
 #[test]
 fn an_overriding_method_is_refused_in_the_demo() {
-    let dir = copy_project("demo");
+    let dir = copy_fixture("demo");
     let root = dir.path();
     let project = Project::open(root).expect("open");
     // `export` implements `InvoiceExporter.export`; moving it would break dispatch.
@@ -175,7 +123,7 @@ fn demo_compounds_d17_d18_d19_build_and_pass() {
     use mantra::engine::compound::{extract_and_move, move_and_inline, move_and_rename};
     use mantra::engine::extract::ExtractSpec;
 
-    let dir = copy_project("demo");
+    let dir = copy_fixture("demo");
     let root = dir.path();
 
     let project = Project::open(root).expect("open");

@@ -3,35 +3,11 @@
 //! Independent renames share one build to keep the suite fast.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use mantra::engine::{ChangeSet, Refusal, RenameSpec, rename_method};
 use mantra::java::{Project, target};
 
-use crate::harness::fixture;
-
-/// Copies a fixture project to a temporary directory, without build output.
-fn copy_project(name: &str) -> tempfile::TempDir {
-    fn copy(from: &Path, to: &Path) {
-        std::fs::create_dir_all(to).expect("mkdir");
-        for entry in std::fs::read_dir(from).expect("read fixture") {
-            let entry = entry.expect("entry");
-            let name = entry.file_name();
-            if matches!(name.to_str(), Some("target" | "build" | ".gradle")) {
-                continue;
-            }
-            let path = entry.path();
-            if path.is_dir() {
-                copy(&path, &to.join(&name));
-            } else {
-                std::fs::copy(&path, to.join(&name)).expect("copy");
-            }
-        }
-    }
-    let dir = tempfile::tempdir().expect("temp dir");
-    copy(&fixture(name), dir.path());
-    dir
-}
+use crate::harness::{copy_fixture, fixture, maven_test, run_build};
 
 /// Plans renaming the method named by `target` (`path/To.java:method`) to `new` in the project at `root`.
 fn rename(root: &Path, target: &str, new: &str) -> Result<ChangeSet, Refusal> {
@@ -92,29 +68,11 @@ fn occurrences(root: &Path, needle: &str) -> Vec<(String, usize)> {
         .collect()
 }
 
-fn run_build(dir: &Path, program: &str, args: &[&str]) {
-    let out = Command::new(program)
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
-    assert!(
-        out.status.success(),
-        "{program} {args:?} failed after the rename:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-fn maven_test(dir: &Path) {
-    run_build(dir, "mvn", &["-o", "-B", "-q", "-Dmaven.repo.local=/usr/share/maven-repo", "-DforkCount=0", "test"]);
-}
-
 const P: &str = "src/main/java/com/acme/invoicing";
 
 #[test]
 fn demo_renames_d13_to_d16_and_a_trapped_getter_then_builds_and_passes() {
-    let dir = copy_project("demo");
+    let dir = copy_fixture("demo");
     let root = dir.path();
     let d13 = renamed(root, &format!("{P}/invoice/Invoice.java:calc2"), "balanceDue");
     assert_eq!(
@@ -206,7 +164,7 @@ fn demo_refusals_have_stable_reasons() {
 
 #[test]
 fn library_junit4_l4_builds_and_passes() {
-    let dir = copy_project("library-junit4");
+    let dir = copy_fixture("library-junit4");
     let root = dir.path();
     let changes = renamed(root, "src/main/java/com/acme/library/Catalog.java:find2", "searchTitles");
     assert_eq!(edit_counts(&changes), counts([("Catalog.java", 1), ("LoanDesk.java", 1), ("CatalogTest.java", 2)]));
@@ -217,7 +175,7 @@ fn library_junit4_l4_builds_and_passes() {
 
 #[test]
 fn parking_gradle_g5_builds_and_passes() {
-    let dir = copy_project("parking-gradle");
+    let dir = copy_fixture("parking-gradle");
     let root = dir.path();
     let changes = renamed(root, "src/main/java/com/acme/parking/Tariff.java:calc", "feeFor");
     assert_eq!(edit_counts(&changes), counts([("Garage.java", 2), ("Tariff.java", 1), ("TariffTest.java", 8)]));

@@ -44,3 +44,57 @@ pub fn project_root() -> PathBuf {
 pub fn fixture(name: &str) -> PathBuf {
     project_root().join("fixtures/projects").join(name)
 }
+
+/// Copies a fixture project to a temporary directory, leaving build outputs behind.
+pub fn copy_fixture(name: &str) -> tempfile::TempDir {
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).expect("mkdir");
+        for entry in std::fs::read_dir(from).expect("read fixture") {
+            let entry = entry.expect("entry");
+            let name = entry.file_name();
+            if matches!(name.to_str(), Some("target" | "build" | ".gradle" | ".mantra")) {
+                continue;
+            }
+            let path = entry.path();
+            if entry.file_type().expect("file type").is_dir() {
+                copy(&path, &to.join(&name));
+            } else {
+                std::fs::copy(&path, to.join(&name)).expect("copy");
+            }
+        }
+    }
+    let dir = tempfile::Builder::new().prefix(&format!("mantra-{name}-")).tempdir().expect("tempdir");
+    copy(&fixture(name), dir.path());
+    dir
+}
+
+/// Runs a build command in `root`; panics with its output when it fails.
+pub fn run_build(root: &Path, program: &str, args: &[&str]) {
+    let out = Command::new(program)
+        .args(args)
+        .current_dir(root)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
+    assert!(
+        out.status.success(),
+        "{program} {args:?} failed in {}:\n{}\n{}",
+        root.display(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `mvn test` offline against Debian's repository, tests in Maven's JVM; must pass.
+pub fn maven_test(root: &Path) {
+    run_build(root, "mvn", &["-o", "-B", "-q", "-Dmaven.repo.local=/usr/share/maven-repo", "-DforkCount=0", "test"]);
+}
+
+/// `gradle test` offline; must pass.
+pub fn gradle_test(root: &Path) {
+    run_build(root, "gradle", &["--offline", "-q", "test"]);
+}
+
+/// The text of a repository-relative file under `root`.
+pub fn read(root: &Path, rel: &str) -> String {
+    std::fs::read_to_string(root.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
