@@ -246,3 +246,20 @@ fn doctor_names_the_refactoring_miner_in_use() {
     assert_eq!(check["detail"], format!("{}: is not executable (chmod +x it)", exe.display()));
     assert!(check["fix"].as_str().unwrap().starts_with(&format!("`chmod +x {}`", exe.display())), "{check}");
 }
+
+#[test]
+fn the_captured_descriptions_are_what_the_built_in_detector_prints() {
+    // The captured output and the built-in detector describe the same change the same way, so the
+    // Reviewer's checks read either alike.
+    let (before, after) = snapshots();
+    let builtin = mantra::detect::detect(&before, &after);
+    let file = data("extract-and-move.json");
+    let captured = parse_output(&std::fs::read_to_string(&file).unwrap(), &file).unwrap();
+    let describe = |rs: &[mantra::detect::Refactoring]| {
+        let mut d: Vec<(String, mantra::detect::Subject)> =
+            rs.iter().map(|r| (r.description.clone(), r.subject.clone())).collect();
+        d.sort_by(|a, b| a.0.cmp(&b.0));
+        d
+    };
+    assert_eq!(describe(&captured), describe(&builtin));
+}
