@@ -112,7 +112,7 @@ pub fn diagnose(repo: &Path, config: &Config, env: &Environment, runner: &dyn Ru
             .map(|h| h.join().unwrap_or_else(|_| Check::new("probe", false, CheckStatus::Warning, "a probe panicked")))
             .collect()
     });
-    checks.push(refactoring_miner(config));
+    checks.push(refactoring_miner(config, path));
     checks.extend(llm(config, env));
     checks.push(embeddings(config));
     let ok = !checks.iter().any(|c| c.status == CheckStatus::Missing);
@@ -272,23 +272,26 @@ fn checkstyle(config: &Config, runner: &dyn Runner, path: Option<&std::ffi::OsSt
     check
 }
 
-fn refactoring_miner(config: &Config) -> Check {
+/// Which detector the Reviewer uses: RefactoringMiner when configured and runnable, else the built-in one.
+fn refactoring_miner(config: &Config, path: Option<&std::ffi::OsStr>) -> Check {
+    use crate::review::refactoring_miner::{MinerError, resolve};
     let name = "RefactoringMiner";
-    match config.refactoring_miner.executable() {
-        None => Check::new(name, false, CheckStatus::Info, "not configured: the built-in detector is used"),
-        Some(exe) if is_executable(&exe) => Check::new(name, false, CheckStatus::Ok, exe.display().to_string()),
-        Some(exe) if exe.components().count() == 1 => {
-            // A bare program name: look it up like the shell would.
-            match which(&exe, std::env::var_os("PATH").as_deref()) {
-                Some(found) => Check::new(name, false, CheckStatus::Ok, found.display().to_string()),
-                None => Check::new(name, false, CheckStatus::Warning, format!("`{}` not found on PATH", exe.display()))
-                    .fix("set refactoring_miner.path or REFACTORINGMINER_HOME to a RefactoringMiner distribution"),
-            }
+    let Some(exe) = config.refactoring_miner.executable() else {
+        return Check::new(name, false, CheckStatus::Info, "not configured: the built-in detector is used");
+    };
+    match resolve(&exe, path) {
+        Ok(found) => Check::new(name, false, CheckStatus::Ok, format!("RefactoringMiner at {}", found.display())),
+        Err(MinerError::NotExecutable { why, .. }) => {
+            let fix = if why.starts_with("is not executable") {
+                format!("`chmod +x {}`, or unset refactoring_miner.path and REFACTORINGMINER_HOME", exe.display())
+            } else {
+                "set refactoring_miner.path or REFACTORINGMINER_HOME to a RefactoringMiner distribution, or unset \
+                 both to use the built-in detector"
+                    .to_string()
+            };
+            Check::new(name, false, CheckStatus::Warning, format!("{}: {why}", exe.display())).fix(fix)
         }
-        Some(exe) => {
-            Check::new(name, false, CheckStatus::Warning, format!("{}: missing or not executable", exe.display()))
-                .fix("set refactoring_miner.path or REFACTORINGMINER_HOME to a RefactoringMiner distribution")
-        }
+        Err(other) => Check::new(name, false, CheckStatus::Warning, other.to_string()),
     }
 }
 

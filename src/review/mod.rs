@@ -5,5 +5,6 @@
 //! project's existing debt.
 
 pub mod checkstyle;
+pub mod refactoring_miner;
 
 pub use checkstyle::{Checkstyle, CheckstyleError, StyleReview, Violation, new_violations};

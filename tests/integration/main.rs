@@ -14,4 +14,5 @@ mod engine_rename;
 mod harness;
 mod readme;
 mod refactor;
+mod refactoring_miner;
 mod workspace;
