@@ -74,6 +74,7 @@ fn as_classify<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a dyn C
         crate::workspace::WorkspaceError,
         crate::build::BuildError,
         crate::review::CheckstyleError,
+        crate::review::ReviewError,
     );
     None
 }

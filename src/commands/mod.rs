@@ -4,3 +4,4 @@ pub mod analyze;
 pub mod completions;
 pub mod doctor;
 pub mod refactor;
+pub mod verify;
