@@ -13,4 +13,5 @@ mod engine_rename;
 mod harness;
 mod readme;
 mod refactor;
+mod verify;
 mod workspace;
