@@ -202,3 +202,30 @@ impl Change {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Edit;
+
+    #[test]
+    fn a_change_set_becomes_both_sides_and_is_written_either_way() {
+        let mut cs = ChangeSet::new();
+        cs.edit(Path::new("src/A.java"), "class A {}\n", Edit::insert(9, " int x; "));
+        cs.create(Path::new("src/B.java"), "class B {}\n".into());
+        let change = Change::from_change_set(&cs).unwrap();
+        assert_eq!(change.java(Side::Before).len(), 1, "B does not exist before");
+        assert_eq!(change.java(Side::After)[Path::new("src/A.java")], "class A { int x; }\n");
+
+        let dir = std::env::temp_dir().join(format!("mantra-change-test-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        std::fs::write(dir.join("src/A.java"), "class A {}\n").unwrap();
+        change.write(&dir, Side::After).unwrap();
+        assert_eq!(std::fs::read_to_string(dir.join("src/B.java")).unwrap(), "class B {}\n");
+        assert_eq!(std::fs::read_to_string(dir.join("src/A.java")).unwrap(), "class A { int x; }\n");
+        change.write(&dir, Side::Before).unwrap();
+        assert!(!dir.join("src/B.java").exists(), "a created file is gone on the before side");
+        assert_eq!(std::fs::read_to_string(dir.join("src/A.java")).unwrap(), "class A {}\n");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

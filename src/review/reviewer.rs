@@ -705,3 +705,29 @@ impl Review {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reasons_read_as_one_line_each() {
+        let d = Diagnostic {
+            file: "src/a/B.java".into(),
+            line: 35,
+            column: Some(30),
+            message: "cannot find symbol\nsymbol: variable wrds".into(),
+            source_line: None,
+        };
+        assert_eq!(diagnostic_line(&d), "src/a/B.java:35:30: cannot find symbol symbol: variable wrds");
+        let t = TestResult {
+            id: "a.BTest#m".into(),
+            outcome: Outcome::Failed,
+            message: Some("expected:<2> but was:<0>\nmore".into()),
+            stack_trace: None,
+            time_secs: None,
+        };
+        assert_eq!(test_line(&t), "a.BTest#m failed: expected:<2> but was:<0>");
+        assert_eq!(tail("a\n\nb\nc\n", 2), "b\nc");
+    }
+}

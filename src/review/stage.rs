@@ -141,3 +141,41 @@ impl Verdict {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdicts_serialise_as_the_readme_says() {
+        let v = Verdict::Rejected {
+            stage: Stage::TestsAffected,
+            failure: Some(FailureKind::Timeout),
+            reasons: vec!["took too long".into()],
+        };
+        assert_eq!(
+            serde_json::to_value(&v).unwrap(),
+            serde_json::json!({"verdict": "rejected", "stage": "tests-affected", "failure": "timeout", "reasons": ["took too long"]})
+        );
+        assert_eq!(serde_json::to_value(Verdict::Accepted).unwrap(), serde_json::json!({"verdict": "accepted"}));
+        let broken = Verdict::BrokenBaseline { reasons: vec![] };
+        assert_eq!(serde_json::to_value(&broken).unwrap()["verdict"], "broken-baseline");
+        assert_eq!(broken.name(), "broken-baseline");
+        assert!(!broken.accepted());
+    }
+
+    #[test]
+    fn stage_lines_carry_the_duration_unless_skipped() {
+        let ok = StageReport::new(Stage::Compile, StageStatus::Ok, Duration::from_millis(7240), "ok");
+        assert_eq!(ok.line(), "ok 7.2s");
+        assert_eq!(
+            StageReport::skipped(Stage::Detection, "detector not available").line(),
+            "skipped: detector not available"
+        );
+        let json = serde_json::to_value(ok.with_details(serde_json::json!({"x": 1}))).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"name": "compile", "status": "ok", "duration_ms": 7240, "summary": "ok", "details": {"x": 1}})
+        );
+    }
+}
