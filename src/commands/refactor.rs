@@ -135,7 +135,8 @@ pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
     let plain = if style == Style::PLAIN { colored.clone() } else { diff::change_set(&changes, Style::PLAIN)? };
     let files: Vec<String> = changes.files.keys().map(|p| p.display().to_string()).collect();
     let review = if (args.apply && !args.no_verify) || args.verify {
-        let intent = verify::intent_for(&project, method, kind);
+        let mut intent = verify::intent_for(&project, method, kind);
+        (intent.new_name, intent.destination) = spec_names(&candidate.spec);
         let key = crate::workspace::dirty_state_hash(project.root())?;
         let change = crate::review::Change::from_change_set(&changes).context("rendering the change")?;
         ctx.reporter.progress("verify", "verifying in a scratch copy of the project (the original's build first)");
@@ -184,6 +185,25 @@ pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
             Ok(verify::exit_of(r))
         }
         None => Ok(Exit::Success),
+    }
+}
+
+/// What the spec says about the result, for the detector: the new method's name and the
+/// destination class when it is named outright (a parameter's or field's class is left to the detector).
+fn spec_names(spec: &Spec) -> (Option<String>, Option<String>) {
+    use crate::engine::Destination;
+    let class = |d: &Destination| match d {
+        Destination::Class(fqn) => Some(fqn.clone()),
+        Destination::Param(_) | Destination::Field(_) => None,
+    };
+    match spec {
+        Spec::ExtractMethod(s) => (Some(s.name.clone()), None),
+        Spec::RenameMethod(s) => (Some(s.new_name.clone()), None),
+        Spec::InlineMethod(_) => (None, None),
+        Spec::MoveMethod(s) => (None, class(&s.to)),
+        Spec::ExtractAndMoveMethod(s) => (Some(s.extract.name.clone()), class(&s.move_to.to)),
+        Spec::MoveAndInlineMethod(s) => (None, class(&s.to)),
+        Spec::MoveAndRenameMethod(s) => (Some(s.new_name.clone()), class(&s.move_to.to)),
     }
 }
 
