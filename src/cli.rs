@@ -53,6 +53,8 @@ pub enum Command {
     /// Verify the working tree's uncommitted changes against HEAD (a refactoring made by hand or in
     /// an IDE): build, tests, style and detection, as `refactor --apply` does
     Verify(VerifyArgs),
+    /// Detect method-level refactorings between two versions: folders, files, or a commit and its parent
+    Detect(DetectArgs),
     /// Check the tools mantra uses (Java, Maven, Gradle, Checkstyle, ...) and the configuration
     Doctor(DoctorArgs),
     /// Print shell completions
@@ -68,6 +70,19 @@ pub struct AnalyzeArgs {
     /// Print the project summary alone
     #[arg(long, conflicts_with = "target")]
     pub project: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DetectArgs {
+    /// The code before the change: a folder of .java files, or one .java file
+    #[arg(long, value_name = "DIR|FILE", requires = "after", conflicts_with = "commit")]
+    pub before: Option<PathBuf>,
+    /// The code after the change: a folder of .java files, or one .java file
+    #[arg(long, value_name = "DIR|FILE", requires = "before", conflicts_with = "commit")]
+    pub after: Option<PathBuf>,
+    /// A commit of the repository, compared with its first parent (the .java files it changed)
+    #[arg(long, value_name = "SHA", required_unless_present = "before")]
+    pub commit: Option<String>,
 }
 
 #[derive(Debug, Args)]

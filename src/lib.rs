@@ -11,6 +11,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod dataset;
+pub mod detect;
 pub mod engine;
 pub mod error;
 pub mod exit;
@@ -100,6 +101,7 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
     let mut ctx = Context { repo, cwd, config, reporter, global: cli.global };
     let result = match cli.command {
         Command::Analyze(args) => commands::analyze::run(&mut ctx, &args),
+        Command::Detect(args) => commands::detect::run(&mut ctx, &args),
         Command::Doctor(args) => commands::doctor::run(&mut ctx, &args),
         Command::Refactor(args) => commands::refactor::run(&mut ctx, &args),
         Command::Verify(args) => commands::verify::run(&mut ctx, &args),

@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod completions;
+pub mod detect;
 pub mod doctor;
 pub mod refactor;
 pub mod verify;

@@ -1,17 +1,23 @@
-//! Syntactic call-site discovery: which invocations and method references in a set of parsed
-//! files may target one method declaration.
+//! Call-site discovery: which invocations and method references may target one method
+//! declaration, and which of them the engine may rewrite.
 //!
-//! This is a stand-in for the project call graph: it matches by name and argument count, looks
-//! at the receiver (absent, `this`, `Outer.this`, the class name, or a variable declared with the
-//! class as its type), and separates same-arity overloads by the arguments' declared types where
-//! those are visible. Whatever it cannot decide is reported as such ([`Target::Ambiguous`],
-//! [`Receiver::Unknown`]) so the engine can refuse or keep the declaration rather than guess.
-//! The whole module is meant to be swapped for a query on the project model.
+//! Candidates are found in the parsed files by name (and argument count for calls). With a
+//! project, the project model decides each one ([`find_project_call_sites`]): resolved by name,
+//! arity and receiver type, a call or reference that reaches another method is ignored, and one
+//! whose receiver type is unknown but could be this method's is a [`Doubt`]. Without a project
+//! (single files, the dataset evaluation) syntax decides ([`find_call_sites`]): the receiver is
+//! absent, `this`, `Outer.this`, the class name, or a variable declared with the class as its
+//! type, and same-arity overloads are separated by the arguments' declared types where visible.
+//! Whatever neither can decide is reported as such ([`Target::Ambiguous`], [`Receiver::Unknown`],
+//! [`Doubt`]) so the engine can refuse or keep the declaration rather than guess.
 
 use tree_sitter::Node;
 
 use super::variable_names::{descendants, erased_type, find_declaration};
 use crate::java::SourceFile;
+use crate::java::calls::{ReceiverType, Resolution};
+use crate::java::project::{FileId, MethodId, Project, TypeId};
+use crate::java::symbols::CallKind;
 
 /// The method whose call sites are sought.
 #[derive(Debug, Clone)]
@@ -100,40 +106,68 @@ pub fn enclosing_type_body(node: Node<'_>) -> Option<Node<'_>> {
     None
 }
 
-/// Every place in `files` that may refer to `target`, outside its own declaration.
+/// Every place in `files` that may refer to `target`, outside its own declaration, as far as
+/// syntax can tell: the stand-in for the project model when there is no project.
 pub fn find_call_sites<'t>(files: &'t [SourceFile], target: &TargetMethod<'t>) -> Vec<CallSite<'t>> {
-    let mut sites = Vec::new();
+    candidates(files, target)
+        .into_iter()
+        .filter_map(|(fi, node)| syntactic_site(fi, &files[fi], node, target))
+        .collect()
+}
+
+/// Invocations with the method's name and arity, and method references with its name, outside
+/// its own declaration: everything that could refer to it, whatever it turns out to be.
+fn candidates<'t>(files: &'t [SourceFile], target: &TargetMethod<'t>) -> Vec<(usize, Node<'t>)> {
+    let mut found = Vec::new();
     for (fi, file) in files.iter().enumerate() {
         for node in descendants(file.root()) {
             let in_decl = fi == target.file && target.node.byte_range().contains(&node.start_byte());
-            if in_decl {
-                continue;
-            }
-            let site = match node.kind() {
-                "method_invocation" => invocation_site(fi, file, node, target),
-                "method_reference" => reference_site(fi, file, node, target),
-                _ => None,
+            let named = match node.kind() {
+                "method_invocation" => {
+                    node.child_by_field_name("name").is_some_and(|n| file.text_of(n) == target.name)
+                        && arguments(node).len() == target.param_types.len()
+                }
+                "method_reference" => reference_name(node).is_some_and(|n| file.text_of(n) == target.name),
+                _ => false,
             };
-            sites.extend(site);
+            if named && !in_decl {
+                found.push((fi, node));
+            }
         }
     }
-    sites
+    found
 }
 
-fn invocation_site<'t>(fi: usize, file: &'t SourceFile, node: Node<'t>, t: &TargetMethod<'t>) -> Option<CallSite<'t>> {
-    let name = node.child_by_field_name("name")?;
-    if file.text_of(name) != t.name {
+/// The method name of `Type::m`, `this::m`, `expr::m` (not of `Type::new`).
+fn reference_name(node: Node<'_>) -> Option<Node<'_>> {
+    let count = node.named_child_count();
+    let name = node.named_child(count.checked_sub(1)?)?;
+    (count >= 2 && name.kind() == "identifier").then_some(name)
+}
+
+/// The syntactic verdict on a candidate: a site, or `None` when syntax shows it is another method's.
+fn syntactic_site<'t>(fi: usize, file: &'t SourceFile, node: Node<'t>, t: &TargetMethod<'t>) -> Option<CallSite<'t>> {
+    let line = node.start_position().row + 1;
+    if node.kind() == "method_reference" {
+        let target = if t.overloads.len() > 1 { Target::Ambiguous } else { Target::This };
+        return Some(CallSite { file: fi, node, line, kind: SiteKind::Reference, target });
+    }
+    let receiver = receiver_shape(fi, file, node, t)?;
+    let target = resolve_overload(&arguments(node), file, t);
+    if target == Target::Other {
         return None;
     }
-    let args = arguments(node);
-    if args.len() != t.param_types.len() {
-        return None;
-    }
+    Some(CallSite { file: fi, node, line, kind: SiteKind::Call { receiver }, target })
+}
+
+/// How an invocation's receiver reaches the declaring type, or `None` when syntax shows the call
+/// is on another type (a nested type's own method, another class's static, a variable of another type).
+fn receiver_shape<'t>(fi: usize, file: &'t SourceFile, node: Node<'t>, t: &TargetMethod<'t>) -> Option<Receiver<'t>> {
     let same_file = fi == t.file;
     // Directly in the declaring type's body (not in a nested type, whose `this` differs).
     let directly_inside = same_file && enclosing_type_body(node).is_some_and(|b| b.id() == t.type_body.id());
     let lexically_inside = same_file && t.type_body.byte_range().contains(&node.start_byte());
-    let receiver = match node.child_by_field_name("object") {
+    Some(match node.child_by_field_name("object") {
         None if lexically_inside && !shadowed_by_nested_type(node, file, t) => Receiver::Implicit,
         None if lexically_inside => return None,
         None => Receiver::Unknown,
@@ -162,22 +196,171 @@ fn invocation_site<'t>(fi: usize, file: &'t SourceFile, node: Node<'t>, t: &Targ
             None => Receiver::Unknown,
         },
         Some(_) => Receiver::Unknown,
-    };
-    let target = resolve_overload(&args, file, t);
-    if target == Target::Other {
-        return None;
-    }
-    Some(CallSite { file: fi, node, line: node.start_position().row + 1, kind: SiteKind::Call { receiver }, target })
+    })
 }
 
-fn reference_site<'t>(fi: usize, file: &'t SourceFile, node: Node<'t>, t: &TargetMethod<'t>) -> Option<CallSite<'t>> {
-    let count = node.named_child_count();
-    let name = node.named_child(count.checked_sub(1)?)?;
-    if name.kind() != "identifier" || file.text_of(name) != t.name || count < 2 {
-        return None;
+/// A same-named call or reference that may target the method, though the project model cannot
+/// show it does: it keeps the declaration alive and blocks inlining "everywhere".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Doubt {
+    /// Index into the files slice.
+    pub file: usize,
+    pub line: usize,
+    pub why: String,
+}
+
+/// What the project model says a candidate is.
+enum Verdict {
+    /// The method; `certain` is false when another overload fits the arguments as well.
+    Ours {
+        certain: bool,
+    },
+    NotOurs,
+    Doubt(String),
+}
+
+/// The call sites of `method` among `files` (`ids[i]` is the project file of `files[i]`), decided
+/// by the project model, and the candidates it cannot decide.
+///
+/// Calls inside method bodies (lambdas, anonymous and local classes included) are resolved by the
+/// call graph. The model does not record calls in field initializers and initializer blocks; for
+/// those the syntactic verdict stands, except that a method reference whose qualifier names a
+/// project type is decided by that type.
+pub fn find_project_call_sites<'t>(
+    project: &Project,
+    method: MethodId,
+    files: &'t [SourceFile],
+    ids: &[FileId],
+    target: &TargetMethod<'t>,
+) -> (Vec<CallSite<'t>>, Vec<Doubt>) {
+    let mut modeled: std::collections::HashMap<(usize, usize, usize), (MethodId, usize)> = Default::default();
+    for (fi, &id) in ids.iter().enumerate() {
+        for m in project.methods_in(id).unwrap_or_default() {
+            for (ci, c) in project.method(m).calls.iter().enumerate() {
+                if matches!(c.kind, CallKind::Method | CallKind::MethodRef) && c.name == target.name {
+                    modeled.insert((fi, c.span.start_byte, c.span.end_byte), (m, ci));
+                }
+            }
+        }
     }
-    let target = if t.overloads.len() > 1 { Target::Ambiguous } else { Target::This };
-    Some(CallSite { file: fi, node, line: node.start_position().row + 1, kind: SiteKind::Reference, target })
+    let mut sites = Vec::new();
+    let mut doubts = Vec::new();
+    for (fi, node) in candidates(files, target) {
+        let file = &files[fi];
+        let line = node.start_position().row + 1;
+        let verdict = match modeled.get(&(fi, node.start_byte(), node.end_byte())) {
+            Some(&(m, ci)) => model_verdict(project, method, m, ci),
+            None => unmodeled_verdict(project, method, (fi, ids[fi]), file, node, target),
+        };
+        let certain = match verdict {
+            Verdict::Ours { certain } => certain,
+            Verdict::NotOurs => continue,
+            Verdict::Doubt(why) => {
+                doubts.push(Doubt { file: fi, line, why });
+                continue;
+            }
+        };
+        let kind = if node.kind() == "method_reference" {
+            SiteKind::Reference
+        } else {
+            // The model says it is this method's call; syntax only says how to spell the
+            // receiver, and a receiver it cannot spell keeps the call as it is.
+            SiteKind::Call { receiver: receiver_shape(fi, file, node, target).unwrap_or(Receiver::Unknown) }
+        };
+        let target = if certain { Target::This } else { Target::Ambiguous };
+        sites.push(CallSite { file: fi, node, line, kind, target });
+    }
+    (sites, doubts)
+}
+
+/// The call graph's verdict on call `call` of `caller`.
+fn model_verdict(project: &Project, method: MethodId, caller: MethodId, call: usize) -> Verdict {
+    match project.resolve_call(caller, call) {
+        Resolution::Resolved { method: m } if m == method => Verdict::Ours { certain: true },
+        Resolution::Resolved { .. } => Verdict::NotOurs,
+        Resolution::Ambiguous { candidates } if candidates.contains(&method) => Verdict::Ours { certain: false },
+        Resolution::Ambiguous { .. } => Verdict::NotOurs,
+        Resolution::Unresolved { .. } => unresolved_verdict(project, method, caller, call),
+    }
+}
+
+/// A call the model could not resolve may still reach the method only where the model could not
+/// look: the enclosing scopes and a project receiver type were searched (the method, being in the
+/// project, would have been found), and a type outside the project cannot declare it. What
+/// remains is a type variable (its bound may be the method's class), a lower-case name that is no
+/// visible variable (a field inherited from outside), and an expression of unknown type, unless
+/// it is an element taken out of a declared container.
+fn unresolved_verdict(project: &Project, method: MethodId, caller: MethodId, call: usize) -> Verdict {
+    let external = |ty: &str| {
+        if project.is_type_variable(caller, ty) {
+            Verdict::Doubt(format!("the receiver's type `{ty}` is a type variable"))
+        } else {
+            Verdict::NotOurs
+        }
+    };
+    match project.receiver_type(caller, call) {
+        ReceiverType::Enclosing | ReceiverType::Project(_) => Verdict::NotOurs,
+        ReceiverType::External(ty) => external(&ty),
+        ReceiverType::UnknownName(n) if n.starts_with(char::is_uppercase) => Verdict::NotOurs,
+        ReceiverType::UnknownName(n) => Verdict::Doubt(format!("`{n}` is not a variable mantra can see")),
+        ReceiverType::Unknown => match project.element_receiver_type(caller, call) {
+            Some(ReceiverType::Project(t)) if declares_or_inherits(project, t, method) => {
+                Verdict::Ours { certain: true }
+            }
+            Some(ReceiverType::Project(_)) => Verdict::NotOurs,
+            Some(ReceiverType::External(ty)) => external(&ty),
+            _ => Verdict::Doubt("the receiver's type is not known".into()),
+        },
+    }
+}
+
+/// Whether `method` is a member of `ty`: declared by it or by one of its project supertypes.
+fn declares_or_inherits(project: &Project, ty: TypeId, method: MethodId) -> bool {
+    let owner = project.owner(method);
+    ty == owner || project.supertypes(ty).contains(&owner)
+}
+
+/// A candidate outside any method body (a field initializer, an initializer block).
+fn unmodeled_verdict(
+    project: &Project,
+    method: MethodId,
+    (fi, file_id): (usize, FileId),
+    file: &SourceFile,
+    node: Node<'_>,
+    t: &TargetMethod<'_>,
+) -> Verdict {
+    if node.kind() == "method_reference"
+        && let Some(qualifier) = node.named_child(0)
+        && matches!(qualifier.kind(), "identifier" | "type_identifier" | "scoped_identifier" | "scoped_type_identifier")
+        && let Some(ty) =
+            project.resolve_type(file_id, enclosing_type(project, file_id, node.start_byte()), file.text_of(qualifier))
+    {
+        return if declares_or_inherits(project, ty, method) {
+            Verdict::Ours { certain: true }
+        } else {
+            Verdict::NotOurs
+        };
+    }
+    match syntactic_site(fi, file, node, t) {
+        None => Verdict::NotOurs,
+        Some(CallSite { kind: SiteKind::Call { receiver: Receiver::Unknown }, .. }) => {
+            Verdict::Doubt("outside a method body, on a receiver whose type is not known".into())
+        }
+        Some(site) => Verdict::Ours { certain: site.target == Target::This },
+    }
+}
+
+/// The index of the innermost type of `file` whose declaration contains byte `at`.
+fn enclosing_type(project: &Project, file: FileId, at: usize) -> Option<u32> {
+    let types = project.types_in(file).ok()?;
+    types
+        .into_iter()
+        .filter(|&ty| {
+            let s = &project.type_decl(ty).span;
+            s.start_byte <= at && at < s.end_byte
+        })
+        .min_by_key(|&ty| project.type_decl(ty).span.end_byte - project.type_decl(ty).span.start_byte)
+        .map(TypeId::index)
 }
 
 /// A nested type between the call and the declaring type declares a method of the same name,

@@ -17,6 +17,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::extract::{self, ExtractSpec};
+use super::inline::{CallLine, InlineSpec, MethodSelector, inline_method_in_project};
 use super::move_method::{self, MoveSpec, Moved};
 use super::rename::{RenameSpec, rename_method};
 use super::{ChangeSet, Edit, FileChange, Refusal};
@@ -105,6 +106,40 @@ pub fn move_and_rename(
         ],
         destination: moved.destination,
         signature,
+    })
+}
+
+/// Moves `method` as `mv` says, then inlines it at its call sites (or only at `at`) in the new class.
+///
+/// This is RefactoringMiner's Move And Inline Method: a method of one class ends up inlined into a
+/// caller of another. The move makes the caller's own members reachable as `this`, so the inlined
+/// body reads as if it had always been written there.
+pub fn move_and_inline(
+    project: &Project,
+    method: MethodId,
+    mv: &MoveSpec,
+    at: Option<CallLine>,
+) -> Result<Compound, Refusal> {
+    let moved = move_method::plan(project, method, mv)?;
+    let overlay = overlay_of(&moved.changes)?;
+    let after = Project::open_with_overlay(project.root(), overlay).map_err(io_refusal)?;
+    let target = find_moved(&after, &moved)?;
+    let file = after.method_source(target).path.clone();
+    let spec = InlineSpec {
+        file: file.clone(),
+        method: MethodSelector { name: moved.name.clone(), line: Some(after.method(target).span.start_line) },
+        at,
+    };
+    let inlined = inline_method_in_project(&after, target, &spec)?;
+    let changes = compose(&[&moved.changes, &inlined])?;
+    Ok(Compound {
+        changes,
+        steps: vec![
+            format!("moved `{}` to `{}` as `{}`", moved.name, moved.destination, moved.signature),
+            format!("inlined it into its callers in {}", file.display()),
+        ],
+        destination: moved.destination,
+        signature: moved.signature,
     })
 }
 

@@ -15,9 +15,12 @@
 //! `overridden`, `recursive`, `uses_super`, `no_call_sites`, `no_call_at_line`,
 //! `method_reference`, `ambiguous_call`, `nested_call`, `early_return`,
 //! `not_statement_position`, `needs_temporary`, `discarded_result`, `inaccessible_member`,
-//! `unresolved_member`, `name_capture`, `inner_class_in_body`.
+//! `unresolved_member`, `name_capture`, `inner_class_in_body`, `unresolved_call`,
+//! `unreadable_file`.
 //!
-//! Call sites come from [`call_sites`], a syntactic stand-in for the project call graph.
+//! Call sites come from [`call_sites`]: decided by the project model in
+//! [`inline_method_in_project`] (what `mantra refactor` uses), by syntax alone in
+//! [`inline_method`] (single files). Both share everything after the sites are known.
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
@@ -27,7 +30,9 @@ use serde::{Deserialize, Serialize};
 use tree_sitter::Node;
 
 use super::Refusal;
-use super::call_sites::{self, CallSite, Receiver, SiteKind, Target, TargetMethod, enclosing_type_body, is_name_chain};
+use super::call_sites::{
+    self, CallSite, Doubt, Receiver, SiteKind, Target, TargetMethod, enclosing_type_body, is_name_chain,
+};
 use super::edit::{self, ChangeSet, Edit};
 use super::precedence::{self, fit, is_target_typed, precedence};
 use super::variable_names::{
@@ -35,6 +40,7 @@ use super::variable_names::{
     is_variable_name, variable_names,
 };
 use crate::java::SourceFile;
+use crate::java::project::{FileId, MethodId, Project};
 
 /// What to inline: a method, at one call line or everywhere.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -62,34 +68,114 @@ pub struct CallLine {
     pub line: usize,
 }
 
-/// Inlines `spec.method` at `spec.at` (or everywhere) across `files`.
+/// Inlines `spec.method` at `spec.at` (or everywhere) across `files`, finding call sites by
+/// syntax alone: for single files and file sets without a project (the dataset evaluation).
 pub fn inline_method(files: &[SourceFile], spec: &InlineSpec) -> Result<ChangeSet, Refusal> {
     let fi = files.iter().position(|f| f.path == spec.file).ok_or_else(|| {
         Refusal::new("file_not_found", format!("{} is not among the parsed files", spec.file.display()))
     })?;
-    let file = &files[fi];
-    let decl = select_declaration(file, &spec.method)?;
+    let decl = select_declaration(&files[fi], &spec.method)?;
     let method = Method::analyse(files, fi, decl)?;
     let sites = call_sites::find_call_sites(files, &method.target);
-    let chosen = choose_sites(files, &method, &sites, spec)?;
+    perform(files, &method, &sites, &[], spec)
+}
+
+/// Inlines `method` of `project` at `spec.at` (or everywhere), with call sites decided by the
+/// project model: same-named calls and references of other methods are left alone, and a call
+/// the model cannot attribute blocks inlining everywhere. `spec.file` and `spec.method` are not
+/// consulted: `method` names the declaration.
+pub fn inline_method_in_project(project: &Project, method: MethodId, spec: &InlineSpec) -> Result<ChangeSet, Refusal> {
+    let decl = project.method(method);
+    if decl.is_constructor() {
+        return Err(Refusal::new(
+            "constructor",
+            format!("`{}` is a constructor; only methods can be inlined", decl.name),
+        ));
+    }
+    let (files, ids) = files_mentioning(project, method)?;
+    let fi = ids.iter().position(|&id| id == method.file()).ok_or_else(|| {
+        Refusal::new("file_not_found", format!("{} cannot be read", project.path(method.file()).display()))
+    })?;
+    let node = declaration_node(&files[fi], decl.span.start_byte, decl.span.end_byte).ok_or_else(|| {
+        Refusal::new("no_such_method", format!("no declaration of `{}` in {}", decl.name, files[fi].path.display()))
+    })?;
+    let mut m = Method::analyse(&files, fi, node)?;
+    let owner_methods = project.methods_of(project.owner(method));
+    for g in m.getters.values_mut().filter(|g| g.overridable) {
+        let id = owner_methods.iter().find(|&&o| project.method(o).span.start_byte == g.span.start);
+        g.overridable = id.is_none_or(|&o| !project.overridden_by(o).is_empty());
+    }
+    let (sites, doubts) = call_sites::find_project_call_sites(project, method, &files, &ids, &m.target);
+    perform(&files, &m, &sites, &doubts, spec)
+}
+
+/// The files that can refer to `method`: its own and every file whose text mentions its name,
+/// test sources included, with their project ids.
+fn files_mentioning(project: &Project, method: MethodId) -> Result<(Vec<SourceFile>, Vec<FileId>), Refusal> {
+    let own = method.file();
+    let mut ids = project.files_containing(&project.method(method).name);
+    if !ids.contains(&own) {
+        ids.push(own);
+    }
+    let mut files = Vec::with_capacity(ids.len());
+    let mut kept = Vec::with_capacity(ids.len());
+    for id in ids {
+        match project.file(id) {
+            Ok(f) => {
+                files.push(f.source.clone());
+                kept.push(id);
+            }
+            Err(e) if id == own => return Err(Refusal::new("unreadable_file", e.to_string())),
+            // An unreadable file cannot hold a call the engine could rewrite, nor compile.
+            Err(_) => {}
+        }
+    }
+    Ok((files, kept))
+}
+
+/// The `method_declaration` spanning exactly `start..end`.
+fn declaration_node(file: &SourceFile, start: usize, end: usize) -> Option<Node<'_>> {
+    let mut node = file.root().descendant_for_byte_range(start, end);
+    while let Some(n) = node {
+        if n.kind() == "method_declaration" && n.start_byte() == start && n.end_byte() == end {
+            return Some(n);
+        }
+        node = n.parent();
+    }
+    None
+}
+
+/// Inlines `m` at the chosen sites among `sites`; its declaration goes when neither an unchosen
+/// site nor a doubt remains.
+fn perform(
+    files: &[SourceFile],
+    method: &Method<'_>,
+    sites: &[CallSite<'_>],
+    doubts: &[Doubt],
+    spec: &InlineSpec,
+) -> Result<ChangeSet, Refusal> {
+    let fi = method.target.file;
+    let file = &files[fi];
+    let decl = method.target.node;
+    let chosen = choose_sites(files, method, sites, doubts, spec)?;
 
     let mut changes = ChangeSet::new();
     let mut introduced: HashMap<(usize, usize), HashSet<String>> = HashMap::new();
     for site in &chosen {
         let caller = &files[site.file];
-        for e in inline_site(files, &method, site, &mut introduced)? {
+        for e in inline_site(files, method, site, &mut introduced)? {
             changes.edit(&caller.path, &caller.text, e);
         }
     }
     let mut callers: Vec<usize> = chosen.iter().map(|s| s.file).filter(|f| *f != fi).collect();
     callers.dedup();
     for cf in callers {
-        if let Some(e) = missing_imports(&method, &files[cf]) {
+        if let Some(e) = missing_imports(method, &files[cf]) {
             changes.edit(&files[cf].path, &files[cf].text, e);
         }
     }
     let remaining = sites.iter().filter(|s| !chosen.iter().any(|c| c.node.id() == s.node.id())).count();
-    if remaining == 0 {
+    if remaining == 0 && doubts.is_empty() {
         changes.edit(&file.path, &file.text, Edit::delete(declaration_range(file, decl)));
     }
     Ok(changes)
@@ -212,8 +298,21 @@ struct Method<'t> {
     /// Fields and methods declared by the declaring type: name -> (static, private, public).
     fields: HashMap<String, Access>,
     methods: HashMap<String, Access>,
+    /// Trivial getters of the declaring type's fields, by field name.
+    getters: HashMap<String, Getter>,
     static_imports: HashSet<String>,
     package: String,
+}
+
+/// `T getF() { return f; }`: a call site that cannot read a private `f` may call this instead.
+struct Getter {
+    name: String,
+    access: Access,
+    /// The declaration's byte range in the declaring file.
+    span: Range<usize>,
+    /// Neither the getter nor its class is final (nor a record), and nothing has shown that no
+    /// subclass overrides it: calling it might not read the field.
+    overridable: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -503,6 +602,27 @@ impl<'t> Method<'t> {
                 _ => {}
             }
         }
+        let sealed_type =
+            type_decl.kind() == "record_declaration" || has_word(modifiers_text(type_decl, text), "final");
+        let getters = type_body
+            .named_children(&mut type_body.walk())
+            // the inlined method itself is going away
+            .filter(|g| g.kind() == "method_declaration" && g.id() != decl.id())
+            .filter_map(|g| {
+                let field = trivial_getter_field(g, text)?;
+                let facc = fields.get(field)?;
+                let access = access_of(g, text, in_interface);
+                (access.is_static == facc.is_static).then(|| {
+                    let getter = Getter {
+                        name: g.child_by_field_name("name").map(|n| text[n.byte_range()].to_string())?,
+                        access,
+                        span: g.byte_range(),
+                        overridable: !(sealed_type || has_word(modifiers_text(g, text), "final") || access.is_static),
+                    };
+                    Some((field.to_string(), getter))
+                })?
+            })
+            .collect();
         let root = file.root();
         let mut static_imports = HashSet::new();
         let mut package = String::new();
@@ -541,6 +661,7 @@ impl<'t> Method<'t> {
             has_inner_class,
             fields,
             methods,
+            getters,
             static_imports,
             package,
         })
@@ -549,6 +670,38 @@ impl<'t> Method<'t> {
     /// Does a side effect of the body complete before byte `pos`?
     fn effect_before(&self, pos: usize) -> bool {
         self.effects.iter().any(|e| e.end_byte() <= pos)
+    }
+}
+
+/// The field a method without parameters only returns (`return f;` or `return this.f;`).
+fn trivial_getter_field<'s>(g: Node<'_>, text: &'s str) -> Option<&'s str> {
+    let params = g.child_by_field_name("parameters")?;
+    if params.named_child_count() > 0 || g.child_by_field_name("type_parameters").is_some() {
+        return None;
+    }
+    let body = g.child_by_field_name("body")?;
+    let stmts: Vec<Node<'_>> = body.named_children(&mut body.walk()).filter(|c| !c.is_extra()).collect();
+    let [ret] = stmts.as_slice() else { return None };
+    if ret.kind() != "return_statement" {
+        return None;
+    }
+    let value = ret.named_children(&mut ret.walk()).find(|c| !c.is_extra())?;
+    let name = match value.kind() {
+        "identifier" => value,
+        "field_access" if value.child_by_field_name("object").is_some_and(|o| o.kind() == "this") => {
+            value.child_by_field_name("field")?
+        }
+        _ => return None,
+    };
+    Some(&text[name.byte_range()])
+}
+
+/// Is the name read (not assigned or incremented)?
+fn is_read(name: Node<'_>) -> bool {
+    match name.parent() {
+        Some(p) if p.kind() == "assignment_expression" => !is_field(p, "left", name),
+        Some(p) if p.kind() == "update_expression" => false,
+        _ => true,
     }
 }
 
@@ -687,11 +840,25 @@ fn choose_sites<'t>(
     files: &[SourceFile],
     m: &Method<'t>,
     sites: &[CallSite<'t>],
+    doubts: &[Doubt],
     spec: &InlineSpec,
 ) -> Result<Vec<CallSite<'t>>, Refusal> {
     let name = &m.target.name;
     let lines = |v: &[&CallSite<'_>]| {
         v.iter().map(|s| format!("{}:{}", files[s.file].path.display(), s.line)).collect::<Vec<_>>().join(", ")
+    };
+    let unresolved = |v: &[&Doubt]| {
+        let listed: Vec<String> =
+            v.iter().map(|d| format!("{}:{} ({})", files[d.file].path.display(), d.line, d.why)).collect();
+        Refusal::new(
+            "unresolved_call",
+            format!(
+                "mantra cannot tell whether the call{} at {} reach{} `{name}`; give their receivers a declared type, or inline one call with `at`",
+                if v.len() == 1 { "" } else { "s" },
+                listed.join(", "),
+                if v.len() == 1 { "es" } else { "" }
+            ),
+        )
     };
     let chosen: Vec<CallSite<'t>> = match &spec.at {
         Some(at) => {
@@ -699,6 +866,11 @@ fn choose_sites<'t>(
                 sites.iter().filter(|s| files[s.file].path == at.file && s.line == at.line).collect();
             let calls: Vec<CallSite<'t>> = here.iter().filter(|s| s.is_inlinable_call()).map(|s| **s).collect();
             if calls.is_empty() {
+                let doubted: Vec<&Doubt> =
+                    doubts.iter().filter(|d| files[d.file].path == at.file && d.line == at.line).collect();
+                if !doubted.is_empty() {
+                    return Err(unresolved(&doubted));
+                }
                 if here.iter().any(|s| matches!(s.kind, SiteKind::Reference)) {
                     return Err(Refusal::new(
                         "method_reference",
@@ -743,6 +915,9 @@ fn choose_sites<'t>(
                         lines(&ambiguous)
                     ),
                 ));
+            }
+            if !doubts.is_empty() {
+                return Err(unresolved(&doubts.iter().collect::<Vec<_>>()));
             }
             let calls: Vec<CallSite<'t>> = sites.iter().filter(|s| s.is_inlinable_call()).copied().collect();
             if calls.is_empty() {
@@ -1380,14 +1555,21 @@ fn inline_site(
             continue;
         }
         let field = m.fields.get(t);
-        if let Some(acc) = field
-            && !accessible(acc)
-        {
-            return refuse(
-                "inaccessible_member",
-                format!("the body uses field `{t}` of {tname}, which is not accessible at the call site"),
-            );
-        }
+        // A field the call site cannot read is read through its getter, when one is sure to return it.
+        let getter = match field {
+            Some(acc) if !accessible(acc) => {
+                match m.getters.get(t).filter(|g| !g.overridable && accessible(&g.access) && is_read(*n)) {
+                    Some(g) => Some(g.name.as_str()),
+                    None => {
+                        return refuse(
+                            "inaccessible_member",
+                            format!("the body uses field `{t}` of {tname}, which is not accessible at the call site"),
+                        );
+                    }
+                }
+            }
+            _ => None,
+        };
         let prefix = match field {
             Some(acc) if acc.is_static => q.statics.clone(),
             Some(_) => q.instance.clone(),
@@ -1416,8 +1598,11 @@ fn inline_site(
             },
             None => None,
         };
-        if let Some(p) = prefix {
-            edits.push(Edit::insert(n.start_byte(), format!("{p}.")));
+        let prefix = prefix.map(|p| format!("{p}.")).unwrap_or_default();
+        match getter {
+            Some(g) => edits.push(Edit::replace(n.byte_range(), format!("{prefix}{g}()"))),
+            None if !prefix.is_empty() => edits.push(Edit::insert(n.start_byte(), prefix)),
+            None => {}
         }
     }
     for c in &m.implicit_calls {

@@ -464,3 +464,93 @@ fn cross_file_inlining_brings_the_imports() {
         "package q;\n\nimport p.Util;\nimport java.util.ArrayList;\n\nclass Main {\n    Object f() {\n        return new ArrayList<>();\n    }\n}\n"
     );
 }
+
+// --- with a project: call sites decided by the model
+
+/// Inlines `ty.name` of a project made of `sources`; the changed files, or the refusal.
+fn run_project(
+    sources: &[(&str, &str)],
+    ty: &str,
+    name: &str,
+    at: Option<CallLine>,
+) -> Result<Vec<(String, String)>, Refusal> {
+    let (_dir, project) = crate::java::project::tests::project(sources);
+    let owner = crate::java::project::tests::type_named(&project, ty);
+    let method = project.methods_of(owner).into_iter().find(|&m| project.method(m).name == name).expect("method");
+    let s = InlineSpec {
+        file: project.path(method.file()).to_path_buf(),
+        method: MethodSelector { name: name.into(), line: None },
+        at,
+    };
+    let cs = inline_method_in_project(&project, method, &s)?;
+    Ok(cs.render().unwrap().into_iter().map(|(p, t)| (p.display().to_string(), t)).collect())
+}
+
+const INVOICE: &str = "package a;\n\npublic class Invoice {\n    private final String customer;\n\n    public Invoice(String c) {\n        customer = c;\n    }\n\n    public String getCustomerName() {\n        return customer.trim();\n    }\n\n    public String getCustomer() {\n        return customer;\n    }\n}\n";
+const REPORT: &str = "package b;\n\nimport java.util.*;\n\npublic class Report {\n    public static final class Row {\n        public String getCustomerName() {\n            return \"r\";\n        }\n    }\n\n    static final Comparator<Row> BY_NAME = Comparator.comparing(Row::getCustomerName);\n\n    String first(List<Row> rows, a.Invoice invoice) {\n        rows.sort(Comparator.comparing(Row::getCustomerName));\n        return rows.get(0).getCustomerName() + invoice.getCustomerName();\n    }\n}\n";
+
+#[test]
+fn same_named_methods_of_other_types_are_left_alone() {
+    // D9's trap: `Row::getCustomerName` (in a method and in a field initializer) and
+    // `rows.get(0).getCustomerName()` are Row's, not Invoice's.
+    let out =
+        run_project(&[("a/Invoice.java", INVOICE), ("b/Report.java", REPORT)], "Invoice", "getCustomerName", None)
+            .unwrap_or_else(|r| panic!("refused: {r:?}"));
+    let report = &out.iter().find(|(p, _)| p == "b/Report.java").unwrap().1;
+    assert_eq!(*report, REPORT.replace("invoice.getCustomerName()", "invoice.getCustomer().trim()"));
+    let invoice = &out.iter().find(|(p, _)| p == "a/Invoice.java").unwrap().1;
+    assert!(!invoice.contains("getCustomerName"), "the declaration goes:\n{invoice}");
+    // without the project, syntax cannot tell `Row::getCustomerName` apart
+    let files = files(&[("a/Invoice.java", INVOICE), ("b/Report.java", REPORT)]);
+    let s = InlineSpec { file: "a/Invoice.java".into(), ..spec("getCustomerName") };
+    assert_eq!(inline_method(&files, &s).unwrap_err().reason, "method_reference");
+}
+
+#[test]
+fn a_reference_to_the_method_itself_is_still_refused() {
+    let report = REPORT.replace("Comparator.comparing(Row::getCustomerName));\n        return", "Comparator.comparing(Row::getCustomerName));\n        java.util.function.Function<a.Invoice, String> f = a.Invoice::getCustomerName;\n        return");
+    let r = run_project(&[("a/Invoice.java", INVOICE), ("b/Report.java", &report)], "Invoice", "getCustomerName", None)
+        .unwrap_err();
+    assert_eq!(r.reason, "method_reference");
+    assert!(r.message.contains("b/Report.java:16"), "{}", r.message);
+}
+
+#[test]
+fn calls_on_receivers_of_unknown_type_block_removal_and_are_listed() {
+    let user = "package b;\n\nclass User {\n    String f(a.Invoice invoice, java.util.List<Object> xs) {\n        var v = invoice;\n        return v.getCustomerName() + invoice.getCustomerName();\n    }\n}\n";
+    let r = run_project(&[("a/Invoice.java", INVOICE), ("b/User.java", user)], "Invoice", "getCustomerName", None)
+        .unwrap_err();
+    assert_eq!(r.reason, "unresolved_call");
+    assert!(r.message.contains("b/User.java:6"), "{}", r.message);
+    // the certain call alone can still be inlined; the declaration stays for the doubtful one
+    let at = CallLine { file: "b/User.java".into(), line: 6 };
+    let out =
+        run_project(&[("a/Invoice.java", INVOICE), ("b/User.java", user)], "Invoice", "getCustomerName", Some(at));
+    // both calls share line 6: the doubtful one is not chosen, the certain one is
+    let out = out.unwrap_or_else(|r| panic!("refused: {r:?}"));
+    let user_after = &out.iter().find(|(p, _)| p == "b/User.java").unwrap().1;
+    assert!(user_after.contains("v.getCustomerName() + invoice.getCustomer().trim()"), "{user_after}");
+    assert!(out.iter().all(|(p, _)| p != "a/Invoice.java"), "the declaration stays: {out:?}");
+}
+
+#[test]
+fn a_private_field_is_read_through_its_getter_only_when_no_subclass_overrides_it() {
+    let user = "package b;\n\nclass User {\n    String f(a.Invoice invoice) {\n        return invoice.getCustomerName();\n    }\n}\n";
+    let sub = "package a;\n\nclass Special extends Invoice {\n    Special() {\n        super(\"s\");\n    }\n\n    @Override\n    public String getCustomer() {\n        return \"other\";\n    }\n}\n";
+    let r = run_project(
+        &[("a/Invoice.java", INVOICE), ("b/User.java", user), ("a/Special.java", sub)],
+        "Invoice",
+        "getCustomerName",
+        None,
+    )
+    .unwrap_err();
+    assert_eq!(r.reason, "inaccessible_member", "{r:?}");
+    // without a project, an overridable getter is not trusted; a final one is
+    let files_of = |invoice: &str| files(&[("a/Invoice.java", invoice), ("b/User.java", user)]);
+    let s = InlineSpec { file: "a/Invoice.java".into(), ..spec("getCustomerName") };
+    assert_eq!(inline_method(&files_of(INVOICE), &s).unwrap_err().reason, "inaccessible_member");
+    let sealed = INVOICE.replace("public class Invoice", "public final class Invoice");
+    let cs = inline_method(&files_of(&sealed), &s).unwrap();
+    let user_after = cs.render().unwrap().into_iter().find(|(p, _)| p.ends_with("User.java")).unwrap().1;
+    assert!(user_after.contains("return invoice.getCustomer().trim();"), "{user_after}");
+}

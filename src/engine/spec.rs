@@ -233,33 +233,18 @@ fn extract(project: &Project, method: MethodId, spec: &ExtractSpec) -> Result<Ch
     super::extract_method(project.method_source(method), &spec)
 }
 
-/// Inline Method over the files that can call the method: its own file and every file that
-/// mentions its name (the engine tells real calls from same-named ones).
+/// Inline Method with call sites decided by the project model (test sources included).
 fn inline(project: &Project, method: MethodId, spec: &InlineSpec) -> Result<ChangeSet, Refusal> {
-    let name = &project.method(method).name;
-    let own = method.file();
-    let mut ids = project.files_containing(name);
-    if !ids.contains(&own) {
-        ids.push(own);
-    }
-    let mut files = Vec::with_capacity(ids.len());
-    for id in ids {
-        match project.file(id) {
-            Ok(f) => files.push(f.source.clone()),
-            Err(e) if id == own => return Err(Refusal::new("unreadable_file", e.to_string())),
-            // An unreadable file elsewhere cannot hold a call the engine could rewrite anyway.
-            Err(_) => {}
-        }
-    }
-    super::inline::inline_method(&files, spec)
+    super::inline::inline_method_in_project(project, method, spec)
 }
 
 fn extract_and_move(project: &Project, method: MethodId, spec: &ExtractAndMoveSpec) -> Result<ChangeSet, Refusal> {
     super::compound::extract_and_move(project, method, &spec.extract, &spec.move_to).map(|c| c.changes)
 }
 
-fn move_and_inline(_project: &Project, _method: MethodId, _spec: &MoveAndInlineSpec) -> Result<ChangeSet, Refusal> {
-    Err(Refusal::new("unavailable", "Move And Inline Method is not part of this build of mantra"))
+fn move_and_inline(project: &Project, method: MethodId, spec: &MoveAndInlineSpec) -> Result<ChangeSet, Refusal> {
+    let mv = MoveSpec { to: spec.to.clone(), keep_delegate: false };
+    super::compound::move_and_inline(project, method, &mv, spec.at.clone()).map(|c| c.changes)
 }
 
 fn move_and_rename(project: &Project, method: MethodId, spec: &MoveAndRenameSpec) -> Result<ChangeSet, Refusal> {

@@ -5,6 +5,7 @@
 //! is cheap, and commands ask only for what they need.
 
 pub mod calls;
+pub mod element_type;
 pub mod hierarchy;
 pub mod layout;
 pub mod project;

@@ -4,10 +4,12 @@
 //! The [`Reviewer`] runs a change through those questions in an isolated workspace and returns a
 //! [`Verdict`]; its tools live here, one per file: [`checkstyle`] reports only the style
 //! violations the change introduced, never the project's existing debt; [`validator`] is the
-//! trait a refactoring detector implements to say whether the intended refactoring happened;
+//! trait a refactoring detector implements to say whether the intended refactoring happened, and
+//! [`builtin`] implements it with mantra's own detector ([`crate::detect`]);
 //! [`change`] describes what is reviewed (a refactoring's change set, or the working tree's
 //! uncommitted changes against HEAD); [`stage`] is what the Reviewer reports.
 
+pub mod builtin;
 pub mod change;
 pub mod checkstyle;
 pub mod reviewer;
@@ -20,7 +22,10 @@ pub use reviewer::{Review, ReviewError, Reviewer, VerdictData};
 pub use stage::{Stage, StageReport, StageStatus, Verdict};
 pub use validator::{Files, Found, Intent, Match, Validation, Validator, ValidatorError};
 
-/// The validator the Reviewer uses unless told otherwise; `None` while no detector is built in.
+pub use builtin::BuiltinDetector;
+
+/// The validator the Reviewer uses unless told otherwise: the built-in detector. (RefactoringMiner
+/// plugs in through the same trait.)
 pub fn default_validator() -> Option<Box<dyn Validator>> {
-    None
+    Some(Box::new(BuiltinDetector))
 }

@@ -188,7 +188,8 @@ fn a_test_that_never_ends_is_killed_by_the_timeout() {
     .unwrap();
     let tool = build::maven::Maven::new(settings(Duration::from_secs(300)));
     assert!(tool.compile(dir.path()).unwrap().success());
-    let tool = build::maven::Maven::new(settings(Duration::from_secs(15)));
+    // Long enough for Maven to start the test JVM on a loaded 2-core machine (15 s was not).
+    let tool = build::maven::Maven::new(settings(Duration::from_secs(40)));
     let run = tool.test(dir.path(), &TestSelection::Only(vec!["com.acme.library.LoopTest".into()])).unwrap();
     assert_eq!(run.failure, Some(FailureKind::Timeout));
     assert!(run.run.timed_out);

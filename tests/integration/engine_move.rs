@@ -168,10 +168,11 @@ fn an_overriding_method_is_refused_in_the_demo() {
     assert_eq!(r.reason, "in_hierarchy", "{}", r.message);
 }
 
-/// D17 (Extract And Move) and D19 (Move And Rename) on one copy of the demo, one build.
+/// D17 (Extract And Move), D19 (Move And Rename) and D18 (Move And Inline) on one copy of the
+/// demo, one build.
 #[test]
-fn demo_compounds_d17_d19_build_and_pass() {
-    use mantra::engine::compound::{extract_and_move, move_and_rename};
+fn demo_compounds_d17_d18_d19_build_and_pass() {
+    use mantra::engine::compound::{extract_and_move, move_and_inline, move_and_rename};
     use mantra::engine::extract::ExtractSpec;
 
     let dir = copy_project("demo");
@@ -209,6 +210,19 @@ fn demo_compounds_d17_d19_build_and_pass() {
     assert!(aging.contains("Bucket.forDaysOverdue(invoice.daysOverdue(asOf))"), "{aging}");
     let invoice = read(root, &p("invoice/Invoice.java"));
     assert!(invoice.contains("import java.time.temporal.ChronoUnit;"), "{invoice}");
+
+    let project = Project::open(root).expect("reopen");
+    let settled = target::resolve(&project, root, &p("payment/PaymentService.java:isSettledBy")).expect("target");
+    let mv = MoveSpec { to: "class:com.acme.invoicing.invoice.Invoice".parse().expect("dest"), keep_delegate: false };
+    let d18 = move_and_inline(&project, settled.method, &mv, None)
+        .unwrap_or_else(|r| panic!("D18: {}: {}", r.reason, r.message));
+    assert_eq!(d18.destination, "com.acme.invoicing.invoice.Invoice");
+    mantra::writeback::write_atomically(root, &d18.changes).expect("write D18");
+    let invoice = read(root, &p("invoice/Invoice.java"));
+    assert!(invoice.contains("        if (amountPaid().compareTo(this.total()) >= 0) {\n"), "{invoice}");
+    assert!(!invoice.contains("isSettledBy") && !invoice.contains("import com.acme.invoicing.payment.PaymentService;"));
+    let payments = read(root, &p("payment/PaymentService.java"));
+    assert!(!payments.contains("isSettledBy"), "{payments}");
 
     maven_test(root);
 }

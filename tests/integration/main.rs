@@ -4,6 +4,7 @@ mod analyze;
 mod build;
 mod cli;
 mod config;
+mod detect;
 mod doctor;
 mod engine_extract;
 mod engine_inline;

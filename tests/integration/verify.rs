@@ -124,7 +124,7 @@ fn refactor_apply_verifies_an_extract_then_writes_it_and_keeps_the_workspace_on_
     // The live view, in order, on stderr.
     let order: Vec<usize> = [
         "[baseline] compiles, 83 tests pass",
-        "[detection]",
+        "[detection] extract-method found",
         "[style]",
         "[compile] ok",
         "[tests affected] 33 passed",
@@ -151,7 +151,7 @@ fn refactor_apply_verifies_an_extract_then_writes_it_and_keeps_the_workspace_on_
 }
 
 #[test]
-fn verify_blames_a_compile_error_and_a_broken_test_on_the_change() {
+fn verify_blames_a_compile_error_and_a_broken_test_and_checks_the_intended_refactoring() {
     let repo = repo_of("library-junit4");
     let dir = repo.path();
 
@@ -192,6 +192,32 @@ fn verify_blames_a_compile_error_and_a_broken_test_on_the_change() {
         "{}",
         run.stdout
     );
+
+    // A rename by hand (L4), checked against the intent; the target names the method as at HEAD.
+    git(dir, &["checkout", "-q", "--", "."]);
+    for file in
+        [CATALOG, "src/main/java/com/acme/library/LoanDesk.java", "src/test/java/com/acme/library/CatalogTest.java"]
+    {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        std::fs::write(dir.join(file), text.replace("find2(", "searchTitles(")).unwrap();
+    }
+    let target = format!("{CATALOG}:find2");
+    let wrong = run_in(dir, &["verify", &target, "--type", "extract-method"], &[]);
+    assert_eq!(wrong.code, 1, "{wrong:?}");
+    assert!(wrong.stderr.contains("[detection] extract-method not found"), "{}", wrong.stderr);
+    assert!(wrong.stderr.contains("[compile] skipped: detection failed"), "{}", wrong.stderr);
+    assert!(wrong.stdout.contains("verdict: rejected at detection"), "{}", wrong.stdout);
+
+    let run = run_in(dir, &["--json", "verify", &target, "--type", "rename-method"], &[]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let ev = events(&run);
+    assert_eq!(verdict(&ev)["verdict"], "accepted");
+    let detection = stage(&ev, "detection");
+    assert_eq!(detection["status"], "ok", "{detection}");
+    assert_eq!(detection["details"]["intent"]["class"], "com.acme.library.Catalog");
+    let found = detection["details"]["validation"]["refactoring"]["description"].as_str().unwrap();
+    assert!(found.starts_with("Rename Method\t") && found.contains("searchTitles"), "{found}");
+    assert_eq!(stage(&ev, "tests-all")["summary"], "13 passed");
 }
 
 #[test]

@@ -1,0 +1,915 @@
+//! RefactoringMiner's matching, in a smaller form: classes, then methods by signature, then the
+//! methods left over explained by statement-level comparison of their bodies.
+//!
+//! The order matters and follows RefactoringMiner: within each pair of matched classes, renames
+//! first, then Extract and Inline Method; then moves between classes (Move, Move And Rename, Pull
+//! Up, Push Down); last the compounds that cross classes (Extract And Move, Move And Inline). A
+//! method explained once is not offered again, which keeps one change from being reported twice.
+//!
+//! Bodies are compared as lists of normalised statements ([`super::model::Stmt`]); before
+//! comparing an extracted or inlined method with its caller, the method's parameters are replaced
+//! by the arguments of the call, so `total(items)` with `int total(List<Item> xs) { ... xs ... }`
+//! compares `items` with `items`.
+
+use std::collections::HashMap;
+
+use super::model::{Call, Method, Side, Stmt, core_of};
+use super::{Location, Refactoring, RefactoringType, Subject};
+use crate::metrics::token_similarity;
+
+/// How close a fuzzy statement match must be (token LCS similarity).
+const FUZZY: f64 = 0.75;
+
+/// Parameter names replaced by argument tokens.
+type Subst<'m> = HashMap<&'m str, Vec<String>>;
+
+/// A statement ready for comparison: normalised, with substitutions applied.
+struct Norm {
+    toks: Vec<String>,
+    text: String,
+    core: Option<String>,
+    trivial: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pairing {
+    Exact,
+    /// `return e;` with `T v = e;` or `v = e;`.
+    Core,
+    Fuzzy,
+}
+
+/// The outcome of mapping a method's statements onto a pool.
+#[derive(Debug, Clone, Default)]
+struct Mapping {
+    /// (source statement, pool statement, how): indices into the `Norm` lists.
+    pairs: Vec<(usize, usize, Pairing)>,
+    /// Solid (non-trivial) source statements.
+    solid: usize,
+    /// Solid source statements mapped.
+    mapped: usize,
+    /// Solid source statements mapped exactly (text or core).
+    exact: usize,
+}
+
+impl Mapping {
+    fn unmapped(&self) -> usize {
+        self.solid - self.mapped
+    }
+    fn all_exact(&self) -> bool {
+        self.mapped == self.solid && self.pairs.iter().all(|p| p.2 != Pairing::Fuzzy)
+    }
+}
+
+fn norms(m: &Method, subst: &HashMap<&str, Vec<String>>) -> Vec<Norm> {
+    m.stmts.iter().map(|s| norm(s, subst)).collect()
+}
+
+fn norm(s: &Stmt, subst: &HashMap<&str, Vec<String>>) -> Norm {
+    if subst.is_empty() {
+        return Norm { toks: s.toks.clone(), text: s.text.clone(), core: s.core.clone(), trivial: s.trivial };
+    }
+    let mut toks = Vec::with_capacity(s.toks.len());
+    for (i, t) in s.toks.iter().enumerate() {
+        let after_dot = i > 0 && s.toks[i - 1] == ".";
+        match subst.get(t.as_str()) {
+            Some(rep) if !after_dot => toks.extend(rep.iter().cloned()),
+            _ => toks.push(t.clone()),
+        }
+    }
+    let core = core_of(&toks);
+    Norm { text: toks.join(" "), toks, core, trivial: s.trivial }
+}
+
+/// Maps `src` onto the statements of `pool` not yet `used`: exact text, then core, then fuzzy.
+fn map_onto(src: &[Norm], pool: &[&Norm], used: &mut [bool]) -> Mapping {
+    let mut m = Mapping { solid: src.iter().filter(|s| !s.trivial).count(), ..Mapping::default() };
+    let mut done = vec![false; src.len()];
+    let mut by_text: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (j, p) in pool.iter().enumerate() {
+        by_text.entry(p.text.as_str()).or_default().push(j);
+    }
+    for (i, s) in src.iter().enumerate() {
+        if let Some(js) = by_text.get(s.text.as_str())
+            && let Some(&j) = js.iter().find(|&&j| !used[j])
+        {
+            used[j] = true;
+            done[i] = true;
+            m.pairs.push((i, j, Pairing::Exact));
+        }
+    }
+    for (i, s) in src.iter().enumerate() {
+        if done[i] || s.trivial {
+            continue;
+        }
+        let Some(core) = s.core.as_deref().filter(|c| c.contains(' ')) else { continue };
+        if let Some(j) = (0..pool.len()).find(|&j| !used[j] && pool[j].core.as_deref() == Some(core)) {
+            used[j] = true;
+            done[i] = true;
+            m.pairs.push((i, j, Pairing::Core));
+        }
+    }
+    for (i, s) in src.iter().enumerate() {
+        if done[i] || s.trivial || s.toks.len() < 3 {
+            continue;
+        }
+        let mut best: Option<(f64, usize)> = None;
+        for (j, p) in pool.iter().enumerate() {
+            let (a, b) = (s.toks.len(), p.toks.len());
+            if used[j] || p.trivial || a * 2 < b || b * 2 < a {
+                continue;
+            }
+            // Short statements match only with one name replaced (`return a;` / `return b;`).
+            let sim = if a < 4 {
+                let diff = s.toks.iter().zip(&p.toks).filter(|(x, y)| x != y).count();
+                if a == b && diff == 1 && s.toks[0] == p.toks[0] { FUZZY } else { 0.0 }
+            } else {
+                token_similarity(&s.toks, &p.toks)
+            };
+            if sim >= FUZZY && best.is_none_or(|(bs, _)| sim > bs) {
+                best = Some((sim, j));
+            }
+        }
+        if let Some((_, j)) = best {
+            used[j] = true;
+            done[i] = true;
+            m.pairs.push((i, j, Pairing::Fuzzy));
+        }
+    }
+    for &(i, _, how) in &m.pairs {
+        if !src[i].trivial {
+            m.mapped += 1;
+            if how != Pairing::Fuzzy {
+                m.exact += 1;
+            }
+        }
+    }
+    m
+}
+
+/// Maps all of `x`'s statements onto all of `y`'s.
+fn map_bodies(x: &[Norm], y: &[Norm]) -> Mapping {
+    let pool: Vec<&Norm> = y.iter().collect();
+    let mut used = vec![false; pool.len()];
+    map_onto(x, &pool, &mut used)
+}
+
+/// A matched pair of methods and the statements each side has that the other lacks.
+struct Pair {
+    b: usize,
+    a: usize,
+    /// Before statements with no equal statement after (multiset difference by text).
+    removed: Vec<usize>,
+    /// After statements with no equal statement before.
+    added: Vec<usize>,
+}
+
+pub struct Diff<'s> {
+    b: &'s Side,
+    a: &'s Side,
+    class_fwd: HashMap<usize, usize>,
+    class_back: HashMap<usize, usize>,
+    fwd: Vec<Option<usize>>,
+    back: Vec<Option<usize>>,
+    /// Explained by a refactoring already (inlined, moved, renamed; extracted).
+    used_b: Vec<bool>,
+    used_a: Vec<bool>,
+    pairs: Vec<Pair>,
+    out: Vec<Refactoring>,
+    /// Methods by name, for finding a call's candidate targets without scanning every method.
+    by_name_b: HashMap<&'s str, Vec<usize>>,
+    by_name_a: HashMap<&'s str, Vec<usize>>,
+}
+
+impl<'s> Diff<'s> {
+    pub fn new(b: &'s Side, a: &'s Side) -> Diff<'s> {
+        Diff {
+            b,
+            a,
+            class_fwd: HashMap::new(),
+            class_back: HashMap::new(),
+            fwd: vec![None; b.methods.len()],
+            back: vec![None; a.methods.len()],
+            used_b: vec![false; b.methods.len()],
+            used_a: vec![false; a.methods.len()],
+            pairs: Vec::new(),
+            out: Vec::new(),
+            by_name_b: by_name(b),
+            by_name_a: by_name(a),
+        }
+    }
+
+    pub fn run(mut self) -> Vec<Refactoring> {
+        self.match_classes();
+        self.match_signatures();
+        self.renames();
+        self.build_pairs();
+        self.extracts(false);
+        self.inlines(false);
+        self.moves();
+        self.extracts(true);
+        self.inlines(true);
+        let mut seen = std::collections::HashSet::new();
+        self.out.retain(|r| seen.insert(r.description.clone()));
+        self.out.sort_by(|x, y| (x.kind, &x.description).cmp(&(y.kind, &y.description)));
+        self.out
+    }
+
+    // ---- classes and signatures -------------------------------------------------------------
+
+    fn pair_class(&mut self, cb: usize, ca: usize) {
+        self.class_fwd.insert(cb, ca);
+        self.class_back.insert(ca, cb);
+    }
+
+    /// Same qualified name; then renamed or moved classes: same simple name, or most members shared.
+    fn match_classes(&mut self) {
+        for (cb, c) in self.b.classes.iter().enumerate() {
+            if let Some(&ca) = self.a.class_by_name.get(&c.name) {
+                self.pair_class(cb, ca);
+            }
+        }
+        let lone_b: Vec<usize> = (0..self.b.classes.len()).filter(|c| !self.class_fwd.contains_key(c)).collect();
+        let lone_a: Vec<usize> = (0..self.a.classes.len()).filter(|c| !self.class_back.contains_key(c)).collect();
+        let keys = |side: &'s Side, c: usize| -> std::collections::HashSet<&'s str> {
+            side.classes[c].methods.iter().map(|&m| side.methods[m].key.as_str()).collect()
+        };
+        let keys_a: Vec<_> = lone_a.iter().map(|&ca| keys(self.a, ca)).collect();
+        let mut candidates = Vec::new();
+        for &cb in &lone_b {
+            let kb = keys(self.b, cb);
+            for (k, &ca) in lone_a.iter().enumerate() {
+                let same_name = self.b.classes[cb].simple == self.a.classes[ca].simple;
+                let ka = &keys_a[k];
+                let common = kb.intersection(ka).count();
+                let size = kb.len().max(ka.len());
+                let share = if size == 0 { 0.0 } else { common as f64 / size as f64 };
+                if same_name || (common >= 1 && share >= 0.5) {
+                    // Shared members decide; an equal simple name only breaks ties (a class moved
+                    // to a package that already has a namesake must not pair with the namesake).
+                    let score = share + if same_name { 0.3 } else { 0.0 };
+                    candidates.push((score, cb, ca));
+                }
+            }
+        }
+        candidates.sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap_or(std::cmp::Ordering::Equal));
+        for (_, cb, ca) in candidates {
+            if !self.class_fwd.contains_key(&cb) && !self.class_back.contains_key(&ca) {
+                self.pair_class(cb, ca);
+            }
+        }
+    }
+
+    fn pair_method(&mut self, mb: usize, ma: usize) {
+        self.fwd[mb] = Some(ma);
+        self.back[ma] = Some(mb);
+    }
+
+    /// Within matched classes: equal signatures, then equal names (a changed parameter list).
+    fn match_signatures(&mut self) {
+        let classes: Vec<(usize, usize)> = self.class_fwd.iter().map(|(&b, &a)| (b, a)).collect();
+        for (cb, ca) in classes {
+            let by_key: HashMap<&str, usize> =
+                self.a.classes[ca].methods.iter().map(|&m| (self.a.methods[m].key.as_str(), m)).collect();
+            for &mb in &self.b.classes[cb].methods {
+                if let Some(&ma) = by_key.get(self.b.methods[mb].key.as_str())
+                    && self.back[ma].is_none()
+                {
+                    self.pair_method(mb, ma);
+                }
+            }
+            let lone_b: Vec<usize> =
+                self.b.classes[cb].methods.iter().copied().filter(|&m| self.fwd[m].is_none()).collect();
+            let lone_a: Vec<usize> =
+                self.a.classes[ca].methods.iter().copied().filter(|&m| self.back[m].is_none()).collect();
+            let mut candidates = Vec::new();
+            for &mb in &lone_b {
+                for &ma in &lone_a {
+                    if self.b.methods[mb].name == self.a.methods[ma].name {
+                        let sim = self.body_similarity(mb, ma);
+                        candidates.push((sim, mb, ma));
+                    }
+                }
+            }
+            candidates.sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap_or(std::cmp::Ordering::Equal));
+            for (_, mb, ma) in candidates {
+                if self.fwd[mb].is_none() && self.back[ma].is_none() {
+                    self.pair_method(mb, ma);
+                }
+            }
+        }
+    }
+
+    fn body_similarity(&self, mb: usize, ma: usize) -> f64 {
+        let empty = HashMap::new();
+        let (x, y) = (norms(&self.b.methods[mb], &empty), norms(&self.a.methods[ma], &empty));
+        let m = map_bodies(&x, &y);
+        let total = x.len() + y.len();
+        if total == 0 { 1.0 } else { 2.0 * m.pairs.len() as f64 / total as f64 }
+    }
+
+    // ---- renames -----------------------------------------------------------------------------
+
+    fn renames(&mut self) {
+        let classes: Vec<(usize, usize)> = self.class_fwd.iter().map(|(&b, &a)| (b, a)).collect();
+        let mut found = Vec::new();
+        for (cb, ca) in classes {
+            let lone_b: Vec<usize> =
+                self.b.classes[cb].methods.iter().copied().filter(|&m| self.fwd[m].is_none()).collect();
+            let lone_a: Vec<usize> =
+                self.a.classes[ca].methods.iter().copied().filter(|&m| self.back[m].is_none()).collect();
+            let mut candidates = Vec::new();
+            for &mb in &lone_b {
+                for &ma in &lone_a {
+                    let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
+                    if x.ctor || y.ctor {
+                        continue;
+                    }
+                    if let Some((score, pure)) = self.same_body(mb, ma, false) {
+                        candidates.push((score, mb, ma, pure));
+                    }
+                }
+            }
+            candidates.sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap_or(std::cmp::Ordering::Equal));
+            for (_, mb, ma, pure) in candidates {
+                if self.fwd[mb].is_none() && self.back[ma].is_none() {
+                    self.pair_method(mb, ma);
+                    found.push((mb, ma, pure));
+                }
+            }
+        }
+        for (mb, ma, pure) in found {
+            let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
+            let description =
+                format!("Rename Method\t{} renamed to {} in class {}", x.desc, y.desc, self.a.class_of(ma).name);
+            let left = vec![self.decl(true, mb, "original method declaration")];
+            let right = vec![self.decl(false, ma, "renamed method declaration")];
+            self.push(RefactoringType::RenameMethod, description, left, right, pure, (true, mb), (false, ma));
+        }
+    }
+
+    /// Whether removed `mb` and added `ma` are one method (renamed or moved): (score, pure).
+    fn same_body(&self, mb: usize, ma: usize, moved: bool) -> Option<(f64, bool)> {
+        let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
+        let mut sx: HashMap<&str, Vec<String>> = HashMap::new();
+        let mut sy: HashMap<&str, Vec<String>> = HashMap::new();
+        if x.name != y.name {
+            sx.insert(x.name.as_str(), vec![y.name.clone()]);
+        }
+        if moved {
+            // `this` ↔ parameter: a parameter of the other class's type becomes (or was) `this`.
+            let (cx, cy) = (&self.b.class_of(mb).simple, &self.a.class_of(ma).simple);
+            for (n, t) in &x.params {
+                if t == cy {
+                    sx.insert(n.as_str(), vec!["this".into()]);
+                }
+            }
+            for (n, t) in &y.params {
+                if t == cx {
+                    sy.insert(n.as_str(), vec!["this".into()]);
+                }
+            }
+        }
+        let (nx, ny) = (norms(x, &sx), norms(y, &sy));
+        let strip = |v: Vec<Norm>| -> Vec<Norm> {
+            v.into_iter()
+                .map(|n| {
+                    let mut toks = Vec::with_capacity(n.toks.len());
+                    let mut i = 0;
+                    while i < n.toks.len() {
+                        if n.toks[i] == "this" && n.toks.get(i + 1).is_some_and(|t| t == ".") {
+                            i += 2;
+                            continue;
+                        }
+                        toks.push(n.toks[i].clone());
+                        i += 1;
+                    }
+                    Norm { text: toks.join(" "), core: core_of(&toks), toks, ..n }
+                })
+                .collect()
+        };
+        let (nx, ny) = if moved { (strip(nx), strip(ny)) } else { (nx, ny) };
+        let fwd = map_bodies(&nx, &ny);
+        let back = map_bodies(&ny, &nx);
+        let (sx_solid, sy_solid) = (fwd.solid, back.solid);
+        let identical = nx.len() == ny.len() && nx.iter().zip(&ny).all(|(p, q)| p.text == q.text);
+        let same_sig = x.params.iter().map(|p| &p.1).eq(y.params.iter().map(|p| &p.1));
+        if sx_solid == 0 || sy_solid == 0 {
+            // Nothing solid to compare: only an identical, non-empty body with the same parameters,
+            // and (for renames) a call site that now uses the new name.
+            let ok = identical
+                && !nx.is_empty()
+                && same_sig
+                && (moved && x.name == y.name || !moved && self.call_sites_renamed(&x.name, &y.name));
+            return ok.then_some((0.5, true));
+        }
+        let m = fwd.mapped.min(back.mapped);
+        let majority = m > sx_solid - m && m > sy_solid - m;
+        if !majority {
+            return None;
+        }
+        if x.name != y.name && moved && (m < 2 || fwd.exact == 0) {
+            return None;
+        }
+        let score = 2.0 * m as f64 / (sx_solid + sy_solid) as f64 + if same_sig { 0.01 } else { 0.0 };
+        // A rename nobody calls (a test method, an entry point) has only its body as evidence.
+        if !moved && score < 0.75 && !self.call_sites_renamed(&x.name, &y.name) {
+            return None;
+        }
+        let pure = identical || (fwd.all_exact() && back.all_exact() && nx.len() == ny.len());
+        Some((score, pure))
+    }
+
+    /// Some matched method called `old` before and calls `new` after.
+    fn call_sites_renamed(&self, old: &str, new: &str) -> bool {
+        self.fwd.iter().enumerate().any(|(mb, ma)| {
+            let Some(ma) = *ma else { return false };
+            let cb = self.b.methods[mb].calls.iter().filter(|c| c.name == old).count();
+            let ca = self.a.methods[ma].calls.iter().filter(|c| c.name == new).count();
+            cb > 0 && ca > 0
+        })
+    }
+
+    // ---- extract and inline ------------------------------------------------------------------
+
+    fn build_pairs(&mut self) {
+        for (mb, ma) in self.fwd.iter().enumerate() {
+            let Some(ma) = *ma else { continue };
+            let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
+            let mut counts: HashMap<&str, i32> = HashMap::new();
+            for s in &y.stmts {
+                *counts.entry(s.text.as_str()).or_default() += 1;
+            }
+            let mut removed = Vec::new();
+            for (i, s) in x.stmts.iter().enumerate() {
+                match counts.get_mut(s.text.as_str()) {
+                    Some(c) if *c > 0 => *c -= 1,
+                    _ => removed.push(i),
+                }
+            }
+            let mut counts: HashMap<&str, i32> = HashMap::new();
+            for s in &x.stmts {
+                *counts.entry(s.text.as_str()).or_default() += 1;
+            }
+            let mut added = Vec::new();
+            for (i, s) in y.stmts.iter().enumerate() {
+                match counts.get_mut(s.text.as_str()) {
+                    Some(c) if *c > 0 => *c -= 1,
+                    _ => added.push(i),
+                }
+            }
+            self.pairs.push(Pair { b: mb, a: ma, removed, added });
+        }
+    }
+
+    /// Whether a mapping of a new (or removed) method onto a caller's changed statements is an
+    /// extraction (or inlining), after RefactoringMiner's `extractMatchCondition`.
+    fn enough(m: &Mapping) -> bool {
+        m.mapped > 0
+            && (m.mapped > m.unmapped()
+                || (m.mapped > 1 && m.mapped >= m.unmapped())
+                || (m.exact > 1 && m.unmapped() < 20)
+                || (m.exact == 1 && m.unmapped() <= 10 && m.solid <= 2 * m.mapped + 1))
+    }
+
+    fn extracts(&mut self, across: bool) {
+        let mut found: Vec<(usize, usize, Option<usize>, Mapping, usize, bool)> = Vec::new();
+        for (pi, pair) in self.pairs.iter().enumerate() {
+            let (bm, am) = (&self.b.methods[pair.b], &self.a.methods[pair.a]);
+            if pair.removed.is_empty() {
+                continue;
+            }
+            let empty = HashMap::new();
+            let before: Vec<Norm> = pair.removed.iter().map(|&i| norm(&bm.stmts[i], &empty)).collect();
+            let pool: Vec<&Norm> = before.iter().collect();
+            let (count_b, count_a) = (call_counts(bm), call_counts(am));
+            let mut seen = Vec::new();
+            // (call in the caller or in an extracted method, the substitution in force there)
+            let mut queue: Vec<(&Call, Subst, usize)> = am.calls.iter().map(|c| (c, HashMap::new(), 0)).collect();
+            while let Some((call, outer, depth)) = queue.pop() {
+                let before_calls = count_b.get(&(call.name.as_str(), call.args.len())).copied().unwrap_or(0);
+                let after_calls = count_a.get(&(call.name.as_str(), call.args.len())).copied().unwrap_or(0);
+                if depth == 0 && after_calls <= before_calls {
+                    continue;
+                }
+                for x in self.new_methods(&call.name, call.args.len()) {
+                    let same_class = self.class_back.get(&self.a.methods[x].class) == Some(&bm.class)
+                        || self.a.methods[x].class == am.class;
+                    if same_class == across
+                        || seen.contains(&x)
+                        || (across && !call.qualified && !self.reachable(false, x, am.class))
+                    {
+                        continue;
+                    }
+                    let xm = &self.a.methods[x];
+                    let subst = substitution(xm, call, &outer);
+                    let src = norms(xm, &subst);
+                    let mut used = vec![false; pool.len()];
+                    let mapping = map_onto(&src, &pool, &mut used);
+                    if Self::enough(&mapping) {
+                        seen.push(x);
+                        if depth < 2 {
+                            for c in &xm.calls {
+                                queue.push((c, subst.clone(), depth + 1));
+                            }
+                        }
+                        let pure = depth == 0 && mapping.all_exact() && self.only_calls(pair, &call.name, false);
+                        found.push((pi, x, call_index(am, call), mapping, depth, pure));
+                    }
+                }
+            }
+        }
+        for (pi, x, call, mapping, _, pure) in found {
+            let (mb, ma) = (self.pairs[pi].b, self.pairs[pi].a);
+            self.used_a[x] = true;
+            let (bm, xm) = (&self.b.methods[mb], &self.a.methods[x]);
+            let description = if across {
+                format!(
+                    "Extract And Move Method\t{} extracted from {} in class {} & moved to class {}",
+                    xm.desc,
+                    bm.desc,
+                    self.b.class_of(mb).name,
+                    self.a.class_of(x).name
+                )
+            } else {
+                format!("Extract Method\t{} extracted from {} in class {}", xm.desc, bm.desc, self.a.class_of(ma).name)
+            };
+            let removed = &self.pairs[pi].removed;
+            let mut left = vec![self.decl(true, mb, "source method declaration before extraction")];
+            for &(_, j, _) in &mapping.pairs {
+                left.push(self.stmt(true, mb, removed[j], "extracted code from source method declaration"));
+            }
+            let mut right = vec![self.decl(false, x, "extracted method declaration")];
+            for &(i, _, _) in &mapping.pairs {
+                right.push(self.stmt(false, x, i, "extracted code to extracted method declaration"));
+            }
+            right.push(self.decl(false, ma, "source method declaration after extraction"));
+            if let Some(c) = call {
+                right.push(self.call_loc(false, ma, c, "extracted method invocation"));
+            }
+            let kind = if across { RefactoringType::ExtractAndMoveMethod } else { RefactoringType::ExtractMethod };
+            self.push(kind, description, left, right, pure, (true, mb), (false, x));
+        }
+    }
+
+    fn inlines(&mut self, across: bool) {
+        let mut found: Vec<(usize, usize, usize, Mapping, bool)> = Vec::new();
+        for (pi, pair) in self.pairs.iter().enumerate() {
+            let (bm, am) = (&self.b.methods[pair.b], &self.a.methods[pair.a]);
+            if pair.added.is_empty() {
+                continue;
+            }
+            let empty = HashMap::new();
+            let after: Vec<Norm> = pair.added.iter().map(|&i| norm(&am.stmts[i], &empty)).collect();
+            let pool: Vec<&Norm> = after.iter().collect();
+            let (count_b, count_a) = (call_counts(bm), call_counts(am));
+            let mut seen = Vec::new();
+            for (ci, call) in bm.calls.iter().enumerate() {
+                let before_calls = count_b.get(&(call.name.as_str(), call.args.len())).copied().unwrap_or(0);
+                let after_calls = count_a.get(&(call.name.as_str(), call.args.len())).copied().unwrap_or(0);
+                if after_calls >= before_calls {
+                    continue;
+                }
+                for r in self.removed_methods(&call.name, call.args.len()) {
+                    let same_class = self.class_fwd.get(&self.b.methods[r].class) == Some(&am.class)
+                        || self.b.methods[r].class == bm.class;
+                    if same_class == across
+                        || seen.contains(&r)
+                        || (across && !call.qualified && !self.reachable(true, r, bm.class))
+                    {
+                        continue;
+                    }
+                    let rm = &self.b.methods[r];
+                    let subst = substitution(rm, call, &HashMap::new());
+                    let src = norms(rm, &subst);
+                    let mut used = vec![false; pool.len()];
+                    let mapping = map_onto(&src, &pool, &mut used);
+                    if Self::enough(&mapping) {
+                        seen.push(r);
+                        let pure = mapping.all_exact() && self.only_calls(pair, &call.name, true);
+                        found.push((pi, r, ci, mapping, pure));
+                    }
+                }
+            }
+        }
+        for (pi, r, ci, mapping, pure) in found {
+            let (mb, ma) = (self.pairs[pi].b, self.pairs[pi].a);
+            self.used_b[r] = true;
+            let (rm, am) = (&self.b.methods[r], &self.a.methods[ma]);
+            let description = if across {
+                format!(
+                    "Move And Inline Method\t{} moved from class {} to class {} & inlined to {}",
+                    rm.desc,
+                    self.b.class_of(r).name,
+                    self.a.class_of(ma).name,
+                    am.desc
+                )
+            } else {
+                format!("Inline Method\t{} inlined to {} in class {}", rm.desc, am.desc, self.a.class_of(ma).name)
+            };
+            let added = &self.pairs[pi].added;
+            let mut left = vec![
+                self.decl(true, r, "inlined method declaration"),
+                self.decl(true, mb, "target method declaration before inline"),
+                self.call_loc(true, mb, ci, "inlined method invocation"),
+            ];
+            for &(i, _, _) in &mapping.pairs {
+                left.push(self.stmt(true, r, i, "inlined code from inlined method declaration"));
+            }
+            let mut right = vec![self.decl(false, ma, "target method declaration after inline")];
+            for &(_, j, _) in &mapping.pairs {
+                right.push(self.stmt(false, ma, added[j], "inlined code in target method declaration"));
+            }
+            let kind = if across { RefactoringType::MoveAndInlineMethod } else { RefactoringType::InlineMethod };
+            self.push(kind, description, left, right, pure, (true, r), (false, ma));
+        }
+    }
+
+    /// Whether method `m` can be called without a receiver from `class` (same side): static
+    /// (imported or qualified elsewhere), declared in an enclosing class, or inherited.
+    fn reachable(&self, before: bool, m: usize, class: usize) -> bool {
+        let side = self.side(before);
+        let owner = side.class_of(m);
+        let caller = &side.classes[class];
+        side.methods[m].is_static
+            || caller.name.starts_with(&format!("{}.", owner.name))
+            || self.inherits(side, class, &owner.simple, 4)
+    }
+
+    /// Whether `class` has a supertype named `simple`, looking `depth` levels up through the side's classes.
+    fn inherits(&self, side: &Side, class: usize, simple: &str, depth: u32) -> bool {
+        let supers = &side.classes[class].supers;
+        if supers.iter().any(|s| s == simple) {
+            return true;
+        }
+        depth > 0
+            && supers.iter().any(|s| {
+                side.classes
+                    .iter()
+                    .enumerate()
+                    .any(|(i, c)| c.simple == *s && i != class && self.inherits(side, i, simple, depth - 1))
+            })
+    }
+
+    /// Added methods (not matched, not explained yet) named `name` that accept `args` arguments.
+    fn new_methods(&self, name: &str, args: usize) -> Vec<usize> {
+        let all = self.by_name_a.get(name).map(Vec::as_slice).unwrap_or_default();
+        all.iter()
+            .copied()
+            .filter(|&m| self.back[m].is_none() && !self.used_a[m] && accepts(&self.a.methods[m], args))
+            .collect()
+    }
+
+    fn removed_methods(&self, name: &str, args: usize) -> Vec<usize> {
+        let all = self.by_name_b.get(name).map(Vec::as_slice).unwrap_or_default();
+        all.iter()
+            .copied()
+            .filter(|&m| self.fwd[m].is_none() && !self.used_b[m] && accepts(&self.b.methods[m], args))
+            .collect()
+    }
+
+    /// Whether the caller's other changes are only the calls replacing (or replaced by) the code.
+    fn only_calls(&self, pair: &Pair, name: &str, inline: bool) -> bool {
+        let (m, changed) =
+            if inline { (&self.b.methods[pair.b], &pair.removed) } else { (&self.a.methods[pair.a], &pair.added) };
+        changed.iter().all(|&i| m.stmts[i].trivial || m.calls.iter().any(|c| c.stmt == Some(i) && c.name == name))
+    }
+
+    // ---- moves -------------------------------------------------------------------------------
+
+    fn moves(&mut self) {
+        let removed: Vec<usize> = (0..self.b.methods.len())
+            .filter(|&m| self.fwd[m].is_none() && !self.used_b[m] && !self.b.methods[m].ctor)
+            .collect();
+        let added: Vec<usize> = (0..self.a.methods.len())
+            .filter(|&m| self.back[m].is_none() && !self.used_a[m] && !self.a.methods[m].ctor)
+            .collect();
+        // Differently named methods are compared only when they share a solid statement.
+        let mut holders: HashMap<&str, Vec<usize>> = HashMap::new();
+        for &ma in &added {
+            let y = &self.a.methods[ma];
+            if y.solid() >= 2 {
+                for s in y.stmts.iter().filter(|s| !s.trivial) {
+                    let v = holders.entry(s.text.as_str()).or_default();
+                    if v.last() != Some(&ma) {
+                        v.push(ma);
+                    }
+                }
+            }
+        }
+        let mut candidates = Vec::new();
+        for &mb in &removed {
+            let x = &self.b.methods[mb];
+            let mut others: Vec<usize> = self.by_name_a.get(x.name.as_str()).cloned().unwrap_or_default();
+            others.retain(|m| self.back[*m].is_none() && !self.used_a[*m] && !self.a.methods[*m].ctor);
+            if x.solid() >= 2 {
+                for s in x.stmts.iter().filter(|s| !s.trivial) {
+                    others.extend(holders.get(s.text.as_str()).into_iter().flatten());
+                }
+            }
+            others.sort_unstable();
+            others.dedup();
+            for ma in others {
+                let y = &self.a.methods[ma];
+                if self.class_fwd.get(&x.class) == Some(&y.class) {
+                    continue;
+                }
+                if let Some((score, pure)) = self.same_body(mb, ma, true) {
+                    candidates.push((x.name == y.name, score, mb, ma, pure));
+                }
+            }
+        }
+        candidates.sort_by(|p, q| (q.0, q.1).partial_cmp(&(p.0, p.1)).unwrap_or(std::cmp::Ordering::Equal));
+        let mut pushed = Vec::new();
+        for (_, _, mb, ma, pure) in candidates {
+            if self.used_b[mb] || self.used_a[ma] {
+                continue;
+            }
+            self.used_b[mb] = true;
+            self.used_a[ma] = true;
+            let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
+            let (cx, cy) = (self.b.class_of(mb), self.a.class_of(ma));
+            let cx_after = self.class_fwd.get(&x.class).map(|&c| self.a.classes[c].simple.as_str()).unwrap_or("");
+            let kind = if cy.supers.contains(&cx.simple) || cy.supers.iter().any(|s| s == cx_after) {
+                RefactoringType::PushDownMethod
+            } else if cx.supers.contains(&cy.simple) || self.after_supers(mb).contains(&cy.simple) {
+                RefactoringType::PullUpMethod
+            } else if x.name == y.name {
+                RefactoringType::MoveMethod
+            } else {
+                RefactoringType::MoveAndRenameMethod
+            };
+            let description = format!(
+                "{}\t{} from class {} to {} from class {}",
+                kind.display_name(),
+                x.desc,
+                cx.name,
+                y.desc,
+                cy.name
+            );
+            let left = vec![self.decl(true, mb, "original method declaration")];
+            let right = vec![self.decl(false, ma, "moved method declaration")];
+            self.push(kind, description, left, right, pure, (true, mb), (false, ma));
+            if kind == RefactoringType::PushDownMethod {
+                pushed.push((mb, cx.simple.clone(), cx_after.to_string()));
+            }
+        }
+        // A method pushed down usually lands in every subclass: the other copies are the same push.
+        for (mb, sup, sup_after) in pushed {
+            let x = &self.b.methods[mb];
+            let copies: Vec<usize> = self
+                .by_name_a
+                .get(x.name.as_str())
+                .into_iter()
+                .flatten()
+                .copied()
+                .filter(|&ma| self.back[ma].is_none() && !self.used_a[ma] && self.a.methods[ma].key == x.key)
+                .filter(|&ma| self.a.class_of(ma).supers.iter().any(|s| *s == sup || *s == sup_after))
+                .collect();
+            for ma in copies {
+                let Some((_, pure)) = self.same_body(mb, ma, true) else { continue };
+                self.used_a[ma] = true;
+                let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
+                let description = format!(
+                    "Push Down Method\t{} from class {} to {} from class {}",
+                    x.desc,
+                    self.b.class_of(mb).name,
+                    y.desc,
+                    self.a.class_of(ma).name
+                );
+                let left = vec![self.decl(true, mb, "original method declaration")];
+                let right = vec![self.decl(false, ma, "moved method declaration")];
+                self.push(RefactoringType::PushDownMethod, description, left, right, pure, (true, mb), (false, ma));
+            }
+        }
+    }
+
+    /// The supertypes of a before method's class as they are after the change.
+    fn after_supers(&self, mb: usize) -> &[String] {
+        match self.class_fwd.get(&self.b.methods[mb].class) {
+            Some(&ca) => &self.a.classes[ca].supers,
+            None => &[],
+        }
+    }
+
+    // ---- output ------------------------------------------------------------------------------
+
+    /// Records a refactoring of `subject` (before) with `other` (after) as its counterpart.
+    #[allow(clippy::too_many_arguments)]
+    fn push(
+        &mut self,
+        kind: RefactoringType,
+        description: String,
+        left: Vec<Location>,
+        right: Vec<Location>,
+        pure: bool,
+        subject: (bool, usize),
+        other: (bool, usize),
+    ) {
+        let (sm, sc) = self.names(subject);
+        let (om, oc) = self.names(other);
+        let signature = self.side(subject.0).methods[subject.1].key.clone();
+        self.out.push(Refactoring {
+            kind,
+            code: kind.code().to_string(),
+            description,
+            left_side_locations: left,
+            right_side_locations: right,
+            pure,
+            subject: Subject { method: sm, signature, class: sc, other_method: om, other_class: oc },
+        });
+    }
+
+    fn names(&self, (before, m): (bool, usize)) -> (String, String) {
+        let side = self.side(before);
+        (side.methods[m].name.clone(), side.class_of(m).name.clone())
+    }
+
+    fn side(&self, before: bool) -> &Side {
+        if before { self.b } else { self.a }
+    }
+
+    fn decl(&self, before: bool, m: usize, what: &str) -> Location {
+        let side = self.side(before);
+        let method = &side.methods[m];
+        let mut loc = location(&side.paths[method.file], method.span, "METHOD_DECLARATION", what);
+        loc.code_element = Some(method.desc.clone());
+        loc
+    }
+
+    fn stmt(&self, before: bool, m: usize, s: usize, what: &str) -> Location {
+        let side = self.side(before);
+        let method = &side.methods[m];
+        let st = &method.stmts[s];
+        location(&side.paths[method.file], st.span, st.kind, what)
+    }
+
+    fn call_loc(&self, before: bool, m: usize, c: usize, what: &str) -> Location {
+        let side = self.side(before);
+        let method = &side.methods[m];
+        location(&side.paths[method.file], method.calls[c].span, "METHOD_INVOCATION", what)
+    }
+}
+
+fn by_name(side: &Side) -> HashMap<&str, Vec<usize>> {
+    let mut map: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, m) in side.methods.iter().enumerate() {
+        map.entry(m.name.as_str()).or_default().push(i);
+    }
+    map
+}
+
+/// How many calls each name gets in a method.
+fn call_counts(m: &Method) -> HashMap<(&str, usize), usize> {
+    let mut map: HashMap<(&str, usize), usize> = HashMap::new();
+    for c in &m.calls {
+        *map.entry((c.name.as_str(), c.args.len())).or_default() += 1;
+    }
+    map
+}
+
+fn location(path: &str, span: crate::java::Span, kind: &str, what: &str) -> Location {
+    Location {
+        file_path: path.to_string(),
+        start_line: span.start_line,
+        end_line: span.end_line,
+        start_column: span.start_col + 1,
+        end_column: span.end_col + 1,
+        code_element_type: kind.to_string(),
+        description: what.to_string(),
+        code_element: None,
+    }
+}
+
+fn call_index(m: &Method, call: &Call) -> Option<usize> {
+    m.calls.iter().position(|c| c.span == call.span)
+}
+
+fn accepts(m: &Method, args: usize) -> bool {
+    match m.params.last() {
+        Some((_, t)) if t.ends_with("...") => args + 1 >= m.params.len(),
+        _ => args == m.params.len(),
+    }
+}
+
+/// The callee's parameters replaced by the call's arguments (themselves substituted by `outer`).
+fn substitution<'m>(
+    callee: &'m Method,
+    call: &Call,
+    outer: &HashMap<&str, Vec<String>>,
+) -> HashMap<&'m str, Vec<String>> {
+    let mut subst = HashMap::new();
+    for ((name, _), arg) in callee.params.iter().zip(&call.args) {
+        let arg: Vec<String> = arg
+            .iter()
+            .flat_map(|t| match outer.get(t.as_str()) {
+                Some(rep) => rep.clone(),
+                None => vec![t.clone()],
+            })
+            .collect();
+        if arg.len() != 1 || arg[0] != *name {
+            subst.insert(name.as_str(), arg);
+        }
+    }
+    subst
+}

@@ -1,0 +1,202 @@
+//! Accuracy against RefactoringMiner's validated oracle (`shared/data/refactoring-oracle`).
+//!
+//! Compared the way RefactoringMiner's own test compares: per commit, the set of description
+//! strings (TAB replaced by a space) of the `validation: true` labels against the set reported;
+//! anything reported and not expected is a false positive, whether or not it is a labelled one.
+//! Only the types the detector reports are scored. Shared by the benchmark and the tests.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use super::{RefactoringType, Snapshot, detect};
+
+/// One commit of the oracle.
+#[derive(Debug, Clone)]
+pub struct Commit {
+    pub project: String,
+    pub sha: String,
+    pub dir: PathBuf,
+    /// `validation: true` descriptions of the detector's types, TAB replaced by a space.
+    pub expected: BTreeSet<String>,
+}
+
+/// True and false positives and false negatives of one type.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub tp: usize,
+    pub fp: usize,
+    pub fn_: usize,
+}
+
+impl Counts {
+    pub fn precision(&self) -> f64 {
+        if self.tp + self.fp == 0 { 1.0 } else { self.tp as f64 / (self.tp + self.fp) as f64 }
+    }
+    pub fn recall(&self) -> f64 {
+        if self.tp + self.fn_ == 0 { 1.0 } else { self.tp as f64 / (self.tp + self.fn_) as f64 }
+    }
+}
+
+/// A description that was wrong one way or the other, for looking at.
+#[derive(Debug, Clone)]
+pub struct Miss {
+    pub project: String,
+    pub sha: String,
+    pub kind: RefactoringType,
+    pub description: String,
+    /// `true`: reported but not expected; `false`: expected but not reported.
+    pub false_positive: bool,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Evaluation {
+    pub per_type: BTreeMap<RefactoringType, Counts>,
+    pub commits: usize,
+    /// Time in [`detect`] (reading the files excluded), summed over commits.
+    pub detect_time: Duration,
+    /// Wall time of the whole evaluation, reading included.
+    pub wall_time: Duration,
+    pub misses: Vec<Miss>,
+    /// Detection time per commit (`project/sha`), in commit order.
+    pub times: Vec<(String, Duration)>,
+}
+
+impl Evaluation {
+    pub fn counts(&self, kind: RefactoringType) -> Counts {
+        self.per_type.get(&kind).copied().unwrap_or_default()
+    }
+
+    /// The per-type table: TP, FP, FN, precision, recall.
+    pub fn table(&self) -> String {
+        let mut out =
+            format!("{:<26} {:>5} {:>5} {:>5} {:>9} {:>7}\n", "type", "TP", "FP", "FN", "precision", "recall");
+        let mut total = Counts::default();
+        for kind in RefactoringType::ALL {
+            let c = self.counts(kind);
+            total.tp += c.tp;
+            total.fp += c.fp;
+            total.fn_ += c.fn_;
+            out.push_str(&format!(
+                "{:<26} {:>5} {:>5} {:>5} {:>9.3} {:>7.3}\n",
+                kind.display_name(),
+                c.tp,
+                c.fp,
+                c.fn_,
+                c.precision(),
+                c.recall()
+            ));
+        }
+        out.push_str(&format!(
+            "{:<26} {:>5} {:>5} {:>5} {:>9.3} {:>7.3}\n",
+            "all",
+            total.tp,
+            total.fp,
+            total.fn_,
+            total.precision(),
+            total.recall()
+        ));
+        out
+    }
+}
+
+/// Errors reading the oracle.
+#[derive(Debug, thiserror::Error)]
+pub enum OracleError {
+    #[error("cannot read {}: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("{}: {source}", path.display())]
+    Json { path: PathBuf, source: serde_json::Error },
+    #[error(transparent)]
+    Snapshot(#[from] super::SnapshotError),
+}
+
+#[derive(serde::Deserialize)]
+struct Label {
+    description: String,
+    validation: bool,
+}
+
+/// Every commit under `oracle` (`<project>/<sha>/expected.json`), in path order.
+pub fn load(oracle: &Path) -> Result<Vec<Commit>, OracleError> {
+    let read_dir = |p: &Path| -> Result<Vec<PathBuf>, OracleError> {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(p)
+            .map_err(|source| OracleError::Io { path: p.to_path_buf(), source })?
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.is_dir())
+            .collect();
+        v.sort();
+        Ok(v)
+    };
+    let mut commits = Vec::new();
+    for project in read_dir(oracle)? {
+        for dir in read_dir(&project)? {
+            let path = dir.join("expected.json");
+            let text =
+                std::fs::read_to_string(&path).map_err(|source| OracleError::Io { path: path.clone(), source })?;
+            let labels: Vec<Label> =
+                serde_json::from_str(&text).map_err(|source| OracleError::Json { path: path.clone(), source })?;
+            let expected = labels
+                .into_iter()
+                .filter(|l| l.validation && kind_of(&l.description).is_some())
+                .map(|l| l.description.replace('\t', " "))
+                .collect();
+            let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            commits.push(Commit { project: name(&project), sha: name(&dir), dir, expected });
+        }
+    }
+    Ok(commits)
+}
+
+/// The type a description starts with (before its TAB, or its first space after the display name).
+fn kind_of(description: &str) -> Option<RefactoringType> {
+    RefactoringType::ALL
+        .into_iter()
+        .find(|t| description.strip_prefix(t.display_name()).is_some_and(|rest| rest.starts_with(['\t', ' '])))
+}
+
+/// Runs the detector on every commit (in parallel) and scores it.
+pub fn evaluate(commits: &[Commit]) -> Result<Evaluation, OracleError> {
+    let start = Instant::now();
+    let results: Vec<Result<(Duration, Vec<String>), OracleError>> = commits
+        .par_iter()
+        .map(|c| {
+            let before = Snapshot::read(&c.dir.join("before"))?;
+            let after = Snapshot::read(&c.dir.join("after"))?;
+            let t = Instant::now();
+            let found = detect(&before, &after);
+            Ok((t.elapsed(), found.into_iter().map(|r| r.description.replace('\t', " ")).collect()))
+        })
+        .collect();
+    let mut eval = Evaluation { commits: commits.len(), ..Evaluation::default() };
+    for (commit, result) in commits.iter().zip(results) {
+        let (elapsed, found) = result?;
+        eval.detect_time += elapsed;
+        eval.times.push((format!("{}/{}", commit.project, commit.sha), elapsed));
+        let found: BTreeSet<String> = found.into_iter().collect();
+        for d in found.union(&commit.expected) {
+            let Some(kind) = kind_of(d) else { continue };
+            let c = eval.per_type.entry(kind).or_default();
+            match (found.contains(d), commit.expected.contains(d)) {
+                (true, true) => c.tp += 1,
+                (true, false) => c.fp += 1,
+                (false, true) => c.fn_ += 1,
+                (false, false) => {}
+            }
+            if found.contains(d) != commit.expected.contains(d) {
+                eval.misses.push(Miss {
+                    project: commit.project.clone(),
+                    sha: commit.sha.clone(),
+                    kind,
+                    description: d.clone(),
+                    false_positive: found.contains(d),
+                });
+            }
+        }
+    }
+    eval.wall_time = start.elapsed();
+    Ok(eval)
+}

@@ -1,0 +1,251 @@
+//! Small hand-written before/after pairs, one per refactoring type, with the pure flag and validate().
+
+use super::*;
+
+fn snap(files: &[(&str, &str)]) -> Snapshot {
+    Snapshot::from_files(files.iter().map(|(p, t)| (p.to_string(), t.to_string())))
+}
+
+fn descriptions(found: &[Refactoring]) -> Vec<String> {
+    found.iter().map(|r| r.description.clone()).collect()
+}
+
+const INVOICE_BEFORE: &str = r#"package shop;
+
+public class Invoice {
+    private String name;
+    private double amount;
+
+    public void print() {
+        System.out.println("**********");
+        System.out.println("* Invoice *");
+        System.out.println("**********");
+        System.out.println("name: " + name);
+        System.out.println("amount: " + amount);
+    }
+}
+"#;
+
+const INVOICE_AFTER: &str = r#"package shop;
+
+public class Invoice {
+    private String name;
+    private double amount;
+
+    public void print() {
+        printBanner();
+        System.out.println("name: " + name);
+        System.out.println("amount: " + amount);
+    }
+
+    private void printBanner() {
+        System.out.println("**********");
+        System.out.println("* Invoice *");
+        System.out.println("**********");
+    }
+}
+"#;
+
+#[test]
+fn extract_method_pure() {
+    let found =
+        detect(&snap(&[("src/shop/Invoice.java", INVOICE_BEFORE)]), &snap(&[("src/shop/Invoice.java", INVOICE_AFTER)]));
+    assert_eq!(
+        descriptions(&found),
+        ["Extract Method\tprivate printBanner() : void extracted from public print() : void in class shop.Invoice"]
+    );
+    let r = &found[0];
+    assert!(r.pure, "{r:?}");
+    assert_eq!(r.code, "EXTRACT_OPERATION");
+    assert_eq!(r.left_side_locations[0].code_element_type, "METHOD_DECLARATION");
+    assert_eq!((r.left_side_locations[0].start_line, r.left_side_locations[0].end_line), (7, 13));
+    assert!(r.right_side_locations.iter().any(|l| l.code_element_type == "METHOD_INVOCATION" && l.start_line == 8));
+    let json = serde_json::to_value(r).expect("json");
+    assert_eq!(json["type"], "Extract Method");
+    assert_eq!(json["leftSideLocations"][0]["filePath"], "src/shop/Invoice.java");
+}
+
+#[test]
+fn extract_method_impure_when_the_fragment_changes() {
+    let after = INVOICE_AFTER.replace("\"* Invoice *\"", "\"* INVOICE *\"").replace(
+        "System.out.println(\"amount: \" + amount);\n    }",
+        "System.out.println(\"amount: \" + amount);\n        System.out.println(\"end\");\n    }",
+    );
+    let found = detect(&snap(&[("Invoice.java", INVOICE_BEFORE)]), &snap(&[("Invoice.java", &after)]));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].kind, RefactoringType::ExtractMethod);
+    assert!(!found[0].pure);
+}
+
+#[test]
+fn inline_method_is_the_reverse() {
+    let found = detect(&snap(&[("Invoice.java", INVOICE_AFTER)]), &snap(&[("Invoice.java", INVOICE_BEFORE)]));
+    assert_eq!(
+        descriptions(&found),
+        ["Inline Method\tprivate printBanner() : void inlined to public print() : void in class shop.Invoice"]
+    );
+    assert!(found[0].pure);
+}
+
+const PARAMS_BEFORE: &str = r#"package calc;
+
+class Stats {
+    int total(java.util.List<Integer> items, int bonus) {
+        int sum = 0;
+        for (int i : items) {
+            sum += i * 2;
+        }
+        sum = sum + bonus;
+        return sum;
+    }
+}
+"#;
+
+const PARAMS_AFTER: &str = r#"package calc;
+
+class Stats {
+    int total(java.util.List<Integer> items, int bonus) {
+        int sum = doubled(items);
+        sum = sum + bonus;
+        return sum;
+    }
+
+    static int doubled(java.util.List<Integer> values) {
+        int sum = 0;
+        for (int i : values) {
+            sum += i * 2;
+        }
+        return sum;
+    }
+}
+"#;
+
+#[test]
+fn extract_with_a_renamed_parameter_and_a_return() {
+    let found = detect(&snap(&[("Stats.java", PARAMS_BEFORE)]), &snap(&[("Stats.java", PARAMS_AFTER)]));
+    assert_eq!(
+        descriptions(&found),
+        ["Extract Method\tpackage doubled(values List<Integer>) : int extracted from package total(items List<Integer>, bonus int) : int in class calc.Stats"
+            .replace("List<Integer>", "java.util.List<Integer>")]
+    );
+}
+
+#[test]
+fn rename_method_with_its_call_site() {
+    let before = "package p;\nclass A {\n  int cnt(int[] xs) { int n = 0; for (int x : xs) { n += x; } return n; }\n  int use(int[] v) { return cnt(v) + 1; }\n}\n";
+    let after = "package p;\nclass A {\n  int count(int[] xs) { int n = 0; for (int x : xs) { n += x; } return n; }\n  int use(int[] v) { return count(v) + 1; }\n}\n";
+    let found = detect(&snap(&[("A.java", before)]), &snap(&[("A.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        ["Rename Method\tpackage cnt(xs int[]) : int renamed to package count(xs int[]) : int in class p.A"]
+    );
+    assert!(found[0].pure);
+}
+
+const MOVE_A_BEFORE: &str = "package m;\npublic class Order {\n  Customer customer;\n  double price() { return 10; }\n  public String label(String prefix) {\n    String s = prefix.trim();\n    s = s + \":\" + price();\n    return s.toUpperCase();\n  }\n  void show() { System.out.println(label(\"x\")); }\n}\n";
+const MOVE_A_AFTER: &str = "package m;\npublic class Order {\n  Customer customer;\n  double price() { return 10; }\n  void show() { System.out.println(Labels.label(\"x\", price())); }\n}\n";
+const MOVE_B_BEFORE: &str = "package m;\npublic class Labels {\n  static String none() { return \"\"; }\n}\n";
+
+#[test]
+fn move_and_rename_method_between_classes() {
+    let moved = "package m;\npublic class Labels {\n  static String none() { return \"\"; }\n  public static String label(String prefix, double price) {\n    String s = prefix.trim();\n    s = s + \":\" + price;\n    return s.toUpperCase();\n  }\n}\n";
+    let before = snap(&[("m/Order.java", MOVE_A_BEFORE), ("m/Labels.java", MOVE_B_BEFORE)]);
+    let after = snap(&[("m/Order.java", MOVE_A_AFTER), ("m/Labels.java", moved)]);
+    let found = detect(&before, &after);
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Move Method\tpublic label(prefix String) : String from class m.Order to public label(prefix String, price double) : String from class m.Labels"
+        ]
+    );
+    assert!(!found[0].pure, "the call to price() became a parameter");
+
+    let renamed = moved.replace("label(", "caption(");
+    let after = snap(&[("m/Order.java", &MOVE_A_AFTER.replace("label(", "caption(")), ("m/Labels.java", &renamed)]);
+    let found = detect(&before, &after);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].kind, RefactoringType::MoveAndRenameMethod);
+    assert!(found[0].description.starts_with(
+        "Move And Rename Method\tpublic label(prefix String) : String from class m.Order to public caption("
+    ));
+}
+
+#[test]
+fn extract_and_move_and_move_and_inline() {
+    let util = "package u;\npublic class Texts {\n  public static String banner(String title) {\n    String line = \"*\".repeat(title.length() + 4);\n    return line + \"\\n* \" + title + \" *\\n\" + line;\n  }\n}\n";
+    let util_empty = "package u;\npublic class Texts {\n}\n";
+    let report_before = "package r;\nimport u.Texts;\nclass Report {\n  String render(String name) {\n    String line = \"*\".repeat(name.length() + 4);\n    String head = line + \"\\n* \" + name + \" *\\n\" + line;\n    return head + \"\\nbody\";\n  }\n}\n";
+    let report_after = "package r;\nimport u.Texts;\nclass Report {\n  String render(String name) {\n    String head = Texts.banner(name);\n    return head + \"\\nbody\";\n  }\n}\n";
+    let before = snap(&[("u/Texts.java", util_empty), ("r/Report.java", report_before)]);
+    let after = snap(&[("u/Texts.java", util), ("r/Report.java", report_after)]);
+    let found = detect(&before, &after);
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract And Move Method\tpublic banner(title String) : String extracted from package render(name String) : String in class r.Report & moved to class u.Texts"
+        ]
+    );
+    assert!(found[0].pure, "{found:?}");
+    let found = detect(&after, &before);
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Move And Inline Method\tpublic banner(title String) : String moved from class u.Texts to class r.Report & inlined to package render(name String) : String"
+        ]
+    );
+}
+
+#[test]
+fn unchanged_code_and_changed_bodies_report_nothing() {
+    let s = snap(&[("Invoice.java", INVOICE_BEFORE)]);
+    assert!(detect(&s, &s).is_empty());
+    let edited = INVOICE_BEFORE.replace("\"name: \"", "\"Name: \"");
+    assert!(detect(&s, &snap(&[("Invoice.java", &edited)])).is_empty());
+}
+
+#[test]
+fn validate_matches_misses_and_explains() {
+    let before = snap(&[("Invoice.java", INVOICE_BEFORE)]);
+    let after = snap(&[("Invoice.java", INVOICE_AFTER)]);
+    let intent = Intent {
+        kind: RefactoringType::ExtractMethod,
+        class: "Invoice".into(),
+        method: "print".into(),
+        new_name: Some("printBanner".into()),
+        destination: None,
+    };
+    let v = validate(&intent, &before, &after);
+    assert_eq!(v.verdict, Verdict::Matched, "{}", v.reason);
+    assert!(v.reason.contains("printBanner"), "{}", v.reason);
+
+    let v = validate(&intent, &before, &before);
+    assert_eq!(v.verdict, Verdict::Missing);
+    assert_eq!(
+        v.reason,
+        "no new method in `Invoice` is called from `print()`; the statements at lines 7–13 are still in `print()`"
+    );
+
+    let wrong = Intent { kind: RefactoringType::InlineMethod, method: "printBanner".into(), ..intent.clone() };
+    let v = validate(&wrong, &before, &after);
+    assert_eq!(v.verdict, Verdict::Missing);
+    assert!(v.reason.contains("there is no method `printBanner()`"), "{}", v.reason);
+
+    let v = validate(&Intent { method: "nothing".into(), ..intent }, &before, &after);
+    assert_eq!(v.verdict, Verdict::Missing);
+}
+
+#[test]
+fn validate_reports_ambiguity() {
+    let before = "package p;\nclass A {\n  void run() {\n    System.out.println(\"one two three\");\n    System.out.println(\"four five six\");\n  }\n}\n";
+    let after = "package p;\nclass A {\n  void run() {\n    first();\n    second();\n  }\n  void first() { System.out.println(\"one two three\"); }\n  void second() { System.out.println(\"four five six\"); }\n}\n";
+    let intent = Intent {
+        kind: RefactoringType::ExtractMethod,
+        class: "p.A".into(),
+        method: "run()".into(),
+        new_name: None,
+        destination: None,
+    };
+    let v = validate(&intent, &snap(&[("A.java", before)]), &snap(&[("A.java", after)]));
+    assert_eq!(v.verdict, Verdict::Ambiguous, "{}", v.reason);
+    assert!(v.reason.starts_with("2 refactorings fit"), "{}", v.reason);
+}
