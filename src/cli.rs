@@ -50,6 +50,9 @@ pub enum Command {
     Analyze(AnalyzeArgs),
     /// Refactor a method (extract, inline, move, rename, and their compounds)
     Refactor(RefactorArgs),
+    /// Verify the working tree's uncommitted changes against HEAD (a refactoring made by hand or in
+    /// an IDE): build, tests, style and detection, as `refactor --apply` does
+    Verify(VerifyArgs),
     /// Detect method-level refactorings between two versions: folders, files, or a commit and its parent
     Detect(DetectArgs),
     /// Check the tools mantra uses (Java, Maven, Gradle, Checkstyle, ...) and the configuration
@@ -125,11 +128,31 @@ pub struct RefactorArgs {
     #[arg(long)]
     pub apply: bool,
     /// Skip verification (compile, tests, style, detection) before --apply
-    #[arg(long)]
+    #[arg(long, conflicts_with = "verify")]
     pub no_verify: bool,
+    /// Verify the change in a workspace without writing it (what --apply does first)
+    #[arg(long)]
+    pub verify: bool,
+    /// Keep the verification workspace afterwards and print its path
+    #[arg(long)]
+    pub keep_workspace: bool,
     /// List the planner's top candidates with their scores, and do nothing else
     #[arg(long)]
     pub explain: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The method the change refactors, as it was at HEAD (same forms as `mantra analyze`);
+    /// detection then checks that this refactoring happened. Without it, detection lists what it finds.
+    #[arg(value_name = "TARGET", requires = "kind")]
+    pub target: Option<String>,
+    /// Which refactoring the change is meant to be
+    #[arg(long = "type", short = 't', value_enum, requires = "target")]
+    pub kind: Option<RefactoringKind>,
+    /// Keep the verification workspace afterwards and print its path
+    #[arg(long)]
+    pub keep_workspace: bool,
 }
 
 /// What the engine needs beyond the target; anything left out is chosen by the planner.

@@ -75,6 +75,7 @@ fn as_classify<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a dyn C
         crate::build::BuildError,
         crate::review::CheckstyleError,
         crate::review::refactoring_miner::MinerError,
+        crate::review::ReviewError,
         crate::detect::SnapshotError,
     );
     None

@@ -5,3 +5,4 @@ pub mod completions;
 pub mod detect;
 pub mod doctor;
 pub mod refactor;
+pub mod verify;

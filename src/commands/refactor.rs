@@ -1,5 +1,7 @@
 //! `mantra refactor`: target → spec (flags, then the planner for what they leave out) → engine →
-//! diff, and with `--apply --no-verify` the change written atomically.
+//! diff; with `--apply`, the Reviewer (workspace, baseline, detection, style, compile, tests) and,
+//! when it accepts, the change applied back atomically; `--apply --no-verify` writes unverified,
+//! `--verify` verifies without writing.
 //!
 //! The planner's candidates are tried best first: when the engine refuses one, the next is tried
 //! and stderr says so; a spec the user gave completely is tried alone. A refusal writes nothing and
@@ -10,6 +12,7 @@ use serde::Serialize;
 
 use crate::Context;
 use crate::cli::{RefactorArgs, RefactoringKind};
+use crate::commands::verify;
 use crate::engine::{self, Refusal, Spec, SpecFlags};
 use crate::error::{Classify, UserError};
 use crate::exit::Exit;
@@ -61,6 +64,8 @@ struct RefactoringResult<'a> {
     diff: String,
     /// Whether the change was written.
     applied: bool,
+    /// `accepted`, `rejected` or `broken-baseline` when verified; `null` when not.
+    verdict: Option<&'static str>,
 }
 
 /// The `plan` result: `--explain`.
@@ -74,13 +79,6 @@ struct PlanResult<'a> {
 
 pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
     let kind = args.kind;
-    if args.apply && !args.no_verify && !args.explain {
-        return Err(UserError::usage(
-            "verification (build, tests, style, detection) is not available yet, so --apply needs --no-verify",
-        )
-        .with_hint("pass `--apply --no-verify` to write the change unverified, or leave out --apply to print it")
-        .into());
-    }
     let flags = SpecFlags::parse(kind, &args.spec)?;
     let project =
         Project::open(&ctx.repo).with_context(|| format!("cannot read the project at {}", ctx.repo.display()))?;
@@ -136,19 +134,39 @@ pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
     let colored = diff::change_set(&changes, style).context("rendering the diff")?;
     let plain = if style == Style::PLAIN { colored.clone() } else { diff::change_set(&changes, Style::PLAIN)? };
     let files: Vec<String> = changes.files.keys().map(|p| p.display().to_string()).collect();
-    let applied = args.apply && args.no_verify;
-    if applied {
-        crate::writeback::write_atomically(project.root(), &changes)?;
+    let review = if (args.apply && !args.no_verify) || args.verify {
+        let mut intent = verify::intent_for(&project, method, kind);
+        (intent.new_name, intent.destination) = spec_names(&candidate.spec);
+        let key = crate::workspace::dirty_state_hash(project.root())?;
+        let change = crate::review::Change::from_change_set(&changes).context("rendering the change")?;
+        ctx.reporter.progress("verify", "verifying in a scratch copy of the project (the original's build first)");
+        Some(verify::review(ctx, &change, Some(&intent), &key, args.keep_workspace)?)
+    } else {
+        None
+    };
+    let accepted = review.as_ref().is_none_or(|r| r.verdict.accepted());
+    let applied = args.apply && accepted;
+    match &review {
+        Some(r) if applied => {
+            r.workspace.apply_back(&changes)?;
+        }
+        None if applied => {
+            crate::writeback::write_atomically(project.root(), &changes)?;
+        }
+        _ => {}
     }
     let count = match files.len() {
         1 => "1 file".to_string(),
         n => format!("{n} files"),
     };
-    let summary = if applied {
-        format!("{} {label}: {count} written (unverified)", kind_name(kind))
-    } else {
-        format!("{} {label}: {count} changed (dry run; pass --apply --no-verify to write)", kind_name(kind))
+    let what = match (&review, applied) {
+        (None, true) => format!("{count} written (unverified)"),
+        (Some(_), true) => format!("{count} written (verified)"),
+        (Some(r), false) if r.verdict.accepted() => format!("{count} verified, not written (pass --apply to write)"),
+        (Some(r), false) => format!("{count} changed, not written: {}", r.verdict.name()),
+        (None, false) => format!("{count} changed (dry run; pass --apply to verify and write)"),
     };
+    let summary = format!("{} {label}: {what}", kind_name(kind));
     let human = format!("{colored}{}\n", style.bold(&summary));
     let result = RefactoringResult {
         kind,
@@ -158,9 +176,35 @@ pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
         files,
         diff: plain,
         applied,
+        verdict: review.as_ref().map(|r| r.verdict.name()),
     };
     ctx.reporter.emit(Event::result("refactoring", &result, human));
-    Ok(Exit::Success)
+    match &review {
+        Some(r) => {
+            verify::emit_verdict(ctx, r);
+            Ok(verify::exit_of(r))
+        }
+        None => Ok(Exit::Success),
+    }
+}
+
+/// What the spec says about the result, for the detector: the new method's name and the
+/// destination class when it is named outright (a parameter's or field's class is left to the detector).
+fn spec_names(spec: &Spec) -> (Option<String>, Option<String>) {
+    use crate::engine::Destination;
+    let class = |d: &Destination| match d {
+        Destination::Class(fqn) => Some(fqn.clone()),
+        Destination::Param(_) | Destination::Field(_) => None,
+    };
+    match spec {
+        Spec::ExtractMethod(s) => (Some(s.name.clone()), None),
+        Spec::RenameMethod(s) => (Some(s.new_name.clone()), None),
+        Spec::InlineMethod(_) => (None, None),
+        Spec::MoveMethod(s) => (None, class(&s.to)),
+        Spec::ExtractAndMoveMethod(s) => (Some(s.extract.name.clone()), class(&s.move_to.to)),
+        Spec::MoveAndInlineMethod(s) => (None, class(&s.to)),
+        Spec::MoveAndRenameMethod(s) => (Some(s.new_name.clone()), class(&s.move_to.to)),
+    }
 }
 
 pub fn kind_name(kind: RefactoringKind) -> String {

@@ -34,6 +34,9 @@ pub enum Event {
         #[serde(skip_serializing_if = "Option::is_none")]
         hint: Option<String>,
     },
+    /// A verification stage finished (stderr in human mode: `[compile] ok 7.2s`). Fields: `name`,
+    /// `status`, `duration_ms`, `summary`, `details`; see [`crate::review::StageReport`].
+    Stage(crate::review::StageReport),
     /// A command's result, already rendered for humans and as structured data for machines.
     Result(ResultEvent),
 }
@@ -116,6 +119,19 @@ impl Reporter {
             Event::Progress { stage, message } => {
                 if !self.quiet {
                     writeln!(self.err, "{} {message}", self.style.dim(&format!("[{stage}]")))?;
+                }
+            }
+            Event::Stage(stage) => {
+                if !self.quiet {
+                    use crate::review::StageStatus;
+                    let line = stage.line();
+                    let line = match stage.status {
+                        StageStatus::Ok => self.style.green(&line),
+                        StageStatus::Failed => self.style.red(&line),
+                        StageStatus::Warning => self.style.yellow(&line),
+                        StageStatus::Skipped => self.style.dim(&line),
+                    };
+                    writeln!(self.err, "{} {line}", self.style.dim(&format!("[{}]", stage.name.label())))?;
                 }
             }
             Event::Warning { message, hint } => {

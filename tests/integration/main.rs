@@ -15,4 +15,5 @@ mod harness;
 mod readme;
 mod refactor;
 mod refactoring_miner;
+mod verify;
 mod workspace;

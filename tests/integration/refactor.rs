@@ -116,7 +116,7 @@ fn a_dry_run_prints_the_diff_and_the_plan_and_writes_nothing() {
     assert!(run.stdout.contains("\n+        validateInvoice(issueDate, invoice);\n"), "{}", run.stdout);
     assert!(run.stdout.contains("\n-        Objects.requireNonNull(issueDate, \"issueDate\");\n"));
     assert!(run.stdout.ends_with(
-        "extract-method InvoiceService.issue(Invoice, LocalDate): 1 file changed (dry run; pass --apply --no-verify to write)\n"
+        "extract-method InvoiceService.issue(Invoice, LocalDate): 1 file changed (dry run; pass --apply to verify and write)\n"
     ));
     assert_eq!(read(dir.path(), ISSUE), before);
     let again = run_in(dir.path(), &["refactor", "-t", "extract-method", &target, "--dry-run"]);
@@ -207,9 +207,9 @@ fn bad_input_gets_its_exit_code_and_a_clear_message() {
             "--lines 20-30 is outside the body of InvoiceService.issue(Invoice, LocalDate), whose statements are on lines 38-54",
         ),
         (
-            vec!["refactor", "-t", "extract-method", &target, "--apply"],
+            vec!["refactor", "-t", "extract-method", &target, "--verify", "--no-verify"],
             2,
-            "verification (build, tests, style, detection) is not available yet, so --apply needs --no-verify",
+            "the argument '--verify' cannot be used with '--no-verify'",
         ),
         (
             vec!["refactor", "-t", "rename-method", &target],

@@ -1,0 +1,109 @@
+//! `mantra verify`: the Reviewer on the working tree's uncommitted changes against HEAD, for a
+//! refactoring someone made by hand or in an IDE. Also the shared way commands run a review:
+//! stages reported live as `stage` events, then one `verdict` result.
+//!
+//! The before side is HEAD's version of every changed file (staged, unstaged, untracked but not
+//! ignored), the after side the working tree. With `TARGET --type KIND`, detection checks that
+//! this refactoring happened (the target names the method as it was at HEAD); without, it lists
+//! what it finds. Exit 0 when accepted, 1 (`rejected`) when rejected or the baseline is broken.
+
+use std::sync::Arc;
+
+use anyhow::Context as _;
+
+use crate::Context;
+use crate::cli::{RefactoringKind, VerifyArgs};
+use crate::error::UserError;
+use crate::exit::Exit;
+use crate::java::{MethodId, Project, target};
+use crate::process::{Runner, System};
+use crate::report::Event;
+use crate::review::{Change, Intent, Review, Reviewer, Side};
+use crate::workspace::WorkspaceOptions;
+
+pub fn run(ctx: &mut Context, args: &VerifyArgs) -> anyhow::Result<Exit> {
+    let runner: Arc<dyn Runner> = Arc::new(System);
+    let wt = Change::from_working_tree(&ctx.repo, runner.as_ref())?;
+    for (path, why) in &wt.change.skipped {
+        ctx.reporter.warning(
+            format!("{}: left out of the review ({why}); its current version is on both sides", path.display()),
+            None,
+        );
+    }
+    if wt.change.is_empty() {
+        return Err(UserError::usage(format!("{} has no uncommitted changes to verify", ctx.repo.display()))
+            .with_hint(
+                "make the change first (by hand or in an IDE); `mantra verify` compares the working tree with HEAD",
+            )
+            .into());
+    }
+    let intent = match (&args.target, args.kind) {
+        (Some(spec), Some(kind)) => Some(intent_at_head(ctx, &wt.change, spec, kind)?),
+        _ => None,
+    };
+    let files: Vec<String> = wt.change.files.keys().map(|p| p.display().to_string()).collect();
+    ctx.reporter.progress(
+        "verify",
+        format!("{} changed file(s) against HEAD {:.10}: {}", files.len(), wt.head, files.join(", ")),
+    );
+    // The baseline is HEAD's tree (plus any file left out above, as it is now).
+    let skipped: Vec<(String, Vec<u8>)> = wt
+        .change
+        .skipped
+        .iter()
+        .map(|(p, _)| (p.display().to_string(), std::fs::read(ctx.repo.join(p)).unwrap_or_default()))
+        .collect();
+    let key = crate::build::state_key(&wt.head, &skipped);
+    let review = review(ctx, &wt.change, intent.as_ref(), &key, args.keep_workspace)?;
+    emit_verdict(ctx, &review);
+    Ok(exit_of(&review))
+}
+
+/// Runs the Reviewer on `change` to the repository, reporting each stage as it ends.
+pub fn review(
+    ctx: &mut Context,
+    change: &Change,
+    intent: Option<&Intent>,
+    baseline_key: &str,
+    keep_workspace: bool,
+) -> anyhow::Result<Review> {
+    let mut reviewer = Reviewer::new(&ctx.config.config, Arc::new(System));
+    reviewer.workspace = WorkspaceOptions { keep: keep_workspace, parent: None };
+    let reporter = &mut ctx.reporter;
+    let review = reviewer
+        .review(&ctx.repo, change, intent, baseline_key, &mut |stage| reporter.emit(Event::Stage(stage.clone())))
+        .context("verification could not run")?;
+    Ok(review)
+}
+
+/// The `verdict` result.
+pub fn emit_verdict(ctx: &mut Context, review: &Review) {
+    let human = review.human(ctx.reporter.style());
+    ctx.reporter.emit(Event::result("verdict", &review.data(), human));
+}
+
+pub fn exit_of(review: &Review) -> Exit {
+    if review.verdict.accepted() { Exit::Success } else { Exit::Rejected }
+}
+
+/// What the refactoring of `method` means to the detector.
+pub fn intent_for(project: &Project, method: MethodId, kind: RefactoringKind) -> Intent {
+    let decl = project.method(method);
+    Intent {
+        kind,
+        class: project.qualified_name(project.owner(method)),
+        method: decl.name.clone(),
+        new_name: None,
+        destination: None,
+    }
+}
+
+/// Resolves `spec` against the project as it was at HEAD (the changed files' HEAD versions in
+/// place of the working tree's), since a renamed or moved method exists under its old name there only.
+fn intent_at_head(ctx: &Context, change: &Change, spec: &str, kind: RefactoringKind) -> anyhow::Result<Intent> {
+    let overlay = change.java(Side::Before).into_iter().collect();
+    let project = Project::open_with_overlay(&ctx.repo, overlay)
+        .with_context(|| format!("cannot read the project at {}", ctx.repo.display()))?;
+    let method = target::resolve(&project, &ctx.cwd, spec)?.method;
+    Ok(intent_for(&project, method, kind))
+}
