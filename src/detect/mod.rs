@@ -18,7 +18,7 @@ mod validate;
 use serde::{Deserialize, Serialize};
 
 pub use snapshot::{Snapshot, SnapshotError};
-pub use validate::{Intent, Validation, Verdict, validate};
+pub use validate::{Intent, Validation, Verdict, validate, validate_found};
 
 /// The refactoring types the detector reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

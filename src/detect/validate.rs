@@ -48,6 +48,17 @@ pub struct Validation {
 pub fn validate(intent: &Intent, before: &Snapshot, after: &Snapshot) -> Validation {
     let (b, a) = Side::build_pair(before, after);
     let found = matcher::Diff::new(&b, &a).run();
+    judge(intent, &found, &b, &a)
+}
+
+/// Checks `intent` against refactorings another detector (RefactoringMiner) found in the change;
+/// the snapshots are read only to explain a miss in the developer's terms.
+pub fn validate_found(intent: &Intent, found: &[Refactoring], before: &Snapshot, after: &Snapshot) -> Validation {
+    let (b, a) = Side::build_pair(before, after);
+    judge(intent, found, &b, &a)
+}
+
+fn judge(intent: &Intent, found: &[Refactoring], b: &Side, a: &Side) -> Validation {
     let about: Vec<&Refactoring> = found
         .iter()
         .filter(|r| class_matches(&intent.class, &r.subject.class) && method_matches(&intent.method, r))
@@ -65,7 +76,7 @@ pub fn validate(intent: &Intent, before: &Snapshot, after: &Snapshot) -> Validat
             reason: format!("found: {}{}", one.description.replace('\t', ": "), if one.pure { " (pure)" } else { "" }),
             refactoring: Some((*one).clone()),
         },
-        [] => Validation { verdict: Verdict::Missing, reason: explain(intent, &b, &a, &about), refactoring: None },
+        [] => Validation { verdict: Verdict::Missing, reason: explain(intent, b, a, &about), refactoring: None },
         many => {
             let list: Vec<String> = many.iter().map(|r| r.description.replace('\t', ": ")).collect();
             Validation {

@@ -17,20 +17,7 @@ impl Validator for BuiltinDetector {
     }
 
     fn validate(&self, intent: &Intent, before: &Files, after: &Files) -> Result<Validation, ValidatorError> {
-        let asked = detect::Intent {
-            kind: refactoring_type(intent.kind),
-            class: intent.class.clone(),
-            method: intent.method.clone(),
-            new_name: intent.new_name.clone(),
-            destination: intent.destination.clone(),
-        };
-        let v = detect::validate(&asked, &snapshot(before), &snapshot(after));
-        let verdict = match v.verdict {
-            detect::Verdict::Matched => Match::Matched,
-            detect::Verdict::Missing => Match::Missing,
-            detect::Verdict::Ambiguous => Match::Ambiguous,
-        };
-        Ok(Validation { verdict, reason: v.reason, refactoring: v.refactoring.as_ref().map(found) })
+        Ok(validation(detect::validate(&asked(intent), &snapshot(before), &snapshot(after))))
     }
 
     fn detect(&self, before: &Files, after: &Files) -> Result<Vec<Found>, ValidatorError> {
@@ -38,11 +25,32 @@ impl Validator for BuiltinDetector {
     }
 }
 
-fn snapshot(files: &Files) -> Snapshot {
+/// The Reviewer's intent in the detector's terms.
+pub(crate) fn asked(intent: &Intent) -> detect::Intent {
+    detect::Intent {
+        kind: refactoring_type(intent.kind),
+        class: intent.class.clone(),
+        method: intent.method.clone(),
+        new_name: intent.new_name.clone(),
+        destination: intent.destination.clone(),
+    }
+}
+
+/// The detector's answer in the Reviewer's terms.
+pub(crate) fn validation(v: detect::Validation) -> Validation {
+    let verdict = match v.verdict {
+        detect::Verdict::Matched => Match::Matched,
+        detect::Verdict::Missing => Match::Missing,
+        detect::Verdict::Ambiguous => Match::Ambiguous,
+    };
+    Validation { verdict, reason: v.reason, refactoring: v.refactoring.as_ref().map(found) }
+}
+
+pub(crate) fn snapshot(files: &Files) -> Snapshot {
     Snapshot::from_files(files.iter().map(|(path, text)| (path.to_string_lossy().into_owned(), text.clone())))
 }
 
-fn found(r: &detect::Refactoring) -> Found {
+pub(crate) fn found(r: &detect::Refactoring) -> Found {
     Found { kind: r.kind.display_name().to_string(), description: r.description.clone(), pure: r.pure }
 }
 

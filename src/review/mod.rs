@@ -9,6 +9,8 @@
 //! [`change`] describes what is reviewed (a refactoring's change set, or the working tree's
 //! uncommitted changes against HEAD); [`stage`] is what the Reviewer reports.
 
+use std::sync::Arc;
+
 pub mod builtin;
 pub mod change;
 pub mod checkstyle;
@@ -25,8 +27,18 @@ pub use validator::{Files, Found, Intent, Match, Validation, Validator, Validato
 
 pub use builtin::BuiltinDetector;
 
-/// The validator the Reviewer uses unless told otherwise: the built-in detector. (RefactoringMiner
-/// plugs in through the same trait.)
-pub fn default_validator() -> Option<Box<dyn Validator>> {
-    Some(Box::new(BuiltinDetector))
+/// The validator the Reviewer uses: RefactoringMiner when `refactoring_miner.path` (or
+/// `REFACTORINGMINER_HOME`) is configured, else the built-in detector.
+pub fn default_validator(
+    config: &crate::config::Config,
+    runner: Arc<dyn crate::process::Runner>,
+) -> Option<Box<dyn Validator>> {
+    match config.refactoring_miner.executable() {
+        Some(exe) => Some(Box::new(refactoring_miner::RefactoringMiner::new(
+            exe,
+            runner,
+            std::time::Duration::from_secs(config.build.timeout_secs),
+        ))),
+        None => Some(Box::new(BuiltinDetector)),
+    }
 }

@@ -378,6 +378,38 @@ fn split_top_level(params: &str) -> Vec<&str> {
     out
 }
 
+/// RefactoringMiner as the Reviewer's validator: its detections, judged against the intent by the
+/// same rules as the built-in detector's. A launcher that fails is a [`ValidatorError`], so the
+/// detection stage is skipped with the reason rather than faked.
+impl super::validator::Validator for RefactoringMiner {
+    fn name(&self) -> &'static str {
+        "RefactoringMiner"
+    }
+
+    fn validate(
+        &self,
+        intent: &super::validator::Intent,
+        before: &super::validator::Files,
+        after: &super::validator::Files,
+    ) -> Result<super::validator::Validation, super::validator::ValidatorError> {
+        use super::builtin::{asked, snapshot, validation};
+        let (before, after) = (snapshot(before), snapshot(after));
+        let found = self.detect(&before, &after).map_err(|e| super::validator::ValidatorError(e.to_string()))?;
+        Ok(validation(crate::detect::validate_found(&asked(intent), &found, &before, &after)))
+    }
+
+    fn detect(
+        &self,
+        before: &super::validator::Files,
+        after: &super::validator::Files,
+    ) -> Result<Vec<super::validator::Found>, super::validator::ValidatorError> {
+        use super::builtin::{found, snapshot};
+        let found_by_miner = RefactoringMiner::detect(self, &snapshot(before), &snapshot(after))
+            .map_err(|e| super::validator::ValidatorError(e.to_string()))?;
+        Ok(found_by_miner.iter().map(found).collect())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

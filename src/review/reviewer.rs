@@ -127,8 +127,8 @@ impl Reviewer {
             build: config.build.clone(),
             tests: config.verify.tests,
             checkstyle: config.checkstyle.clone(),
+            validator: super::default_validator(config, runner.clone()),
             runner,
-            validator: super::default_validator(),
             workspace: WorkspaceOptions::default(),
         }
     }

@@ -263,3 +263,30 @@ fn the_captured_descriptions_are_what_the_built_in_detector_prints() {
     };
     assert_eq!(describe(&captured), describe(&builtin));
 }
+
+/// As the Reviewer's validator, RefactoringMiner's detections are judged against the intent: the
+/// captured Extract Method matches an extract intent on `Invoice.print` and misses a rename intent.
+#[test]
+fn as_a_validator_its_detections_are_judged_against_the_intent() {
+    use mantra::cli::RefactoringKind;
+    use mantra::review::{Intent, Match, Validator};
+    let dir = tempfile::tempdir().unwrap();
+    let (before, after) = snapshots();
+    let exe = stand_in(dir.path(), &before, &data("extract-and-move.json"));
+    let files = |s: &Snapshot| s.files.iter().map(|(p, t)| (PathBuf::from(p), t.clone())).collect();
+    let (b, a) = (files(&before), files(&after));
+    let intent = |kind| Intent {
+        kind,
+        class: "com.example.shop.Invoice".into(),
+        method: "print".into(),
+        new_name: None,
+        destination: None,
+    };
+    let validator = miner(exe);
+    assert_eq!(Validator::name(&validator), "RefactoringMiner");
+    let v = validator.validate(&intent(RefactoringKind::ExtractMethod), &b, &a).unwrap();
+    assert_eq!(v.verdict, Match::Matched, "{}", v.reason);
+    assert!(v.reason.contains("computeTotal"), "{}", v.reason);
+    let v = validator.validate(&intent(RefactoringKind::RenameMethod), &b, &a).unwrap();
+    assert_eq!(v.verdict, Match::Missing, "{}", v.reason);
+}
