@@ -238,6 +238,25 @@ impl<'s> Diff<'s> {
         let mut candidates = Vec::new();
         for &cb in &lone_b {
             let kb = keys(self.b, cb);
+            // A class split in two or more new classes is paired with none of them: its methods
+            // were moved. Split means each part holds a good share of the class's members (or
+            // nothing else) and the parts share no member, together covering most of the class.
+            let mut parts: Vec<std::collections::HashSet<&str>> = Vec::new();
+            for (k, &ca) in lone_a.iter().enumerate() {
+                let ka = &keys_a[k];
+                let common: std::collections::HashSet<&str> = kb.intersection(ka).copied().collect();
+                if self.b.classes[cb].simple != self.a.classes[ca].simple
+                    && common.len() >= 2
+                    && (2 * common.len() > kb.len().max(ka.len()) || common.len() == ka.len())
+                {
+                    parts.push(common);
+                }
+            }
+            let covered: std::collections::HashSet<&str> = parts.iter().flatten().copied().collect();
+            let disjoint = covered.len() == parts.iter().map(|p| p.len()).sum::<usize>();
+            if parts.len() >= 2 && disjoint && 5 * covered.len() >= 4 * kb.len() {
+                continue;
+            }
             for (k, &ca) in lone_a.iter().enumerate() {
                 let same_name = self.b.classes[cb].simple == self.a.classes[ca].simple;
                 let ka = &keys_a[k];

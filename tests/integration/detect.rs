@@ -116,7 +116,7 @@ fn oracle_accuracy_floors() {
     let floors = [
         (RefactoringType::ExtractMethod, 0.94, 0.53),
         (RefactoringType::InlineMethod, 0.99, 0.65),
-        (RefactoringType::MoveMethod, 0.88, 0.65),
+        (RefactoringType::MoveMethod, 0.91, 0.84),
         (RefactoringType::RenameMethod, 0.93, 0.76),
         (RefactoringType::ExtractAndMoveMethod, 0.65, 0.42),
         (RefactoringType::MoveAndInlineMethod, 0.90, 0.40),
