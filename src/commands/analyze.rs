@@ -140,8 +140,6 @@ fn warn_broken_files(ctx: &mut Context, summary: &Summary) {
 
 /// Builds the analysis of one method.
 pub fn analyze(project: &Project, method: MethodId) -> Analysis {
-    // First, so every file is parsed in parallel once and the later searches reuse the parses.
-    let summary = project.summary();
     let owner = project.owner(method);
     let decl = project.type_decl(owner);
     let syms = project.symbols_of(owner);
@@ -201,6 +199,9 @@ pub fn analyze(project: &Project, method: MethodId) -> Analysis {
         overridden_by: project.overridden_by(method).into_iter().map(|m| view(project, m, false)).collect(),
     };
 
+    // Last, so the syntax errors of every file the analysis parsed are listed; the rest of the
+    // project is counted without a parse.
+    let summary = project.scanned_summary();
     Analysis {
         target: view(project, method, true),
         class,

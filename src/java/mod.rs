@@ -8,6 +8,7 @@ pub mod calls;
 pub mod element_type;
 pub mod hierarchy;
 pub mod layout;
+pub mod lexical;
 pub mod project;
 pub mod source;
 pub mod summary;

@@ -18,6 +18,7 @@ use serde::Serialize;
 
 use super::JavaError;
 use super::layout::{Layout, declared_package};
+use super::lexical;
 use super::source::SourceFile;
 use super::symbols::{FileSymbols, MethodDecl, TypeDecl, extract};
 
@@ -44,6 +45,10 @@ pub struct MethodId {
 impl FileId {
     pub fn index(self) -> usize {
         self.0 as usize
+    }
+
+    pub(super) fn from_index(index: u32) -> FileId {
+        FileId(index)
     }
 }
 
@@ -83,9 +88,51 @@ struct Slot {
 }
 
 /// The package of every file and its text, read once (no parse) for lookups and substring prefilters.
-struct Scan {
-    texts: Vec<Arc<str>>,
-    packages: HashMap<String, Vec<u32>>,
+pub(super) struct Scan {
+    /// Lossy for non-UTF-8 files, empty for unreadable ones (both also in `unreadable`).
+    pub(super) texts: Vec<Arc<str>>,
+    pub(super) packages: HashMap<String, Vec<u32>>,
+    /// Files that cannot be read, or are not UTF-8, with the error a parse would give.
+    pub(super) unreadable: Vec<(u32, JavaError)>,
+}
+
+/// The files of one package that may declare each type name, from the lexical pass: looking up a
+/// type that is not in `Name.java` (or not in the package at all, like `String`) parses only the
+/// files that declare a type of that name, not the whole package.
+struct PackageIndex {
+    /// Type name → files declaring a type of that name (at any depth), in path order.
+    by_name: HashMap<String, Vec<u32>>,
+    /// Files whose brackets do not close: the parse may see types the lexical pass does not.
+    suspect: Vec<u32>,
+}
+
+impl PackageIndex {
+    fn new(files: &[u32], texts: &[Arc<str>]) -> PackageIndex {
+        let mut by_name: HashMap<String, Vec<u32>> = HashMap::new();
+        let mut suspect = Vec::new();
+        for &f in files {
+            let (names, open) = lexical::type_names(&texts[f as usize]);
+            if open {
+                suspect.push(f);
+            }
+            for name in names {
+                let list = by_name.entry(name.to_string()).or_default();
+                if list.last() != Some(&f) {
+                    list.push(f);
+                }
+            }
+        }
+        PackageIndex { by_name, suspect }
+    }
+
+    /// The files to parse for a type `name`, in path order.
+    fn candidates(&self, name: &str) -> impl Iterator<Item = u32> + '_ {
+        let named = self.by_name.get(name).map(Vec::as_slice).unwrap_or(&[]);
+        let mut merged: Vec<u32> = named.iter().chain(&self.suspect).copied().collect();
+        merged.sort_unstable();
+        merged.dedup();
+        merged.into_iter()
+    }
 }
 
 /// A Java project: files, layout, lazily parsed symbols.
@@ -95,8 +142,9 @@ pub struct Project {
     slots: Vec<Slot>,
     by_path: HashMap<PathBuf, u32>,
     scan: OnceLock<Scan>,
-    /// Top-level types per package, built when a name is not found in the file named after it.
-    package_types: Mutex<HashMap<String, Arc<HashMap<String, TypeId>>>>,
+    /// Which files of a package may declare a type name, built when a name is not found in the file
+    /// named after it.
+    package_types: Mutex<HashMap<String, Arc<PackageIndex>>>,
     /// Texts that replace (or add to) the files on disk; see [`Project::open_with_overlay`].
     overlay: HashMap<PathBuf, String>,
 }
@@ -217,6 +265,11 @@ impl Project {
         parsed.as_ref().map_err(copy_error)
     }
 
+    /// The file if someone already parsed it (never parses).
+    pub(super) fn parsed_already(&self, file: FileId) -> Option<&JavaFile> {
+        self.slots[file.index()].parsed.get()?.as_ref().ok()
+    }
+
     /// The file if it parses; `None` for unreadable files, which lookups skip.
     pub(super) fn parsed(&self, file: u32) -> Option<&JavaFile> {
         self.file(FileId(file)).ok()
@@ -323,30 +376,57 @@ impl Project {
         }
     }
 
-    fn scan(&self) -> &Scan {
+    pub(super) fn scan(&self) -> &Scan {
         self.scan.get_or_init(|| {
-            let texts: Vec<Arc<str>> = self
+            let read: Vec<(Arc<str>, Option<JavaError>)> = self
                 .slots
                 .par_iter()
-                .enumerate()
-                .map(|(i, slot)| match slot.parsed.get() {
-                    Some(Ok(f)) => Arc::from(f.source.text.as_str()),
-                    _ if self.overlay.contains_key(&slot.path) => Arc::from(self.overlay[&slot.path].as_str()),
-                    _ => match std::fs::read(self.root.join(&slot.path)) {
-                        Ok(bytes) => Arc::from(String::from_utf8_lossy(&bytes).as_ref()),
-                        Err(e) => {
-                            tracing::debug!("cannot read file {i} {}: {e}", slot.path.display());
-                            Arc::from("")
-                        }
-                    },
+                .map(|slot| match slot.parsed.get() {
+                    Some(Ok(f)) => (Arc::from(f.source.text.as_str()), None),
+                    Some(Err(e)) => (self.read_lossy(slot), Some(copy_error(e))),
+                    None if self.overlay.contains_key(&slot.path) => {
+                        (Arc::from(self.overlay[&slot.path].as_str()), None)
+                    }
+                    None => self.read_for_scan(slot),
                 })
                 .collect();
             let mut packages: HashMap<String, Vec<u32>> = HashMap::new();
-            for (i, text) in texts.iter().enumerate() {
-                packages.entry(declared_package(text).unwrap_or_default()).or_default().push(i as u32);
+            let mut texts = Vec::with_capacity(read.len());
+            let mut unreadable = Vec::new();
+            for (i, (text, error)) in read.into_iter().enumerate() {
+                packages.entry(declared_package(&text).unwrap_or_default()).or_default().push(i as u32);
+                texts.push(text);
+                if let Some(e) = error {
+                    unreadable.push((i as u32, e));
+                }
             }
-            Scan { texts, packages }
+            Scan { texts, packages, unreadable }
         })
+    }
+
+    /// A file's text for the scan, with the error [`SourceFile::read`] would report for it.
+    fn read_for_scan(&self, slot: &Slot) -> (Arc<str>, Option<JavaError>) {
+        let disk = self.root.join(&slot.path);
+        match std::fs::read(&disk) {
+            Ok(bytes) => match std::str::from_utf8(&bytes) {
+                Ok(text) => (Arc::from(text), None),
+                Err(e) => {
+                    let line = bytes[..e.valid_up_to()].iter().filter(|b| **b == b'\n').count() + 1;
+                    (Arc::from(String::from_utf8_lossy(&bytes).as_ref()), Some(JavaError::NotUtf8 { path: disk, line }))
+                }
+            },
+            Err(source) => {
+                tracing::debug!("cannot read {}: {source}", slot.path.display());
+                (Arc::from(""), Some(JavaError::Io { path: disk, source }))
+            }
+        }
+    }
+
+    fn read_lossy(&self, slot: &Slot) -> Arc<str> {
+        match std::fs::read(self.root.join(&slot.path)) {
+            Ok(bytes) => Arc::from(String::from_utf8_lossy(&bytes).as_ref()),
+            Err(_) => Arc::from(""),
+        }
     }
 
     /// Files whose text contains `needle`: the cheap prefilter before parsing for callers and subtypes.
@@ -383,23 +463,15 @@ impl Project {
         let index = match cached {
             Some(index) => index,
             None => {
-                let mut index = HashMap::new();
-                for &f in files {
-                    let Some(file) = self.parsed(f) else { continue };
-                    for (i, t) in file.symbols.types.iter().enumerate() {
-                        if t.parent.is_none() {
-                            index.entry(t.name.clone()).or_insert(TypeId { file: f, index: i as u32 });
-                        }
-                    }
-                }
-                let index = Arc::new(index);
+                let index = Arc::new(PackageIndex::new(files, &scan.texts));
                 if let Ok(mut m) = self.package_types.lock() {
                     m.insert(package.to_string(), index.clone());
                 }
                 index
             }
         };
-        index.get(name).copied()
+        // the first file (in path order) that declares it, parsing only the candidates
+        index.candidates(name).find_map(|f| self.top_level_in(f, name))
     }
 
     fn top_level_in(&self, file: u32, name: &str) -> Option<TypeId> {
@@ -483,7 +555,7 @@ impl Project {
 }
 
 /// `JavaError` holds an `io::Error`, which is not `Clone`; cached failures are handed out as copies.
-fn copy_error(e: &JavaError) -> JavaError {
+pub(super) fn copy_error(e: &JavaError) -> JavaError {
     match e {
         JavaError::Io { path, source } => {
             JavaError::Io { path: path.clone(), source: std::io::Error::new(source.kind(), source.to_string()) }

@@ -6,9 +6,13 @@
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 
 use serde::Serialize;
 use tree_sitter::{Node, Parser, Tree};
+
+/// A grammar field id (`tree_sitter::FieldId`, which the crate does not export by name).
+pub type FieldId = std::num::NonZeroU16;
 
 use super::JavaError;
 
@@ -16,6 +20,44 @@ thread_local! {
     /// Parsers are costly to create and not `Sync`; one per thread is reused for every file.
     static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
 }
+
+/// Ids of the grammar's fields the model reads. `child_by_field_name` compares the name with every
+/// field name of the grammar on each call, which stood out in profiles of the symbol pass; ids are
+/// looked up once.
+pub struct Fields {
+    pub arguments: FieldId,
+    pub body: FieldId,
+    pub constructor: FieldId,
+    pub declarator: FieldId,
+    pub dimensions: FieldId,
+    pub field: FieldId,
+    pub name: FieldId,
+    pub object: FieldId,
+    pub parameters: FieldId,
+    pub right: FieldId,
+    pub r#type: FieldId,
+    pub type_parameters: FieldId,
+}
+
+pub static FIELDS: LazyLock<Fields> = LazyLock::new(|| {
+    let language = language();
+    // The names are the grammar's own; a missing one means a grammar version the code does not know.
+    let id = |name: &str| language.field_id_for_name(name).expect("tree-sitter-java declares this field");
+    Fields {
+        arguments: id("arguments"),
+        body: id("body"),
+        constructor: id("constructor"),
+        declarator: id("declarator"),
+        dimensions: id("dimensions"),
+        field: id("field"),
+        name: id("name"),
+        object: id("object"),
+        parameters: id("parameters"),
+        right: id("right"),
+        r#type: id("type"),
+        type_parameters: id("type_parameters"),
+    }
+});
 
 /// The tree-sitter Java grammar.
 pub fn language() -> tree_sitter::Language {

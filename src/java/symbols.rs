@@ -10,7 +10,7 @@
 use serde::Serialize;
 use tree_sitter::Node;
 
-use super::source::{SourceFile, Span};
+use super::source::{FIELDS, SourceFile, Span};
 
 /// Everything a file declares.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -334,7 +334,13 @@ fn param_text(p: &Param) -> String {
 
 /// Extracts the symbols of a parsed file.
 pub fn extract(source: &SourceFile) -> FileSymbols {
-    let mut b = Builder { text: &source.text, syms: FileSymbols::default(), anon_counts: Vec::new() };
+    let mut b = Builder {
+        text: &source.text,
+        syms: FileSymbols::default(),
+        anon_counts: Vec::new(),
+        ancestors: Vec::new(),
+        prev: None,
+    };
     b.walk(source.root());
     b.syms
 }
@@ -350,10 +356,14 @@ struct Builder<'a> {
     syms: FileSymbols,
     /// Anonymous classes numbered so far, per enclosing type.
     anon_counts: Vec<u32>,
+    /// The ancestors of the node being entered, innermost last, and its previous sibling: kept by
+    /// the walk because `Node::parent` and `Node::prev_sibling` search down from the root each call.
+    ancestors: Vec<Node<'a>>,
+    prev: Option<Node<'a>>,
 }
 
 impl<'a> Builder<'a> {
-    fn walk(&mut self, root: Node<'_>) {
+    fn walk(&mut self, root: Node<'a>) {
         let mut cursor = root.walk();
         let mut ctx = Ctx { ty: None, method: None };
         // (depth of the node that changed the context, the context to restore when leaving it)
@@ -368,8 +378,11 @@ impl<'a> Builder<'a> {
             }
             if descend && cursor.goto_first_child() {
                 depth += 1;
+                self.ancestors.push(node);
+                self.prev = None;
                 continue;
             }
+            let mut current = node;
             loop {
                 if let Some(&(d, c)) = saved.last()
                     && d == depth
@@ -378,12 +391,14 @@ impl<'a> Builder<'a> {
                     saved.pop();
                 }
                 if cursor.goto_next_sibling() {
+                    self.prev = Some(current);
                     break;
                 }
                 if !cursor.goto_parent() {
                     return;
                 }
                 depth -= 1;
+                current = self.ancestors.pop().unwrap_or(current);
             }
         }
     }
@@ -430,7 +445,7 @@ impl<'a> Builder<'a> {
                 let ty = self.named_type(node, ctx);
                 (Ctx { ty: Some(ty), method: None }, true)
             }
-            "class_body" => match node.parent() {
+            "class_body" => match self.ancestors.last().copied() {
                 Some(p) if p.kind() == "object_creation_expression" || p.kind() == "enum_constant" => {
                     let ty = self.anonymous_type(p, node, ctx);
                     (Ctx { ty: Some(ty), method: None }, true)
@@ -452,7 +467,8 @@ impl<'a> Builder<'a> {
             }
             "enum_constant" => {
                 if let Some(owner) = ctx.ty {
-                    let name = node.child_by_field_name("name").map(|n| self.t(n).to_string()).unwrap_or_default();
+                    let name =
+                        node.child_by_field_id(FIELDS.name.get()).map(|n| self.t(n).to_string()).unwrap_or_default();
                     let enum_name = self.syms.types[owner as usize].name.clone();
                     self.syms.types[owner as usize].fields.push(FieldDecl {
                         name,
@@ -478,20 +494,23 @@ impl<'a> Builder<'a> {
     fn in_method(&mut self, node: Node<'_>, kind: &str, m: u32) {
         match kind {
             "method_invocation" => {
-                let name = node.child_by_field_name("name").map(|n| self.t(n).to_string()).unwrap_or_default();
-                let (receiver, receiver_span) = match node.child_by_field_name("object") {
+                let name = node.child_by_field_id(FIELDS.name.get()).map(|n| self.t(n).to_string()).unwrap_or_default();
+                let (receiver, receiver_span) = match node.child_by_field_id(FIELDS.object.get()) {
                     None => (Receiver::Implicit, None),
                     Some(o) => (self.receiver(o), Some(Span::of(o))),
                 };
-                let args = node.child_by_field_name("arguments").map(|a| self.arg_hints(a));
+                let args = node.child_by_field_id(FIELDS.arguments.get()).map(|a| self.arg_hints(a));
                 self.call(
                     m,
                     CallSite { kind: CallKind::Method, name, receiver, receiver_span, args, span: Span::of(node) },
                 );
             }
             "object_creation_expression" => {
-                let name = node.child_by_field_name("type").map(|t| type_name(self.text, t).raw).unwrap_or_default();
-                let args = node.child_by_field_name("arguments").map(|a| self.arg_hints(a));
+                let name = node
+                    .child_by_field_id(FIELDS.r#type.get())
+                    .map(|t| type_name(self.text, t).raw)
+                    .unwrap_or_default();
+                let args = node.child_by_field_id(FIELDS.arguments.get()).map(|a| self.arg_hints(a));
                 self.call(
                     m,
                     CallSite {
@@ -505,12 +524,12 @@ impl<'a> Builder<'a> {
                 );
             }
             "explicit_constructor_invocation" => {
-                let kind = match node.child_by_field_name("constructor").map(|c| c.kind()) {
+                let kind = match node.child_by_field_id(FIELDS.constructor.get()).map(|c| c.kind()) {
                     Some("super") => CallKind::SuperConstructor,
                     _ => CallKind::ThisConstructor,
                 };
                 let name = if kind == CallKind::SuperConstructor { "super" } else { "this" }.to_string();
-                let args = node.child_by_field_name("arguments").map(|a| self.arg_hints(a));
+                let args = node.child_by_field_id(FIELDS.arguments.get()).map(|a| self.arg_hints(a));
                 self.call(
                     m,
                     CallSite {
@@ -561,12 +580,12 @@ impl<'a> Builder<'a> {
                 );
             }
             "local_variable_declaration" => {
-                let ty = node.child_by_field_name("type").map(|t| type_name(self.text, t));
-                let end = node.parent().map(|p| p.end_byte()).unwrap_or(node.end_byte());
+                let ty = node.child_by_field_id(FIELDS.r#type.get()).map(|t| type_name(self.text, t));
+                let end = self.ancestors.last().map(|p| p.end_byte()).unwrap_or(node.end_byte());
                 let mut c = node.walk();
-                for d in node.children_by_field_name("declarator", &mut c) {
-                    let Some(name) = d.child_by_field_name("name") else { continue };
-                    let extra = d.child_by_field_name("dimensions").map(|x| dims_of(self.t(x))).unwrap_or(0);
+                for d in node.children_by_field_id(FIELDS.declarator, &mut c) {
+                    let Some(name) = d.child_by_field_id(FIELDS.name.get()) else { continue };
+                    let extra = d.child_by_field_id(FIELDS.dimensions.get()).map(|x| dims_of(self.t(x))).unwrap_or(0);
                     let ty = ty.clone().filter(|t| t.raw != "var").map(|mut t| {
                         t.dims += extra;
                         t
@@ -576,7 +595,7 @@ impl<'a> Builder<'a> {
                 }
             }
             "enhanced_for_statement" | "resource" | "catch_formal_parameter" => {
-                let Some(name) = node.child_by_field_name("name") else { return };
+                let Some(name) = node.child_by_field_id(FIELDS.name.get()) else { return };
                 let ty = if kind == "catch_formal_parameter" {
                     let mut c = node.walk();
                     let ct = node.named_children(&mut c).find(|n| n.kind() == "catch_type");
@@ -584,18 +603,27 @@ impl<'a> Builder<'a> {
                     ct.and_then(|ct| (ct.named_child_count() == 1).then(|| ct.named_child(0)).flatten())
                         .map(|t| type_name(self.text, t))
                 } else {
-                    node.child_by_field_name("type").map(|t| type_name(self.text, t)).filter(|t| t.raw != "var")
+                    node.child_by_field_id(FIELDS.r#type.get())
+                        .map(|t| type_name(self.text, t))
+                        .filter(|t| t.raw != "var")
                 };
                 let scope_node = match kind {
-                    "resource" => ancestor(node, "try_with_resources_statement").unwrap_or(node),
-                    "catch_formal_parameter" => node.parent().unwrap_or(node),
+                    "resource" => self
+                        .ancestors
+                        .iter()
+                        .rev()
+                        .find(|n| n.kind() == "try_with_resources_statement")
+                        .copied()
+                        .unwrap_or(node),
+                    "catch_formal_parameter" => self.ancestors.last().copied().unwrap_or(node),
                     _ => node,
                 };
                 let scope = span_between(scope_node, scope_node.start_byte(), scope_node.end_byte());
                 self.local(m, self.t(name), ty, scope);
             }
             "instanceof_expression" => {
-                if let (Some(name), Some(right)) = (node.child_by_field_name("name"), node.child_by_field_name("right"))
+                if let (Some(name), Some(right)) =
+                    (node.child_by_field_id(FIELDS.name.get()), node.child_by_field_id(FIELDS.right.get()))
                 {
                     let body_end = self.syms.methods[m as usize].span.end_byte;
                     let scope = span_between(node, node.start_byte(), body_end);
@@ -604,7 +632,7 @@ impl<'a> Builder<'a> {
                 }
             }
             "lambda_expression" => {
-                let Some(params) = node.child_by_field_name("parameters") else { return };
+                let Some(params) = node.child_by_field_id(FIELDS.parameters.get()) else { return };
                 let scope = Span::of(node);
                 match params.kind() {
                     "identifier" => self.local(m, self.t(params), None, scope),
@@ -684,11 +712,11 @@ impl<'a> Builder<'a> {
             "character_literal" => ty("char"),
             "null_literal" => ArgHint::Null,
             "identifier" => ArgHint::Var(self.t(a).to_string()),
-            "object_creation_expression" if a.child_by_field_name("type").is_some() => {
-                let t = a.child_by_field_name("type").map(|t| type_name(self.text, t));
+            "object_creation_expression" if a.child_by_field_id(FIELDS.r#type.get()).is_some() => {
+                let t = a.child_by_field_id(FIELDS.r#type.get()).map(|t| type_name(self.text, t));
                 t.map(|t| ArgHint::Type(t.simple().to_string())).unwrap_or(ArgHint::Unknown)
             }
-            "cast_expression" => match a.child_by_field_name("type") {
+            "cast_expression" => match a.child_by_field_id(FIELDS.r#type.get()) {
                 Some(t) => ArgHint::Type(type_name(self.text, t).erased()),
                 None => ArgHint::Unknown,
             },
@@ -698,7 +726,7 @@ impl<'a> Builder<'a> {
     }
 
     fn named_type(&mut self, node: Node<'_>, ctx: Ctx) -> u32 {
-        let name = node.child_by_field_name("name").map(|n| self.t(n).to_string()).unwrap_or_default();
+        let name = node.child_by_field_id(FIELDS.name.get()).map(|n| self.t(n).to_string()).unwrap_or_default();
         let kind = match node.kind() {
             "class_declaration" => TypeKind::Class,
             "interface_declaration" => TypeKind::Interface,
@@ -722,8 +750,9 @@ impl<'a> Builder<'a> {
                 _ => {}
             }
         }
-        let type_params = node.child_by_field_name("type_parameters").map(|t| self.type_params(t)).unwrap_or_default();
-        let body = node.child_by_field_name("body");
+        let type_params =
+            node.child_by_field_id(FIELDS.type_parameters.get()).map(|t| self.type_params(t)).unwrap_or_default();
+        let body = node.child_by_field_id(FIELDS.body.get());
         let header_end = body.map(|b| b.start_byte()).unwrap_or(node.end_byte());
         let header = self.text[node.start_byte()..header_end].to_string();
         let idx = self.push_type(TypeDecl {
@@ -747,7 +776,7 @@ impl<'a> Builder<'a> {
             javadoc: self.javadoc(node).map(|(t, _)| t),
         });
         if kind == TypeKind::Record
-            && let Some(params) = node.child_by_field_name("parameters")
+            && let Some(params) = node.child_by_field_id(FIELDS.parameters.get())
         {
             let mut c = params.walk();
             for p in params.named_children(&mut c) {
@@ -781,7 +810,7 @@ impl<'a> Builder<'a> {
                 TypeName { text: name.clone(), raw: name, dims: 0 }
             })
         } else {
-            creation.child_by_field_name("type").map(|t| type_name(self.text, t))
+            creation.child_by_field_id(FIELDS.r#type.get()).map(|t| type_name(self.text, t))
         };
         self.push_type(TypeDecl {
             name: String::new(),
@@ -821,10 +850,11 @@ impl<'a> Builder<'a> {
             "constructor_declaration" => MethodKind::Constructor,
             _ => MethodKind::CompactConstructor,
         };
-        let name_node = node.child_by_field_name("name");
+        let name_node = node.child_by_field_id(FIELDS.name.get());
         let name = name_node.map(|n| self.t(n).to_string()).unwrap_or_default();
         let (modifiers, annotations) = self.modifiers(node);
-        let type_params = node.child_by_field_name("type_parameters").map(|t| self.type_params(t)).unwrap_or_default();
+        let type_params =
+            node.child_by_field_id(FIELDS.type_parameters.get()).map(|t| self.type_params(t)).unwrap_or_default();
         let mut generic_names: Vec<&str> = type_params.iter().map(String::as_str).collect();
         let mut t = Some(owner);
         while let Some(ti) = t {
@@ -835,7 +865,7 @@ impl<'a> Builder<'a> {
             }
             t = decl.parent;
         }
-        let params = match node.child_by_field_name("parameters") {
+        let params = match node.child_by_field_id(FIELDS.parameters.get()) {
             Some(ps) => {
                 let mut c = ps.walk();
                 ps.named_children(&mut c).filter_map(|p| self.param(p, &generic_names)).collect()
@@ -843,7 +873,7 @@ impl<'a> Builder<'a> {
             None if kind == MethodKind::CompactConstructor => self.record_params(owner, &generic_names),
             None => Vec::new(),
         };
-        let return_type = node.child_by_field_name("type").map(|t| type_name(self.text, t));
+        let return_type = node.child_by_field_id(FIELDS.r#type.get()).map(|t| type_name(self.text, t));
         let mut throws = Vec::new();
         let mut c = node.walk();
         for child in node.children(&mut c) {
@@ -852,7 +882,7 @@ impl<'a> Builder<'a> {
                 throws.extend(child.named_children(&mut c2).map(|t| type_name(self.text, t)));
             }
         }
-        let body = node.child_by_field_name("body").map(Span::of);
+        let body = node.child_by_field_id(FIELDS.body.get()).map(Span::of);
         let javadoc = self.javadoc(node);
         let idx = self.syms.methods.len() as u32;
         self.syms.methods.push(MethodDecl {
@@ -895,9 +925,9 @@ impl<'a> Builder<'a> {
     fn param(&self, p: Node<'_>, generic_names: &[&str]) -> Option<Param> {
         match p.kind() {
             "formal_parameter" => {
-                let name = p.child_by_field_name("name")?;
-                let mut ty = type_name(self.text, p.child_by_field_name("type")?);
-                if let Some(d) = p.child_by_field_name("dimensions") {
+                let name = p.child_by_field_id(FIELDS.name.get())?;
+                let mut ty = type_name(self.text, p.child_by_field_id(FIELDS.r#type.get())?);
+                if let Some(d) = p.child_by_field_id(FIELDS.dimensions.get()) {
                     ty.dims += dims_of(self.t(d));
                 }
                 let generic = generic_names.contains(&ty.raw.as_str());
@@ -910,7 +940,7 @@ impl<'a> Builder<'a> {
                 for child in p.named_children(&mut c) {
                     match child.kind() {
                         "modifiers" | "annotation" | "marker_annotation" => {}
-                        "variable_declarator" => name = child.child_by_field_name("name").map(|n| self.t(n)),
+                        "variable_declarator" => name = child.child_by_field_id(FIELDS.name.get()).map(|n| self.t(n)),
                         _ if ty.is_none() => ty = Some(type_name(self.text, child)),
                         _ => {}
                     }
@@ -925,7 +955,7 @@ impl<'a> Builder<'a> {
     }
 
     fn fields(&mut self, node: Node<'_>, owner: u32) {
-        let Some(ty_node) = node.child_by_field_name("type") else { return };
+        let Some(ty_node) = node.child_by_field_id(FIELDS.r#type.get()) else { return };
         let ty = type_name(self.text, ty_node);
         let (mut modifiers, _) = self.modifiers(node);
         if node.kind() == "constant_declaration" {
@@ -936,10 +966,10 @@ impl<'a> Builder<'a> {
             }
         }
         let mut c = node.walk();
-        for d in node.children_by_field_name("declarator", &mut c) {
-            let Some(name) = d.child_by_field_name("name") else { continue };
+        for d in node.children_by_field_id(FIELDS.declarator, &mut c) {
+            let Some(name) = d.child_by_field_id(FIELDS.name.get()) else { continue };
             let mut ty = ty.clone();
-            if let Some(x) = d.child_by_field_name("dimensions") {
+            if let Some(x) = d.child_by_field_id(FIELDS.dimensions.get()) {
                 ty.dims += dims_of(self.t(x));
             }
             let name = self.t(name).to_string();
@@ -992,7 +1022,9 @@ impl<'a> Builder<'a> {
     }
 
     fn javadoc(&self, node: Node<'_>) -> Option<(String, Span)> {
-        let prev = node.prev_sibling()?;
+        // `node` is the node being entered, so the walk's previous sibling is its own
+        debug_assert_eq!(self.prev.map(|p| p.id()), node.prev_sibling().map(|p| p.id()));
+        let prev = self.prev?;
         (prev.kind() == "block_comment" && self.t(prev).starts_with("/**"))
             .then(|| (self.t(prev).to_string(), Span::of(prev)))
     }
@@ -1067,22 +1099,11 @@ fn is_dotted(n: Node<'_>) -> bool {
     match n.kind() {
         "identifier" | "this" => true,
         "field_access" => {
-            n.child_by_field_name("object").is_some_and(is_dotted)
-                && n.child_by_field_name("field").is_some_and(|f| f.kind() == "identifier")
+            n.child_by_field_id(FIELDS.object.get()).is_some_and(is_dotted)
+                && n.child_by_field_id(FIELDS.field.get()).is_some_and(|f| f.kind() == "identifier")
         }
         _ => false,
     }
-}
-
-fn ancestor<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
-    let mut cur = node.parent();
-    while let Some(n) = cur {
-        if n.kind() == kind {
-            return Some(n);
-        }
-        cur = n.parent();
-    }
-    None
 }
 
 /// A span from byte `start` to `end`, with lines taken from `node` where the bytes coincide.
