@@ -256,7 +256,12 @@ impl Project {
                 _ if self.overlay.contains_key(&slot.path) => {
                     Ok(SourceFile::parse(slot.path.clone(), self.overlay[&slot.path].clone()))
                 }
-                Some(scan) => Ok(SourceFile::parse(slot.path.clone(), scan.texts[file.index()].to_string())),
+                // The scan keeps a lossy text of unreadable files for its substring searches; a
+                // parse of that text could be edited and written back with replacement characters.
+                Some(scan) => match scan.unreadable.iter().find(|(i, _)| *i as usize == file.index()) {
+                    Some((_, e)) => Err(copy_error(e)),
+                    None => Ok(SourceFile::parse(slot.path.clone(), scan.texts[file.index()].to_string())),
+                },
                 None => SourceFile::read(&self.root.join(&slot.path), slot.path.clone()),
             }?;
             let symbols = extract(&source);
@@ -590,6 +595,18 @@ pub(crate) mod tests {
             }
         }
         panic!("no type {display}")
+    }
+
+    #[test]
+    fn a_file_that_is_not_utf8_stays_an_error_after_the_scan() {
+        let (d, p) = project(&[("src/main/java/a/A.java", "package a; class A {}")]);
+        std::fs::write(d.path().join("src/main/java/a/B.java"), b"package a; class B { String s = \"\xff\"; }")
+            .unwrap();
+        let p2 = Project::open(d.path()).unwrap();
+        drop(p);
+        assert_eq!(p2.files_containing("class B").len(), 1, "the scan reads it lossily");
+        let b = p2.file_id(Path::new("src/main/java/a/B.java")).unwrap();
+        assert!(matches!(p2.file(b), Err(JavaError::NotUtf8 { line: 1, .. })));
     }
 
     #[test]
