@@ -619,7 +619,7 @@ impl Renamer<'_> {
             ReceiverType::Enclosing => self.scope_lookup(project.owner(m), args),
             ReceiverType::Project(t) => self.type_lookup(t, args),
             ReceiverType::External(ty) => {
-                if self.is_type_variable(m, &ty) {
+                if self.project.is_type_variable(m, &ty) {
                     Verdict::Doubt(format!("the receiver's type `{ty}` is a type variable"))
                 } else {
                     Verdict::NotOurs
@@ -635,103 +635,16 @@ impl Renamer<'_> {
         }
     }
 
-    /// `items.get(i).old()` where `items` is declared `List<Row>`: the receiver is a `Row`. The call
-    /// graph does not know JDK return types; this knows the few container methods that hand out an
-    /// element, so calls on list elements do not all become doubts.
+    /// `items.get(i).old()` where `items` is declared `List<Row>`: the receiver is a `Row`
+    /// ([`Project::element_receiver_type`]), so calls on list elements do not all become doubts.
     fn element_of_container(&self, m: MethodId, ci: usize, args: Option<usize>) -> Option<Verdict> {
-        const CONTAINERS: &[(&str, usize)] = &[
-            ("List", 0),
-            ("ArrayList", 0),
-            ("LinkedList", 0),
-            ("Collection", 0),
-            ("Set", 0),
-            ("SortedSet", 0),
-            ("NavigableSet", 0),
-            ("TreeSet", 0),
-            ("Queue", 0),
-            ("Deque", 0),
-            ("ArrayDeque", 0),
-            ("Iterator", 0),
-            ("ListIterator", 0),
-            ("Optional", 0),
-            ("Map", 1),
-            ("HashMap", 1),
-            ("LinkedHashMap", 1),
-            ("TreeMap", 1),
-            ("SortedMap", 1),
-            ("NavigableMap", 1),
-        ];
-        const GETTERS: &[&str] = &[
-            "get",
-            "getFirst",
-            "getLast",
-            "remove",
-            "removeFirst",
-            "removeLast",
-            "peek",
-            "peekFirst",
-            "peekLast",
-            "poll",
-            "pollFirst",
-            "pollLast",
-            "pop",
-            "element",
-            "first",
-            "last",
-            "next",
-            "previous",
-            "orElse",
-            "orElseThrow",
-            "orElseGet",
-            "getOrDefault",
-        ];
-        let project = self.project;
-        let calls = &project.method(m).calls;
-        let span = calls[ci].receiver_span?;
-        let inner =
-            calls.iter().position(|c| c.span.start_byte == span.start_byte && c.span.end_byte == span.end_byte)?;
-        if calls[inner].kind != CallKind::Method || !GETTERS.contains(&calls[inner].name.as_str()) {
-            return None;
-        }
-        let ReceiverType::External(container) = project.receiver_type(m, inner) else { return None };
-        let (raw, rest) = container.split_once('<')?;
-        let simple = raw.trim().rsplit('.').next()?;
-        let &(_, which) = CONTAINERS.iter().find(|(c, _)| *c == simple)?;
-        let type_args = top_level_args(rest.strip_suffix('>')?);
-        let arg = type_args.get(which)?.trim();
-        let arg = arg.strip_prefix("? extends ").unwrap_or(arg).trim();
-        let arg_raw = arg.split('<').next().unwrap_or(arg).trim();
-        if arg.ends_with(']') || arg_raw == "?" {
-            return None;
-        }
-        if self.is_type_variable(m, arg_raw) {
-            return Some(Verdict::Doubt(format!("the receiver is an element of type `{arg_raw}`, a type variable")));
-        }
-        let owner = project.owner(m);
-        Some(match project.resolve_type(m.file(), Some(owner.index()), arg_raw) {
-            Some(t) => self.type_lookup(t, args),
-            None => Verdict::NotOurs,
-        })
-    }
-
-    fn is_type_variable(&self, m: MethodId, ty: &str) -> bool {
-        let project = self.project;
-        let base = ty.split('<').next().unwrap_or(ty).trim();
-        if ty.contains('[') || base.contains('.') {
-            return false;
-        }
-        if project.method(m).type_params.iter().any(|p| p == base) {
-            return true;
-        }
-        let mut scope = Some(project.owner(m));
-        while let Some(t) = scope {
-            if project.type_decl(t).type_params.iter().any(|p| p == base) {
-                return true;
+        Some(match self.project.element_receiver_type(m, ci)? {
+            ReceiverType::Project(t) => self.type_lookup(t, args),
+            ReceiverType::External(ty) if self.project.is_type_variable(m, &ty) => {
+                Verdict::Doubt(format!("the receiver is an element of type `{ty}`, a type variable"))
             }
-            scope = self.parent(t);
-        }
-        // A type variable of the callee's class (`List<T> items` returning `T`): short and capitalised.
-        base.len() <= 2 && base.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+            _ => Verdict::NotOurs,
+        })
     }
 
     fn parent(&self, t: TypeId) -> Option<TypeId> {
@@ -1042,26 +955,6 @@ impl Renamer<'_> {
         }
         Ok(changes)
     }
-}
-
-/// `String, List<Row>` → `["String", "List<Row>"]`: splits at commas outside angle brackets.
-fn top_level_args(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut depth = 0usize;
-    let mut start = 0;
-    for (i, c) in text.char_indices() {
-        match c {
-            '<' => depth += 1,
-            '>' => depth = depth.saturating_sub(1),
-            ',' if depth == 0 => {
-                out.push(&text[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(&text[start..]);
-    out
 }
 
 fn list(items: &[String]) -> String {
