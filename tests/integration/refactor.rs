@@ -3,53 +3,15 @@
 //! (Maven, Gradle) after `--apply --no-verify`.
 
 use std::path::Path;
-use std::process::Command;
 
-use crate::harness::{Run, fixture, mantra};
+use crate::harness::{Run, copy_fixture, gradle_test, mantra, maven_test};
 
 const ISSUE: &str = "src/main/java/com/acme/invoicing/invoice/InvoiceService.java";
-
-/// A copy of a fixture project in a temporary directory (build outputs left out).
-fn copy_of(name: &str) -> tempfile::TempDir {
-    fn copy(from: &Path, to: &Path) {
-        std::fs::create_dir_all(to).unwrap();
-        for entry in std::fs::read_dir(from).unwrap() {
-            let entry = entry.unwrap();
-            let name = entry.file_name();
-            if ["target", "build", ".gradle"].iter().any(|s| name == *s) {
-                continue;
-            }
-            let path = entry.path();
-            if path.is_dir() {
-                copy(&path, &to.join(&name))
-            } else {
-                std::fs::copy(&path, to.join(&name)).map(|_| ()).unwrap()
-            }
-        }
-    }
-    let dir = tempfile::tempdir().unwrap();
-    copy(&fixture(name), dir.path());
-    dir
-}
 
 fn run_in(dir: &Path, args: &[&str]) -> Run {
     let mut all = vec!["--repo", dir.to_str().unwrap()];
     all.extend_from_slice(args);
     mantra(dir, &all)
-}
-
-fn build_passes(dir: &Path, program: &str, args: &[&str]) {
-    let out = Command::new(program).args(args).current_dir(dir).output().unwrap_or_else(|e| panic!("{program}: {e}"));
-    assert!(
-        out.status.success(),
-        "{program} {args:?} failed:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-fn maven_test(dir: &Path) {
-    build_passes(dir, "mvn", &["-o", "-B", "-q", "-Dmaven.repo.local=/usr/share/maven-repo", "-DforkCount=0", "test"]);
 }
 
 fn read(dir: &Path, rel: &str) -> Vec<u8> {
@@ -58,7 +20,7 @@ fn read(dir: &Path, rel: &str) -> Vec<u8> {
 
 #[test]
 fn extract_with_an_explicit_spec_writes_and_the_maven_build_stays_green() {
-    let dir = copy_of("demo");
+    let dir = copy_fixture("demo");
     let target = format!("{ISSUE}:issue");
     let run = run_in(
         dir.path(),
@@ -90,7 +52,7 @@ fn extract_with_an_explicit_spec_writes_and_the_maven_build_stays_green() {
 
 #[test]
 fn the_planner_alone_extracts_in_the_gradle_project_and_the_build_stays_green() {
-    let dir = copy_of("parking-gradle");
+    let dir = copy_fixture("parking-gradle");
     let file = "src/main/java/com/acme/parking/Garage.java";
     let before = String::from_utf8(read(dir.path(), file)).unwrap();
     let target = format!("{file}:exit");
@@ -101,12 +63,12 @@ fn the_planner_alone_extracts_in_the_gradle_project_and_the_build_stays_green() 
     assert!(plan_line.contains(" (score 0."), "{plan_line}");
     let after = String::from_utf8(read(dir.path(), file)).unwrap();
     assert_ne!(before, after);
-    build_passes(dir.path(), "gradle", &["--offline", "-q", "test"]);
+    gradle_test(dir.path());
 }
 
 #[test]
 fn a_dry_run_prints_the_diff_and_the_plan_and_writes_nothing() {
-    let dir = copy_of("demo");
+    let dir = copy_fixture("demo");
     let before = read(dir.path(), ISSUE);
     let target = format!("{ISSUE}:issue");
     let run = run_in(dir.path(), &["refactor", "-t", "extract-method", &target]);
@@ -125,7 +87,7 @@ fn a_dry_run_prints_the_diff_and_the_plan_and_writes_nothing() {
 
 #[test]
 fn explain_lists_scored_candidates_and_does_nothing_else() {
-    let dir = copy_of("demo");
+    let dir = copy_fixture("demo");
     let before = read(dir.path(), ISSUE);
     let target = format!("{ISSUE}:issue");
     let run = run_in(dir.path(), &["refactor", "-t", "extract-method", &target, "--explain"]);
@@ -164,7 +126,7 @@ fn explain_lists_scored_candidates_and_does_nothing_else() {
 
 #[test]
 fn json_prints_one_refactoring_result() {
-    let dir = copy_of("demo");
+    let dir = copy_fixture("demo");
     let target = format!("{ISSUE}:issue");
     let run = run_in(dir.path(), &["--json", "refactor", "-t", "extract-method", &target]);
     assert_eq!(run.code, 0, "{run:?}");
@@ -188,7 +150,7 @@ fn json_prints_one_refactoring_result() {
 
 #[test]
 fn bad_input_gets_its_exit_code_and_a_clear_message() {
-    let dir = copy_of("demo");
+    let dir = copy_fixture("demo");
     let before = read(dir.path(), ISSUE);
     let target = format!("{ISSUE}:issue");
     let missing = format!("{ISSUE}:issu");
@@ -236,7 +198,7 @@ fn bad_input_gets_its_exit_code_and_a_clear_message() {
 
 #[test]
 fn a_refusal_exits_1_with_its_reason_and_writes_nothing() {
-    let dir = copy_of("demo");
+    let dir = copy_fixture("demo");
     let before = read(dir.path(), ISSUE);
     let target = format!("{ISSUE}:issue");
     let run = run_in(

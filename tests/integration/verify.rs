@@ -17,49 +17,14 @@ use mantra::review::{Change, Reviewer, Stage, StageStatus, Verdict};
 use mantra::workspace::{WorkspaceError, dirty_state_hash};
 use mantra::writeback::WriteError;
 
-use crate::harness::{Run, fixture, mantra_env};
+use crate::harness::{Run, copy_fixture, git, mantra_env};
 
 const ISSUE: &str = "src/main/java/com/acme/invoicing/invoice/InvoiceService.java";
 const CATALOG: &str = "src/main/java/com/acme/library/Catalog.java";
 
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let name = entry.file_name();
-        if matches!(name.to_str(), Some("target" | "build" | ".gradle" | ".mantra")) {
-            continue;
-        }
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &to.join(&name));
-        } else {
-            std::fs::copy(entry.path(), to.join(&name)).unwrap();
-        }
-    }
-}
-
-fn copy_of(name: &str) -> tempfile::TempDir {
-    let dir = tempfile::Builder::new().prefix(&format!("mantra-verify-{name}-")).tempdir().unwrap();
-    copy_tree(&fixture(name), dir.path());
-    dir
-}
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(["-c", "user.name=T", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main"])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
-}
-
 /// A copy of a fixture as a git repository with one commit.
 fn repo_of(name: &str) -> tempfile::TempDir {
-    let dir = copy_of(name);
+    let dir = copy_fixture(name);
     std::fs::write(dir.path().join(".gitignore"), "/target/\n").unwrap();
     git(dir.path(), &["init", "-q"]);
     git(dir.path(), &["add", "-A"]);
@@ -102,7 +67,7 @@ fn stage<'a>(events: &'a [serde_json::Value], name: &str) -> &'a serde_json::Val
 
 #[test]
 fn refactor_apply_verifies_an_extract_then_writes_it_and_keeps_the_workspace_on_request() {
-    let dir = copy_of("demo");
+    let dir = copy_fixture("demo");
     let target = format!("{ISSUE}:issue");
     let run = run_in(
         dir.path(),
@@ -222,7 +187,7 @@ fn verify_blames_a_compile_error_and_a_broken_test_and_checks_the_intended_refac
 
 #[test]
 fn a_project_broken_at_head_is_a_broken_baseline_not_the_changes_fault() {
-    let repo = copy_of("library-junit4");
+    let repo = copy_fixture("library-junit4");
     let dir = repo.path();
     edit(dir, CATALOG, "import java.util.Optional;\n", "");
     std::fs::write(dir.join(".gitignore"), "/target/\n").unwrap();
@@ -279,7 +244,7 @@ fn a_test_that_never_ends_is_killed_and_the_workspace_removed() {
 
 #[test]
 fn apply_back_after_review_refuses_a_file_the_user_changed_meanwhile() {
-    let repo = copy_of("library-junit4");
+    let repo = copy_fixture("library-junit4");
     let dir = repo.path();
     let original = std::fs::read_to_string(dir.join(CATALOG)).unwrap();
     let at = original.find("String needle").unwrap();
@@ -309,7 +274,7 @@ fn apply_back_after_review_refuses_a_file_the_user_changed_meanwhile() {
 
 #[test]
 fn verify_needs_a_repository_with_changes() {
-    let plain = copy_of("library-junit4");
+    let plain = copy_fixture("library-junit4");
     let run = run_in(plain.path(), &["verify"], &[]);
     assert_eq!(run.code, 2, "{run:?}");
     assert!(run.stderr.contains("is not in a git repository"), "{}", run.stderr);

@@ -12,19 +12,7 @@ use mantra::engine::{ChangeSet, Edit};
 use mantra::workspace::{Workspace, WorkspaceError, WorkspaceOptions, dirty_state_hash};
 use mantra::writeback::WriteError;
 
-/// Runs git in `dir` with a fixed identity and without the machine's global configuration.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(["-c", "user.name=T", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main"])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
-}
+use crate::harness::git;
 
 fn write(root: &Path, rel: &str, text: &str) {
     let path = root.join(rel);
