@@ -34,6 +34,7 @@ use super::call_sites::{
     self, CallSite, Doubt, Receiver, SiteKind, Target, TargetMethod, enclosing_type_body, is_name_chain,
 };
 use super::edit::{self, ChangeSet, Edit};
+use super::javasyntax::is_literal;
 use super::precedence::{self, fit, is_target_typed, precedence};
 use super::variable_names::{
     declared_names, descendants, erased_type, find_declaration, fresh_name, is_declaration_name, is_field,
@@ -1126,22 +1127,10 @@ fn classify_arg<'t>(arg: Node<'t>, file: &'t SourceFile) -> ArgInfo<'t> {
                 | "unary_expression"
                 | "ternary_expression"
                 | "cast_expression"
-                | "class_literal"
-                | "string_literal"
-                | "text_block"
-                | "character_literal"
-                | "decimal_integer_literal"
-                | "hex_integer_literal"
-                | "octal_integer_literal"
-                | "binary_integer_literal"
-                | "decimal_floating_point_literal"
-                | "hex_floating_point_literal"
-                | "true"
-                | "false"
-                | "null_literal"
                 | "string_fragment"
                 | "escape_sequence"
-        ) || !n.is_named()
+        ) || is_literal(*n)
+            || !n.is_named()
             || n.kind().ends_with("_type")
             || n.kind() == "type_identifier"
     };

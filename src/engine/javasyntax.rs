@@ -186,6 +186,26 @@ fn breaks_to(target: Node<'_>, src: &str) -> bool {
         .any(|j| j.kind() == "break_statement" && jump_target(j, src).is_some_and(|t| t.id() == target.id()))
 }
 
+/// Whether `node` is a literal: a number, string, text block, character, boolean, `null` or `T.class`.
+pub fn is_literal(node: Node<'_>) -> bool {
+    matches!(
+        node.kind(),
+        "class_literal"
+            | "string_literal"
+            | "text_block"
+            | "character_literal"
+            | "decimal_integer_literal"
+            | "hex_integer_literal"
+            | "octal_integer_literal"
+            | "binary_integer_literal"
+            | "decimal_floating_point_literal"
+            | "hex_floating_point_literal"
+            | "true"
+            | "false"
+            | "null_literal"
+    )
+}
+
 fn is_literal_true(cond: Option<Node<'_>>, src: &str) -> bool {
     match cond {
         None => true,

@@ -8,6 +8,7 @@
 
 use tree_sitter::Node;
 
+use super::javasyntax::is_literal;
 use super::variable_names::is_field;
 
 /// Precedence levels, loosest first. `PRIMARY` binds tightest (names, literals, calls).
@@ -57,20 +58,8 @@ pub fn precedence(node: Node<'_>, text: &str) -> u8 {
         | "method_invocation"
         | "array_access"
         | "object_creation_expression"
-        | "parenthesized_expression"
-        | "class_literal"
-        | "string_literal"
-        | "text_block"
-        | "character_literal"
-        | "decimal_integer_literal"
-        | "hex_integer_literal"
-        | "octal_integer_literal"
-        | "binary_integer_literal"
-        | "decimal_floating_point_literal"
-        | "hex_floating_point_literal"
-        | "true"
-        | "false"
-        | "null_literal" => PRIMARY,
+        | "parenthesized_expression" => PRIMARY,
+        _ if is_literal(node) => PRIMARY,
         // lambdas, method references, switch expressions: parenthesise outside loose positions
         _ => LOOSE,
     }
