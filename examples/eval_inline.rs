@@ -191,19 +191,11 @@ fn evaluate_record(project: &str, r: &Value) -> Row {
 
 /// Runs the engine on every Inline Method record under `data/pure-refactor`.
 pub fn evaluate(data: &std::path::Path) -> Result<Report, String> {
-    let dir = data.join("pure-refactor");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    paths.sort();
+    let paths = mantra::dataset::pure_refactor_files(data)?;
     let mut report = Report::default();
-    for p in paths {
+    for (project, p) in paths {
         let text = std::fs::read_to_string(&p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
         let records: Vec<Value> = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))?;
-        let project =
-            p.file_name().and_then(|n| n.to_str()).unwrap_or("").split("_pure").next().unwrap_or("").to_string();
         for r in &records {
             match r["type"].as_str() {
                 Some("Inline Method") => report.rows.push(evaluate_record(&project, r)),

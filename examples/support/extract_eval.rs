@@ -60,20 +60,10 @@ pub struct Options {
 
 /// Replays every Extract Method record.
 pub fn evaluate(data: &Path, options: Options) -> Result<Report, String> {
-    let dir = data.join("pure-refactor");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map_err(|e| format!("cannot read {}: {e}; set MANTRA_SHARED_DATA to the shared data folder", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    if files.is_empty() {
-        return Err(format!("no dataset files in {}", dir.display()));
-    }
+    let files = mantra::dataset::pure_refactor_files(data)?;
     let mut report = Report::default();
     let mut skipped: HashMap<String, usize> = HashMap::new();
-    for path in files {
-        let project = path.file_name().unwrap_or_default().to_string_lossy().replace("_pure_refactoring_data.json", "");
+    for (project, path) in files {
         let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let records: Vec<Value> = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         for record in &records {
