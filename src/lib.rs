@@ -16,6 +16,7 @@ pub mod engine;
 pub mod error;
 pub mod exit;
 pub mod java;
+pub mod llm;
 pub mod metrics;
 pub mod plan;
 pub mod process;
