@@ -13,6 +13,7 @@ mod engine_rename;
 #[allow(dead_code)] // helpers are shared by test modules; not every one uses every helper
 mod harness;
 mod llm_client;
+mod llm_layers;
 #[allow(dead_code)] // the scripted server's API serves every test module that talks to a model
 mod llm_server;
 mod readme;
