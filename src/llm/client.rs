@@ -137,18 +137,16 @@ impl HttpModel {
             .enable_all()
             .build()
             .map_err(|e| LlmError::Config(format!("cannot start the HTTP client's runtime: {e}")))?;
-        let mut model = HttpModel {
+        Ok(HttpModel {
             endpoint,
             model: config.model.clone().filter(|m| !m.trim().is_empty()),
             temperature: config.temperature,
             max_tokens: config.max_tokens,
             api_key,
             retry: RetryPolicy::default(),
-            client: reqwest::Client::new(),
+            client: build_client(Duration::from_secs(config.timeout_secs.max(1)))?,
             runtime,
-        };
-        model.client = build_client(Duration::from_secs(config.timeout_secs.max(1)))?;
-        Ok(model)
+        })
     }
 
     /// The same client with another retry policy (tests keep backoff short with it).
