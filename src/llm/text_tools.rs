@@ -122,6 +122,9 @@ fn calls_in_text(mut r: ChatResponse, request: &ChatRequest) -> ChatResponse {
 
 /// The system prompt's part that teaches the protocol and lists the tools.
 pub fn tools_prompt(tools: &[ToolSpec], choice: Option<&ToolChoice>) -> String {
+    if tools.is_empty() {
+        return "# Tools\n\nNo tools are available now. Answer with {\"answer\": \"<your final answer>\"}.\n".into();
+    }
     let mut p = String::from(
         "# Tools\n\nYou can call the tools below. To call one, answer with a single JSON object and nothing else:\n\
          {\"tool\": \"<tool name>\", \"arguments\": {<the arguments, as the tool's JSON Schema describes>}}\n\
