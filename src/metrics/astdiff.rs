@@ -5,8 +5,9 @@
 //! Each change (`before` → `after`) is turned into a multiset of **edit actions** over the
 //! detector's statements ([`crate::detect::model`]: a leaf statement, or the header of a composite
 //! such as `if (c)` or `for (...)`, as normalised tokens without comments, layout or `this.`).
-//! Methods are named `package.Class#name(T1,T2)` (erased simple parameter types). Only methods
-//! whose statements differ between the two sides take part. An action is one of:
+//! Methods pair up by class and signature, then by class and name (a changed parameter list keeps
+//! the method), and actions name them `package.Class#name`: an extracted method whose parameters
+//! come in another order is the same edit. Only methods whose statements differ take part. An action is one of:
 //!
 //! - `add_method` / `remove_method`: a method that exists on one side only;
 //! - `move`: a statement found verbatim in a *different* method after (what an extraction, an
@@ -135,26 +136,46 @@ struct Pending<'s> {
 
 /// The actions that turn `before` into `after` (see the module docs).
 pub fn edit_actions(before: &Side, after: &Side) -> Vec<Action> {
-    let names = |side: &Side| -> Vec<String> {
-        side.methods.iter().enumerate().map(|(i, m)| format!("{}#{}", side.class_of(i).name, m.key)).collect()
+    // Methods pair by signature, then the rest by name (a signature change keeps the method);
+    // actions name them without parameter types, so a parameter order is not a different edit.
+    let names = |side: &Side| -> Vec<(String, String)> {
+        side.methods
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let class = &side.class_of(i).name;
+                (format!("{class}#{}", m.key), format!("{class}#{}", m.name))
+            })
+            .collect()
     };
     let (b_names, a_names) = (names(before), names(after));
-    let mut a_by_name: HashMap<&str, Vec<usize>> = HashMap::new();
-    for (i, n) in a_names.iter().enumerate() {
-        a_by_name.entry(n).or_default().push(i);
+    let mut twin: Vec<Option<usize>> = vec![None; before.methods.len()];
+    let mut a_matched = vec![false; after.methods.len()];
+    for by_name in [false, true] {
+        let key = |n: &(String, String)| if by_name { n.1.clone() } else { n.0.clone() };
+        let mut free: HashMap<String, Vec<usize>> = HashMap::new();
+        for (ai, n) in a_names.iter().enumerate().filter(|(ai, _)| !a_matched[*ai]) {
+            free.entry(key(n)).or_default().push(ai);
+        }
+        for (bi, n) in b_names.iter().enumerate() {
+            if twin[bi].is_some() {
+                continue;
+            }
+            if let Some(ai) = free.get_mut(&key(n)).and_then(|v| (!v.is_empty()).then(|| v.remove(0))) {
+                twin[bi] = Some(ai);
+                a_matched[ai] = true;
+            }
+        }
     }
     let mut actions = Vec::new();
     let (mut left, mut right): (Vec<Pending<'_>>, Vec<Pending<'_>>) = (Vec::new(), Vec::new());
-    let mut a_matched = vec![false; after.methods.len()];
     for (bi, bm) in before.methods.iter().enumerate() {
-        let name = b_names[bi].as_str();
-        let twin = a_by_name.get_mut(name).and_then(|v| if v.is_empty() { None } else { Some(v.remove(0)) });
-        let Some(ai) = twin else {
+        let name = b_names[bi].1.as_str();
+        let Some(ai) = twin[bi] else {
             actions.push(Action::RemoveMethod { method: name.to_string() });
             left.extend(bm.stmts.iter().map(|stmt| Pending { method: name, stmt }));
             continue;
         };
-        a_matched[ai] = true;
         let am = &after.methods[ai];
         if bm.stmts.iter().map(|s| &s.text).eq(am.stmts.iter().map(|s| &s.text)) {
             continue;
@@ -171,7 +192,7 @@ pub fn edit_actions(before: &Side, after: &Side) -> Vec<Action> {
                     *n -= 1;
                     *kept.entry(s.text.as_str()).or_default() += 1;
                 }
-                None => right.push(Pending { method: &a_names[ai], stmt: s }),
+                None => right.push(Pending { method: &a_names[ai].1, stmt: s }),
             }
         }
         for s in &bm.stmts {
@@ -183,8 +204,8 @@ pub fn edit_actions(before: &Side, after: &Side) -> Vec<Action> {
     }
     for (ai, am) in after.methods.iter().enumerate() {
         if !a_matched[ai] {
-            actions.push(Action::AddMethod { method: a_names[ai].clone() });
-            right.extend(am.stmts.iter().map(|stmt| Pending { method: &a_names[ai], stmt }));
+            actions.push(Action::AddMethod { method: a_names[ai].1.clone() });
+            right.extend(am.stmts.iter().map(|stmt| Pending { method: &a_names[ai].1, stmt }));
         }
     }
     map_statements(&left, &right, &mut actions);

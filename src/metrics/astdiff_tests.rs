@@ -109,11 +109,11 @@ fn layout_only_changes_make_no_action() {
 #[test]
 fn actions_name_what_moved_where() {
     let (human, _) = both_edits(&snapshot(BEFORE), &snapshot(HUMAN), &snapshot(BEFORE));
-    assert!(human.contains(&Action::AddMethod { method: "shop.Invoice#total()".into() }), "{human:#?}");
+    assert!(human.contains(&Action::AddMethod { method: "shop.Invoice#total".into() }), "{human:#?}");
     assert!(
         human.contains(&Action::Move {
-            from: "shop.Invoice#render(String)".into(),
-            to: "shop.Invoice#total()".into(),
+            from: "shop.Invoice#render".into(),
+            to: "shop.Invoice#total".into(),
             statement: "total += p ;".into(),
         }),
         "{human:#?}"

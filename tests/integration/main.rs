@@ -12,6 +12,7 @@ mod engine_move;
 mod engine_rename;
 #[allow(dead_code)] // helpers are shared by test modules; not every one uses every helper
 mod harness;
+mod metrics;
 mod readme;
 mod refactor;
 mod refactoring_miner;
