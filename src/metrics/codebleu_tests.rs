@@ -78,3 +78,17 @@ fn bleu_matches_nltk_on_the_textbook_example() {
     let b = bleu(&r, &h);
     assert!((b - 0.4118).abs() < 1e-4, "{b}");
 }
+
+/// CodeXGLUE's README example (`Code-Code/code-to-code-trans`): reference CodeBLEU 0.7238 for the
+/// first candidate and 0.8397 for the second (its grammar and whitespace tokens; ours differ, see
+/// the module docs).
+#[test]
+fn close_to_codexglue_on_its_readme_example() {
+    let reference = "public static int Sign ( double d ) { return ( int ) ( ( d == 0 ) ? 0 : ( d < 0 ) ? - 1 : 1) ; }";
+    let first = "public static int Sign ( double d ) { return ( float ) ( ( d == 0 ) ? 0 : ( c < 0.0 ) ? - 1 : 1) ; }";
+    let second = "public static int Sign ( double c ) { return ( int ) ( ( c == 0 ) ? 0 : ( c < 0 ) ? - 1 : 1) ; }";
+    let (a, b) = (codebleu(reference, first), codebleu(reference, second));
+    assert!((a.score - 0.7238).abs() < 0.08, "{a:?}");
+    assert!((b.score - 0.8397).abs() < 0.08, "{b:?}");
+    assert!(b.score > a.score);
+}
