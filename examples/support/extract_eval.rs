@@ -267,7 +267,7 @@ fn best_run<'t>(file: &'t SourceFile, body: Node<'t>, target: &[String]) -> Opti
 }
 
 /// The source method and the new method in the engine's output, as one text.
-fn changed_methods(before: &str, after: &str, spec: &ExtractSpec) -> Option<String> {
+pub fn changed_methods(before: &str, after: &str, spec: &ExtractSpec) -> Option<String> {
     let before_file = SourceFile::parse("B.java", before.to_string());
     let line = spec.method_line?;
     let start = before_file.line_start(line)?;

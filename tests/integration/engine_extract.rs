@@ -12,7 +12,7 @@ use crate::harness::fixture;
 
 #[path = "../../examples/support/extract_eval.rs"]
 #[allow(dead_code)] // the example uses the parts of the evaluation this test does not
-mod extract_eval;
+pub(crate) mod extract_eval;
 
 /// Marker comments in the fixture: `//@start NAME` … `//@end NAME` around the statements to extract.
 fn marked_lines(text: &str, name: &str) -> (usize, usize) {

@@ -16,6 +16,7 @@ mod llm_client;
 mod llm_layers;
 #[allow(dead_code)] // the scripted server's API serves every test module that talks to a model
 mod llm_server;
+mod metrics;
 mod readme;
 mod refactor;
 mod refactoring_miner;
