@@ -6,7 +6,16 @@
 //! The trait is synchronous: an agent's turn waits for its answer anyway, and a synchronous trait
 //! keeps the agents plain code; the HTTP client drives its own tokio runtime inside.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
+
+use crate::error::Classify;
+use crate::exit::Exit;
+
+pub mod client;
+
+pub use client::{ApiKey, HttpModel, RetryPolicy};
 
 /// Who said a message, in the chat-completions API's words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -129,9 +138,66 @@ pub enum LlmError {
     ReplayMismatch { dir: std::path::PathBuf, index: usize, why: String },
     #[error("{what} {}: {source}", path.display())]
     Io { what: &'static str, path: std::path::PathBuf, source: std::io::Error },
+    /// The model configuration cannot be used (a `base_url` that is not a URL, ...).
+    #[error("{0}")]
+    Config(String),
+}
+
+/// Exit codes: a model that cannot be reached, or a server that is not a chat-completions server,
+/// is the environment's fault (4), like a missing Maven. A refusal is split by who can fix it: 401
+/// and 403 mean the credentials in the environment are wrong or missing (4); any other 4xx is a
+/// request the configuration shaped (model name, URL, parameters, context size) and is a usage
+/// error (2). A replay that diverges is a usage error too: the recording does not fit this run.
+impl Classify for LlmError {
+    fn exit(&self) -> Exit {
+        match self {
+            LlmError::NotConfigured | LlmError::Config(_) | LlmError::ReplayMismatch { .. } => Exit::Usage,
+            LlmError::Refused { status: 401 | 403, .. } => Exit::EnvironmentMissing,
+            LlmError::Refused { .. } => Exit::Usage,
+            LlmError::Unavailable { .. } | LlmError::Malformed(_) => Exit::EnvironmentMissing,
+            LlmError::Io { .. } => Exit::Internal,
+        }
+    }
+    fn hint(&self) -> Option<String> {
+        Some(match self {
+            LlmError::NotConfigured => {
+                "set llm.base_url (MANTRA_LLM_BASE_URL) and llm.model, or run with --llm none for the heuristic planner".into()
+            }
+            LlmError::Config(_) => "fix llm.base_url in mantra.toml or MANTRA_LLM_BASE_URL, e.g. http://localhost:8000/v1".into(),
+            LlmError::Refused { status: 401 | 403, .. } => {
+                "set the API key in MANTRA_API_KEY (or the variable llm.api_key_env names, or OPENAI_API_KEY)".into()
+            }
+            LlmError::Refused { status: 404, .. } => {
+                "check llm.base_url (it should end in /v1 for most servers) and llm.model".into()
+            }
+            LlmError::Refused { .. } => {
+                "check llm.model and llm.max_tokens; if the server does not support tool calling, set llm.tool_calling = \"text\"".into()
+            }
+            LlmError::Unavailable { .. } => {
+                "check that the model server at llm.base_url is running and reachable; raise llm.timeout_secs for slow models".into()
+            }
+            LlmError::Malformed(_) => "check that llm.base_url points at an OpenAI-compatible chat-completions API".into(),
+            LlmError::ReplayMismatch { .. } => {
+                "replay with the inputs and configuration of the recorded run, or record it again with --llm-record".into()
+            }
+            LlmError::Io { .. } => return None,
+        })
+    }
 }
 
 /// A chat-completions model. Implementations: the HTTP client, the replayer of a recording.
 pub trait ChatModel: Send + Sync {
     fn chat(&self, request: &ChatRequest) -> Result<ChatResponse, LlmError>;
+}
+
+impl<M: ChatModel + ?Sized> ChatModel for Box<M> {
+    fn chat(&self, request: &ChatRequest) -> Result<ChatResponse, LlmError> {
+        (**self).chat(request)
+    }
+}
+
+impl<M: ChatModel + ?Sized> ChatModel for Arc<M> {
+    fn chat(&self, request: &ChatRequest) -> Result<ChatResponse, LlmError> {
+        (**self).chat(request)
+    }
 }

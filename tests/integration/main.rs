@@ -12,6 +12,9 @@ mod engine_move;
 mod engine_rename;
 #[allow(dead_code)] // helpers are shared by test modules; not every one uses every helper
 mod harness;
+mod llm_client;
+#[allow(dead_code)] // the scripted server's API serves every test module that talks to a model
+mod llm_server;
 mod readme;
 mod refactor;
 mod refactoring_miner;
