@@ -248,8 +248,14 @@ pub fn run(job: &Job, model: &dyn ChatModel, observer: &mut dyn Observer) -> Res
             if missing {
                 if can_retry {
                     let advice = detection_advice(job.kind);
-                    let text =
-                        developer::feedback(job.prompts, round, max_rounds, "detection", std::slice::from_ref(&reason), &advice)?;
+                    let text = developer::feedback(
+                        job.prompts,
+                        round,
+                        max_rounds,
+                        "detection",
+                        std::slice::from_ref(&reason),
+                        &advice,
+                    )?;
                     run.session.event("reviewer", round, 0, "feedback", format!("detection: {reason}"));
                     messages.push(Message::user(text));
                     continue;
@@ -330,8 +336,8 @@ pub fn run(job: &Job, model: &dyn ChatModel, observer: &mut dyn Observer) -> Res
 
 fn detection_advice(kind: RefactoringKind) -> String {
     format!(
-        "The detector compares the code before and after your change and did not find a {}. Make that \
-         refactoring (the engine tools perform it exactly), not another change.",
+        "The detector compares the code before and after your change and did not find the {} you were \
+         asked for. Make that refactoring (the engine tools perform it exactly), not another change.",
         crate::commands::refactor::kind_name(kind)
     )
 }

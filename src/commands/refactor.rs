@@ -95,7 +95,15 @@ pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
 
     let decl = project.method(method);
     let file = project.method_source(method).path.clone();
-    let (candidates, planned) = match flags.complete(kind, &file, decl.span.start_line) {
+    let complete = flags.complete(kind, &file, decl.span.start_line);
+    // A model chooses what the flags leave open; without one (or with `--llm none`) the planner does.
+    if complete.is_none()
+        && let Some(model) = super::agent_refactor::open_model(ctx, &args.agents)?
+    {
+        let examples = super::agent_refactor::examples(ctx);
+        return super::agent_refactor::run(ctx, args, &project, method, model, examples.as_ref());
+    }
+    let (candidates, planned) = match complete {
         Some(spec) => (vec![Candidate { spec, summary: String::new(), score: None, components: Vec::new() }], false),
         None => (plan::candidates(&project, method, kind, &flags, CANDIDATES)?, true),
     };
