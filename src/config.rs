@@ -86,7 +86,20 @@ pub struct LlmConfig {
     /// The name of the environment variable that holds the API key. The key itself is never
     /// part of the configuration, so it can never be printed with it.
     pub api_key_env: String,
+    pub tool_calling: ToolCalling,
     pub prices: Prices,
+}
+
+/// How tools reach the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ToolCalling {
+    /// Native tool calling, switching to `text` for the rest of the run when the server rejects `tools`.
+    Auto,
+    /// The API's `tools` and `tool_calls`.
+    Native,
+    /// Tools described in the system prompt, called with a JSON object in the answer's text.
+    Text,
 }
 
 impl Default for LlmConfig {
@@ -98,6 +111,7 @@ impl Default for LlmConfig {
             max_tokens: None,
             timeout_secs: 120,
             api_key_env: "MANTRA_API_KEY".into(),
+            tool_calling: ToolCalling::Auto,
             prices: Prices::default(),
         }
     }
@@ -323,6 +337,11 @@ pub const KEYS: &[Key] = &[
     Key { name: "llm.max_tokens", kind: Kind::UInt { min: 1, max: U32 }, doc: "completion token limit per request" },
     Key { name: "llm.timeout_secs", kind: Kind::UInt { min: 1, max: u64::MAX }, doc: "per-request timeout" },
     Key { name: "llm.api_key_env", kind: Kind::Str, doc: "name of the environment variable holding the API key" },
+    Key {
+        name: "llm.tool_calling",
+        kind: Kind::Choice(&["auto", "native", "text"]),
+        doc: "tool calls: the API's (native), JSON in the text (text), or native until refused (auto)",
+    },
     Key {
         name: "llm.prices.prompt",
         kind: Kind::Float { min: 0.0, max: f64::INFINITY },

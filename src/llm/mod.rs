@@ -6,6 +6,7 @@
 //! The trait is synchronous: an agent's turn waits for its answer anyway, and a synchronous trait
 //! keeps the agents plain code; the HTTP client drives its own tokio runtime inside.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -14,8 +15,16 @@ use crate::error::Classify;
 use crate::exit::Exit;
 
 pub mod client;
+pub mod replay;
+pub mod text_tools;
+pub mod transcript;
+pub mod usage;
 
 pub use client::{ApiKey, HttpModel, RetryPolicy};
+pub use replay::{Recorder, Replayer};
+pub use text_tools::TextToolsModel;
+pub use transcript::Transcript;
+pub use usage::{Metered, UsageMeter, UsageSummary};
 
 /// Who said a message, in the chat-completions API's words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -200,4 +209,69 @@ impl<M: ChatModel + ?Sized> ChatModel for Arc<M> {
     fn chat(&self, request: &ChatRequest) -> Result<ChatResponse, LlmError> {
         (**self).chat(request)
     }
+}
+
+/// How the command line asks for the model (`--llm none|auto`, `--llm-record`, `--llm-replay`)
+/// and where the run's accounting goes.
+#[derive(Debug, Clone, Default)]
+pub struct LlmOptions {
+    /// `--llm-record DIR`: write every exchange to DIR.
+    pub record: Option<PathBuf>,
+    /// `--llm-replay DIR`: answer from the recording in DIR; no server is contacted.
+    pub replay: Option<PathBuf>,
+    /// `--llm none`: no model even if one is configured (the heuristic planner).
+    pub none: bool,
+    /// Write the JSONL transcript to this file (e.g. `transcript::run_dir(repo)/transcript.jsonl`).
+    pub transcript: Option<PathBuf>,
+    /// Count every request's tokens here (keep a clone for the final report).
+    pub meter: Option<UsageMeter>,
+}
+
+/// The model the configuration and flags ask for, or `None` for the heuristic planner (no
+/// `llm.base_url`, or `--llm none`). Layers, from the wire up: the HTTP client, the tool-calling
+/// protocol (`llm.tool_calling`), the recorder — or, replaying, the recording alone — then usage
+/// accounting and the transcript.
+pub fn open(config: &crate::config::Config, options: &LlmOptions) -> Result<Option<Arc<dyn ChatModel>>, LlmError> {
+    open_in(config, options, &crate::config::Environment::from_process())
+}
+
+/// [`open`] with the API key read from `env`.
+pub fn open_in(
+    config: &crate::config::Config,
+    options: &LlmOptions,
+    env: &crate::config::Environment,
+) -> Result<Option<Arc<dyn ChatModel>>, LlmError> {
+    if options.record.is_some() && options.replay.is_some() {
+        return Err(LlmError::Config("--llm-record and --llm-replay cannot be used together".into()));
+    }
+    if options.none {
+        if options.record.is_some() || options.replay.is_some() {
+            return Err(LlmError::Config("--llm none uses no model: it cannot be recorded or replayed".into()));
+        }
+        return Ok(None);
+    }
+    let mut model: Box<dyn ChatModel> = match &options.replay {
+        Some(dir) => Box::new(Replayer::open(dir)?),
+        None => {
+            if config.llm.base_url.as_deref().is_none_or(|b| b.trim().is_empty()) {
+                return match options.record {
+                    Some(_) => Err(LlmError::NotConfigured),
+                    None => Ok(None),
+                };
+            }
+            let http = HttpModel::from_config(&config.llm, env)?;
+            let protocol: Box<dyn ChatModel> = Box::new(TextToolsModel::new(http, config.llm.tool_calling));
+            match &options.record {
+                Some(dir) => Box::new(Recorder::create(dir, protocol)?),
+                None => protocol,
+            }
+        }
+    };
+    if let Some(meter) = &options.meter {
+        model = Box::new(Metered::new(model, meter.clone()));
+    }
+    if let Some(path) = &options.transcript {
+        model = Box::new(Transcript::create(path, model)?);
+    }
+    Ok(Some(Arc::from(model)))
 }
