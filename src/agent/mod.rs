@@ -116,9 +116,7 @@ impl crate::error::Classify for AgentError {
     fn exit(&self) -> crate::exit::Exit {
         use crate::exit::Exit;
         match self {
-            AgentError::Model(LlmError::NotConfigured) => Exit::Usage,
-            AgentError::Model(LlmError::ReplayMismatch { .. }) => Exit::Usage,
-            AgentError::Model(_) => Exit::EnvironmentMissing,
+            AgentError::Model(e) => e.exit(),
             AgentError::Prompt(e) => e.exit(),
             AgentError::Review(e) => e.exit(),
             AgentError::Java(_) | AgentError::Internal(_) => Exit::Internal,
@@ -126,13 +124,7 @@ impl crate::error::Classify for AgentError {
     }
     fn hint(&self) -> Option<String> {
         match self {
-            AgentError::Model(LlmError::ReplayMismatch { .. }) => {
-                Some("the run asked something the recording does not hold; record it again with --llm-record".into())
-            }
-            AgentError::Model(_) => Some(
-                "check `llm.base_url`, `llm.model` and the API key variable, or run without a model (`--llm none`)"
-                    .into(),
-            ),
+            AgentError::Model(e) => e.hint(),
             AgentError::Prompt(e) => e.hint(),
             AgentError::Review(e) => e.hint(),
             _ => None,

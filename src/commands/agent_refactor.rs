@@ -7,6 +7,7 @@
 //! only the in-process detection; nothing is written without `--apply`, and with `--apply` only an
 //! accepted change (or, with `--no-verify`, a detected one).
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Context as _;
@@ -20,25 +21,22 @@ use crate::engine::Spec;
 use crate::error::UserError;
 use crate::exit::Exit;
 use crate::java::{MethodId, Project};
-use crate::llm::ChatModel;
+use crate::llm::{ChatModel, LlmOptions};
 use crate::report::{Event, Style, diff};
 use crate::review::StageReport;
 
 /// The model the flags and configuration ask for; `None` means the heuristic planner.
-pub fn open_model(ctx: &Context, args: &AgentArgs) -> anyhow::Result<Option<Arc<dyn ChatModel>>> {
-    // TEMPORARY until the llm branch's `llm::open` (record/replay, transcript) is merged.
-    let none = args.llm == Some(LlmChoice::None);
-    if args.llm_record.is_some() || args.llm_replay.is_some() {
-        return Err(UserError::usage("--llm-record and --llm-replay are not available yet").into());
-    }
-    let model: Option<Arc<dyn ChatModel>> = if none || ctx.config.config.llm.base_url.is_none() {
-        None
-    } else {
-        let env = crate::config::Environment::from_process();
-        Some(Arc::new(
-            crate::llm::HttpModel::from_config(&ctx.config.config.llm, &env).map_err(agent::AgentError::from)?,
-        ))
+/// With the model, the path of the run's transcript.
+pub fn open_model(ctx: &Context, args: &AgentArgs) -> anyhow::Result<Option<(Arc<dyn ChatModel>, PathBuf)>> {
+    let transcript = crate::llm::transcript::run_dir(&ctx.repo).join(crate::llm::transcript::TRANSCRIPT_FILE);
+    let options = LlmOptions {
+        record: args.llm_record.as_ref().map(|d| ctx.cwd.join(d)),
+        replay: args.llm_replay.as_ref().map(|d| ctx.cwd.join(d)),
+        none: args.llm == Some(LlmChoice::None),
+        transcript: Some(transcript.clone()),
+        meter: None,
     };
+    let model = crate::llm::open(&ctx.config.config, &options).map_err(agent::AgentError::from)?;
     if model.is_none() && (args.no_rag || args.no_review || args.no_repair || args.baseline.is_some()) {
         return Err(UserError::usage("--no-rag, --no-review, --no-repair and --baseline need a model")
             .with_hint(
@@ -46,7 +44,7 @@ pub fn open_model(ctx: &Context, args: &AgentArgs) -> anyhow::Result<Option<Arc<
             )
             .into());
     }
-    Ok(model)
+    Ok(model.map(|m| (m, transcript)))
 }
 
 /// Where agent events and Reviewer stages go: the reporter.
@@ -110,9 +108,10 @@ pub fn run(
     args: &RefactorArgs,
     project: &Project,
     method: MethodId,
-    model: Arc<dyn ChatModel>,
+    (model, transcript): (Arc<dyn ChatModel>, PathBuf),
     examples: &dyn Examples,
 ) -> anyhow::Result<Exit> {
+    ctx.reporter.progress("agents", format!("transcript: {}", transcript.display()));
     let prompts = Prompts::load(ctx.config.config.prompts_dir.as_deref())?;
     let a = &args.agents;
     let modes = Modes {

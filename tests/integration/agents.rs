@@ -249,3 +249,33 @@ fn f_when_the_repair_budget_runs_out_the_run_is_rejected_and_nothing_is_written(
     assert!(run.stderr.contains("[repair 2] budget no repair after 2 attempts"), "{}", run.stderr);
     assert_eq!(read(dir.path(), ISSUE), original, "the user's file is untouched");
 }
+
+#[test]
+fn g_a_replay_reproduces_a_recorded_run_byte_for_byte() {
+    let dir = copy_fixture("demo");
+    let rec = tempfile::tempdir().unwrap();
+    let rec_dir = rec.path().join("run");
+    let rec_arg = rec_dir.to_str().unwrap();
+    let server = ScriptedServer::start([
+        reply_tool_call("get_class_info", json!({"class": "InvoiceService"})),
+        reply_tool_call("extract_method", json!({"start_line": 38, "end_line": 44, "name": "validateIssuable"})),
+        reply_tool_call("finish", json!({"summary": "done"})),
+    ]);
+    let recorded = run_agents(dir.path(), Some(&server), &["--no-verify", "--llm-record", rec_arg], &[]);
+    assert_eq!(recorded.code, 0, "{recorded:?}");
+    server.assert_done();
+    drop(server);
+    // No server at all now: the recording answers.
+    let replayed = run_agents(dir.path(), None, &["--no-verify", "--llm-replay", rec_arg], &[]);
+    assert_eq!(replayed.code, 0, "{replayed:?}");
+    assert_eq!(replayed.stdout, recorded.stdout);
+    assert!(replayed.stdout.contains("+        validateIssuable(issueDate, invoice);"), "{}", replayed.stdout);
+    // The agent events on stderr replay too (the transcript's path aside).
+    let agent_lines = |s: &str| {
+        s.lines()
+            .filter(|l| l.starts_with("[developer") || l.starts_with("[reviewer"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(agent_lines(&replayed.stderr), agent_lines(&recorded.stderr));
+}
