@@ -72,7 +72,7 @@ pub(crate) fn run(
         return Ok((Status::Rejected("the model returned the file unchanged".into()), None, None));
     }
     let change = Change::from_change_set(&changes).map_err(|e| AgentError::Internal(e.to_string()))?;
-    let detection = run.detect(&change, "raw", 1);
+    let detection = run.detect(&change, 1);
     if !job.modes.build {
         let status = match detection.verdict {
             Match::Missing => Status::Rejected(format!("the intended refactoring was not found: {}", detection.reason)),

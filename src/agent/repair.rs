@@ -121,7 +121,7 @@ pub(crate) fn run(run: &mut Run, bench: &mut Workbench, failed: Review) -> Resul
         let changes = bench.change_set();
         let change = Change::from_change_set(&changes).map_err(|e| AgentError::Internal(e.to_string()))?;
         // The refactoring must survive the repair.
-        let v = run.detect(&change, "repair", attempt);
+        let v = run.detect(&change, attempt);
         if v.verdict == Match::Missing {
             current = format!("- the {kind} is no longer there: {}\n", v.reason);
             failure = ("refactoring undone".into(), "detection".into());

@@ -140,7 +140,7 @@ impl Run<'_, '_> {
     }
 
     /// The built-in detector on the changed files, in-process: the cheap first check.
-    pub fn detect(&mut self, change: &Change, who: &str, round: u32) -> Validation {
+    pub fn detect(&mut self, change: &Change, round: u32) -> Validation {
         let v = BuiltinDetector.validate(&self.intent, &change.java(Side::Before), &change.java(Side::After));
         let v =
             v.unwrap_or_else(|e| Validation { verdict: Match::Ambiguous, reason: e.to_string(), refactoring: None });
@@ -150,7 +150,6 @@ impl Run<'_, '_> {
             Match::Missing => format!("detection: {what} not found: {}", v.reason),
             Match::Ambiguous => format!("detection: ambiguous: {}", v.reason),
         };
-        let _ = who;
         self.session.event("reviewer", round, 0, "verdict", message);
         v
     }
@@ -241,7 +240,7 @@ pub fn run(job: &Job, model: &dyn ChatModel, observer: &mut dyn Observer) -> Res
         run.update_intent(&bench, end.finish.as_ref());
         let change = Change::from_change_set(&changes).map_err(|e| AgentError::Internal(e.to_string()))?;
         if job.modes.review {
-            let v = run.detect(&change, "developer", round);
+            let v = run.detect(&change, round);
             let missing = v.verdict == Match::Missing;
             let reason = v.reason.clone();
             detection = Some(v);

@@ -19,7 +19,7 @@ use super::Examples;
 use super::turn::ToolHost;
 use crate::cli::{RefactoringKind, SpecArgs};
 use crate::commands::analyze;
-use crate::engine::{self, ChangeSet, Edit, FileChange, Spec, SpecFlags};
+use crate::engine::{self, ChangeSet, Edit, Spec, SpecFlags};
 use crate::java::{MethodId, Project, TypeId, target};
 use crate::llm::ToolSpec;
 use crate::report::{Style, diff};
@@ -641,11 +641,6 @@ pub fn render_examples(found: &[super::Example]) -> String {
         ));
     }
     out
-}
-
-/// The new text of every file a change set touches, with the file's kind of change.
-pub fn touched(changes: &ChangeSet) -> Vec<(PathBuf, bool)> {
-    changes.files.iter().map(|(p, c)| (p.clone(), matches!(c, FileChange::Create { .. }))).collect()
 }
 
 #[cfg(test)]

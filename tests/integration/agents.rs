@@ -87,7 +87,10 @@ fn a_the_model_extracts_through_the_engine_and_the_change_is_verified_and_applie
     let first = messages(&requests[0]);
     assert!(first[0]["content"].as_str().unwrap().contains("Work in four steps"));
     let task = first[1]["content"].as_str().unwrap();
-    assert!(task.contains("**extract-method** refactoring on `InvoiceService.issue(Invoice, LocalDate)`"), "{task}");
+    assert!(
+        task.contains("the refactoring **extract-method** on `InvoiceService.issue(Invoice, LocalDate)`"),
+        "{task}"
+    );
     assert!(task.contains("38|         Objects.requireNonNull(issueDate, \"issueDate\");"), "{task}");
     assert!(tool_results(&requests[1])[0].contains("37|     public Invoice issue("));
     assert!(tool_results(&requests[2])[1].contains("+        validateIssuable(issueDate, invoice);"));
