@@ -139,6 +139,45 @@ pub struct RefactorArgs {
     /// List the planner's top candidates with their scores, and do nothing else
     #[arg(long)]
     pub explain: bool,
+    #[command(flatten)]
+    pub agents: AgentArgs,
+}
+
+/// Which model plans the refactoring, and which of MANTRA's agents take part.
+#[derive(Debug, Args, Default, Clone)]
+pub struct AgentArgs {
+    /// `none`: the heuristic planner even when a model is configured; `auto`: the configured model
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub llm: Option<LlmChoice>,
+    /// Record every model exchange into DIR (to replay the run offline)
+    #[arg(long, value_name = "DIR", conflicts_with = "llm_replay")]
+    pub llm_record: Option<PathBuf>,
+    /// Answer the model's requests from a recording in DIR; no server is contacted
+    #[arg(long, value_name = "DIR")]
+    pub llm_replay: Option<PathBuf>,
+    /// Do not offer the example store to the Developer (MANTRA's "without RAG" ablation)
+    #[arg(long)]
+    pub no_rag: bool,
+    /// Do not send the Reviewer's findings back to the Developer (one Developer turn)
+    #[arg(long)]
+    pub no_review: bool,
+    /// Do not repair compile errors and failing tests (no Repair agent)
+    #[arg(long)]
+    pub no_repair: bool,
+    /// `raw`: one prompt with the same context, no agents (the RawGPT baseline)
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub baseline: Option<Baseline>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LlmChoice {
+    Auto,
+    None,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Baseline {
+    Raw,
 }
 
 #[derive(Debug, Args)]

@@ -63,6 +63,8 @@ fn as_classify<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a dyn C
     }
     try_types!(
         UserError,
+        crate::agent::AgentError,
+        crate::agent::PromptError,
         crate::java::JavaError,
         crate::java::TargetError,
         crate::config::ConfigError,

@@ -6,6 +6,7 @@
 //!
 //! [`main_with_args`] is the whole program; `main.rs` only calls it, and tests drive it in-process.
 
+pub mod agent;
 pub mod build;
 pub mod cli;
 pub mod commands;

@@ -1,5 +1,6 @@
 //! One file per subcommand: turn parsed arguments into work and events.
 
+pub mod agent_refactor;
 pub mod analyze;
 pub mod completions;
 pub mod detect;

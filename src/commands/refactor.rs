@@ -95,7 +95,15 @@ pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
 
     let decl = project.method(method);
     let file = project.method_source(method).path.clone();
-    let (candidates, planned) = match flags.complete(kind, &file, decl.span.start_line) {
+    let complete = flags.complete(kind, &file, decl.span.start_line);
+    // A model chooses what the flags leave open; without one (or with `--llm none`) the planner does.
+    if complete.is_none()
+        && let Some(model) = super::agent_refactor::open_model(ctx, &args.agents)?
+    {
+        let examples = super::agent_refactor::examples(ctx);
+        return super::agent_refactor::run(ctx, args, &project, method, model, examples.as_ref());
+    }
+    let (candidates, planned) = match complete {
         Some(spec) => (vec![Candidate { spec, summary: String::new(), score: None, components: Vec::new() }], false),
         None => (plan::candidates(&project, method, kind, &flags, CANDIDATES)?, true),
     };
@@ -190,7 +198,7 @@ pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
 
 /// What the spec says about the result, for the detector: the new method's name and the
 /// destination class when it is named outright (a parameter's or field's class is left to the detector).
-fn spec_names(spec: &Spec) -> (Option<String>, Option<String>) {
+pub fn spec_names(spec: &Spec) -> (Option<String>, Option<String>) {
     use crate::engine::Destination;
     let class = |d: &Destination| match d {
         Destination::Class(fqn) => Some(fqn.clone()),
@@ -211,7 +219,7 @@ pub fn kind_name(kind: RefactoringKind) -> String {
     serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
 }
 
-fn method_label(project: &Project, method: MethodId) -> String {
+pub fn method_label(project: &Project, method: MethodId) -> String {
     let decl = project.method(method);
     let owner = project.type_decl(project.owner(method));
     let params: Vec<String> = decl.params.iter().map(|p| p.ty.erased()).collect();

@@ -37,6 +37,9 @@ pub enum Event {
     /// A verification stage finished (stderr in human mode: `[compile] ok 7.2s`). Fields: `name`,
     /// `status`, `duration_ms`, `summary`, `details`; see [`crate::review::StageReport`].
     Stage(crate::review::StageReport),
+    /// An agent did something (stderr in human mode: `[developer 1.3] tool extract_method(...) → ...`).
+    /// Fields: `agent`, `round`, `step`, `action`, `tool`, `ok`, `message`; see [`crate::agent::AgentEvent`].
+    Agent(crate::agent::AgentEvent),
     /// A command's result, already rendered for humans and as structured data for machines.
     Result(ResultEvent),
 }
@@ -106,7 +109,7 @@ impl Reporter {
     }
 
     fn emit_json(&mut self, event: &Event) -> std::io::Result<()> {
-        if self.quiet && matches!(event, Event::Progress { .. }) {
+        if self.quiet && matches!(event, Event::Progress { .. } | Event::Agent(_)) {
             return Ok(());
         }
         let line = serde_json::to_string(event).map_err(std::io::Error::other)?;
@@ -132,6 +135,20 @@ impl Reporter {
                         StageStatus::Skipped => self.style.dim(&line),
                     };
                     writeln!(self.err, "{} {line}", self.style.dim(&format!("[{}]", stage.name.label())))?;
+                }
+            }
+            Event::Agent(a) => {
+                if !self.quiet {
+                    let at = if a.step > 0 {
+                        format!("[{} {}.{}]", a.agent, a.round, a.step)
+                    } else {
+                        format!("[{} {}]", a.agent, a.round)
+                    };
+                    let line = match a.ok {
+                        Some(false) => self.style.yellow(&a.message),
+                        _ => a.message.clone(),
+                    };
+                    writeln!(self.err, "{} {} {line}", self.style.dim(&at), a.action)?;
                 }
             }
             Event::Warning { message, hint } => {

@@ -1,5 +1,6 @@
 //! mantra's integration tests: one binary, real fixtures, the real `mantra` executable.
 
+mod agents;
 mod analyze;
 mod build;
 mod cli;

@@ -1,0 +1,85 @@
+//! The Developer agent's conversation: the static system prompt (MANTRA's four steps), the task
+//! with the context mantra gathered up front (the target method with line numbers, its class,
+//! callers, callees, hierarchy and the project summary), and the Reviewer's feedback messages.
+
+use super::Prompts;
+use super::prompts::PromptError;
+use super::tools::numbered;
+use crate::cli::RefactoringKind;
+use crate::commands::analyze;
+use crate::java::{MethodId, Project};
+use crate::llm::Message;
+
+/// What the prompts say about the task.
+#[derive(Debug, Clone)]
+pub struct Task {
+    pub kind: RefactoringKind,
+    /// `Class.method(Type, ...)`.
+    pub method: String,
+    /// The repository-relative file.
+    pub file: String,
+    /// The target as the tools take it.
+    pub target: String,
+    /// What mantra gathered (see [`context`]).
+    pub context: String,
+    /// Whether the example store is offered.
+    pub rag: bool,
+}
+
+/// The gathered context: the method with line numbers, then `mantra analyze`'s rendering.
+pub fn context(project: &Project, method: MethodId) -> String {
+    let d = project.method(method);
+    let source = project.method_source(method);
+    let start = d.javadoc_span.map_or(d.span.start_line, |j| j.start_line);
+    let analysis = analyze::analyze(project, method);
+    format!(
+        "The target method with line numbers ({}):\n{}\n{}",
+        source.path.display(),
+        numbered(&source.text, start, d.span.end_line),
+        analyze::render(&analysis)
+    )
+}
+
+/// The opening messages of the Developer's conversation.
+pub fn opening(prompts: &Prompts, task: &Task) -> Result<Vec<Message>, PromptError> {
+    let kind = crate::commands::refactor::kind_name(task.kind);
+    let hint = if task.rag {
+        String::new()
+    } else {
+        "(The example store is not used in this run: skip step 2.)\n".to_string()
+    };
+    let user = prompts.render(
+        "developer-task",
+        &[
+            ("kind", &kind),
+            ("method", &task.method),
+            ("file", &task.file),
+            ("target", &task.target),
+            ("hint", &hint),
+            ("context", task.context.trim_end()),
+        ],
+    )?;
+    Ok(vec![Message::system(prompts.render("developer", &[])?), Message::user(user)])
+}
+
+/// The Reviewer's feedback to the Developer, as the next user message.
+pub fn feedback(
+    prompts: &Prompts,
+    round: u32,
+    max_rounds: u32,
+    stage: &str,
+    findings: &[String],
+    advice: &str,
+) -> Result<String, PromptError> {
+    let findings: String = findings.iter().map(|f| format!("- {f}\n")).collect();
+    prompts.render(
+        "reviewer-feedback",
+        &[
+            ("round", &round.to_string()),
+            ("max_rounds", &max_rounds.to_string()),
+            ("stage", stage),
+            ("findings", findings.trim_end()),
+            ("advice", advice),
+        ],
+    )
+}

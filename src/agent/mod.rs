@@ -1,0 +1,133 @@
+//! MANTRA's agents: the Developer gathers context with tools and refactors (preferring the
+//! engine's tools, which are correct by construction), the Reviewer's verdict comes back to it
+//! as feedback until the refactoring is right, and the Repair agent fixes what no longer compiles
+//! or passes the tests, by self-reflection (Reflexion).
+//!
+//! The agents only see [`ChatModel`]: HTTP, retries, transcripts and record/replay live behind
+//! it. Everything they change goes into an in-memory overlay of the project ([`tools::Workbench`]);
+//! the Reviewer builds and tests that overlay in its own workspace, so the user's files are
+//! touched only by the command, after an accepted verdict and `--apply`.
+//!
+//! Files: [`turn`] is one agent turn (request, tool calls, budget); [`tools`] the tool registry
+//! the model sees; [`developer`], [`review_loop`] (the driver: Developer → Reviewer → Repair),
+//! [`repair`], [`raw`] (the RawGPT baseline: one prompt, no agents); [`prompts`] loads the
+//! Markdown prompts.
+
+pub mod developer;
+pub mod prompts;
+pub mod raw;
+pub mod repair;
+pub mod review_loop;
+pub mod tools;
+pub mod turn;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::cli::RefactoringKind;
+use crate::llm::{LlmError, Usage};
+
+pub use prompts::{PromptError, Prompts};
+pub use review_loop::{Job, Modes, Outcome, run};
+pub use turn::{AgentEvent, Observer};
+
+/// A refactoring a developer made in some project, for the Developer to imitate.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Example {
+    pub kind: RefactoringKind,
+    /// What the code does and where it sits (the `describe` prompt's answer).
+    pub description: String,
+    /// The code before and after the refactoring.
+    pub before: String,
+    pub after: String,
+    /// Where it comes from: `project@commit path`.
+    pub source: String,
+}
+
+/// The example store as the Developer's `search_similar_refactorings` tool sees it. The store
+/// (`retrieve/`) implements it; [`NoExamples`] stands in while there is none.
+pub trait Examples: Send + Sync {
+    /// The `k` examples of `kind` most similar to `query` (code or a description), best first.
+    fn search(&self, query: &str, kind: RefactoringKind, k: usize) -> Result<Vec<Example>, String>;
+}
+
+/// No example store: every search answers that the store is empty.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoExamples;
+
+impl Examples for NoExamples {
+    fn search(&self, _query: &str, _kind: RefactoringKind, _k: usize) -> Result<Vec<Example>, String> {
+        Ok(Vec::new())
+    }
+}
+
+/// Tokens and time, per agent and in total.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Meter {
+    /// `developer`, `repair`, `raw` → requests and tokens.
+    pub agents: BTreeMap<String, AgentUsage>,
+    /// Time spent waiting for the model, in µs.
+    pub model_us: u64,
+    /// mantra's own time per agent turn (tool execution included, model time excluded), in µs.
+    pub turn_overhead_us: Vec<u64>,
+}
+
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct AgentUsage {
+    pub requests: u32,
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+}
+
+impl Meter {
+    pub fn add(&mut self, agent: &str, usage: Usage) {
+        let a = self.agents.entry(agent.to_string()).or_default();
+        a.requests += 1;
+        a.prompt_tokens += usage.prompt_tokens;
+        a.completion_tokens += usage.completion_tokens;
+    }
+
+    pub fn total(&self) -> Usage {
+        let mut u = Usage::default();
+        for a in self.agents.values() {
+            u += Usage { prompt_tokens: a.prompt_tokens, completion_tokens: a.completion_tokens };
+        }
+        u
+    }
+}
+
+/// What stops an agent run (as opposed to a run that ends rejected).
+#[derive(Debug, thiserror::Error)]
+pub enum AgentError {
+    #[error(transparent)]
+    Model(#[from] LlmError),
+    #[error(transparent)]
+    Prompt(#[from] PromptError),
+    #[error(transparent)]
+    Review(#[from] crate::review::ReviewError),
+    #[error("cannot read the project: {0}")]
+    Java(#[from] crate::java::JavaError),
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl crate::error::Classify for AgentError {
+    fn exit(&self) -> crate::exit::Exit {
+        use crate::exit::Exit;
+        match self {
+            AgentError::Model(e) => e.exit(),
+            AgentError::Prompt(e) => e.exit(),
+            AgentError::Review(e) => e.exit(),
+            AgentError::Java(_) | AgentError::Internal(_) => Exit::Internal,
+        }
+    }
+    fn hint(&self) -> Option<String> {
+        match self {
+            AgentError::Model(e) => e.hint(),
+            AgentError::Prompt(e) => e.hint(),
+            AgentError::Review(e) => e.hint(),
+            _ => None,
+        }
+    }
+}
