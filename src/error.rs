@@ -63,6 +63,7 @@ fn as_classify<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a dyn C
     }
     try_types!(
         UserError,
+        crate::batch::BatchError,
         crate::java::JavaError,
         crate::java::TargetError,
         crate::config::ConfigError,
