@@ -173,7 +173,14 @@ pub fn run(
         kept.iter().filter(|r| r.mode == mode && ids.contains(r.id.as_str())).map(|r| r.id.clone()).collect();
     let mut all = kept;
     let mut pending: Vec<&Task> = plan.tasks.iter().filter(|t| !done.contains(&t.id)).collect();
-    pending.sort_by(|a, b| a.commit.cmp(&b.commit));
+    // The tasks of a commit next to each other (they share its checkout and baseline), commits in
+    // the order given.
+    let mut order: HashMap<&str, usize> = HashMap::new();
+    for t in &plan.tasks {
+        let n = order.len();
+        order.entry(t.commit.as_str()).or_insert(n);
+    }
+    pending.sort_by_key(|t| order[t.commit.as_str()]);
     let skipped = plan.tasks.len() - pending.len();
     let mut progress = progress::Progress::new(pending.len(), skipped);
 

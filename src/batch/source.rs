@@ -90,6 +90,7 @@ impl SpecSource for Oracle {
             let (Some(a), Some(b)) = (first, last) else {
                 return Err("the human's extraction lists no extracted statements".into());
             };
+            let (a, b) = whole_statements(project.method_source(method), a, b);
             Ok(ExtractSpec {
                 file: file.clone(),
                 method_line: Some(line),
@@ -128,6 +129,27 @@ impl SpecSource for Oracle {
         };
         Ok(Proposal { specs: vec![spec], ..Proposal::default() })
     }
+}
+
+/// Lines `a..=b` widened to whole statements: the detector lists a composite statement (`if`,
+/// `for`, `try`) by its header and children, so the last child can end before the closing brace.
+fn whole_statements(source: &crate::java::SourceFile, a: usize, b: usize) -> (usize, usize) {
+    let (mut a, mut b) = (a, b);
+    let mut stack = vec![source.root()];
+    while let Some(node) = stack.pop() {
+        let (start, end) = (node.start_position().row + 1, node.end_position().row + 1);
+        if end < a || start > b {
+            continue;
+        }
+        let kind = node.kind();
+        if (kind.ends_with("_statement") || kind == "local_variable_declaration") && start >= a && start <= b {
+            b = b.max(end);
+            a = a.min(start);
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.named_children(&mut cursor));
+    }
+    (a, b)
 }
 
 /// How the engine reaches class `dest` from `method`: a parameter of that type, else a field of the
