@@ -24,9 +24,10 @@ use crate::report::{Style, diff};
 use crate::review::{self, Change, Match, Reviewer, Side, Stage, StageStatus, Verdict};
 use crate::workspace::WorkspaceOptions;
 
-use super::result::TaskResult;
+use super::result::{CodeBleuScores, TaskResult};
 use super::source::SpecSource;
 use super::task::{Commit, Task, kind_of, right_methods_text};
+use crate::metrics;
 
 /// What a task runs with, shared by all tasks of a batch.
 pub struct Setup<'a> {
@@ -167,9 +168,9 @@ fn attempt(setup: &Setup, task: &Task, commit: &Commit, checkout: &Path, deadlin
     }
     r.times_ms.insert("detection".into(), t.elapsed().as_millis() as u64);
     r.our_code = our_code(task, &before, &after);
-    // The metrics (CodeBLEU, AST diff, identity) are computed by `crate::metrics` once it offers
-    // them; until then they stay null (see the module documentation of `result`).
-    let _ = (&commit.before, &commit.after);
+    let t = Instant::now();
+    score(r, commit, &before, &after);
+    r.times_ms.insert("metrics".into(), t.elapsed().as_millis() as u64);
 
     // Build and tests, on a copy of the checkout; the baseline is cached in the checkout under the
     // parent's id, so the tasks of one commit share it.
@@ -298,6 +299,32 @@ fn our_code(task: &Task, before: &review::Files, after: &review::Files) -> Optio
             && (r.subject.class == task.class || r.subject.class.ends_with(&format!(".{}", task.class)))
     })?;
     Some(right_methods_text(ours, &a))
+}
+
+/// CodeBLEU and identity of our methods against the human's, and AST-diff precision and recall
+/// of our change against the human's commit, both from the parent's files.
+fn score(r: &mut TaskResult, commit: &Commit, before: &review::Files, after: &review::Files) {
+    if let (Some(human), Some(ours)) = (&r.human_code, &r.our_code) {
+        let c = metrics::codebleu(human, ours);
+        r.codebleu = Some(CodeBleuScores {
+            score: c.score,
+            ngram: c.ngram,
+            weighted_ngram: c.weighted_ngram,
+            syntax: c.syntax,
+            dataflow: c.dataflow,
+        });
+        r.identical = Some(metrics::identical(human, ours));
+    }
+    let path = |p: &PathBuf| p.to_string_lossy().replace('\\', "/");
+    // Files only our change touched are unchanged in the human's commit: add their parent version.
+    let mut base = commit.before.clone();
+    for (p, text) in before {
+        base.files.entry(path(p)).or_insert_with(|| text.clone());
+    }
+    let ours = Snapshot::from_files(after.iter().map(|(p, t)| (path(p), t.clone())));
+    let d = metrics::ast_diff(&base, &commit.after, &ours);
+    r.ast_precision = Some(d.precision);
+    r.ast_recall = Some(d.recall);
 }
 
 /// A runner that gives every command at most the time left until `at`.

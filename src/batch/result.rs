@@ -1,9 +1,11 @@
 //! The per-task result: one JSON object per line of `results.jsonl`, written as each task ends.
 //!
 //! A line is appended and flushed when its task finishes, so an interrupted batch keeps every
-//! finished result and `--resume` continues from them. The metrics that are not computed are
-//! `null`, never a made-up value: CodeBLEU, AST precision/recall and identity until the metrics
-//! are wired, tokens and cost without a model, `compiled`/`tests_passed` when the build never ran.
+//! finished result and `--resume` continues from them. What was not measured is `null`, never a
+//! made-up value: CodeBLEU and identity when either side has no code (the engine refused, or the
+//! detector did not find our refactoring to tell which methods are ours), AST precision/recall
+//! when there is no change, tokens and cost without a model, `compiled`/`tests_passed` when the
+//! build never ran.
 
 use std::collections::BTreeMap;
 use std::io::Write;

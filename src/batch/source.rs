@@ -189,6 +189,11 @@ impl SpecSource for Planner {
             name: names_new.then(|| task.human.as_ref().map(|h| h.subject.other_method.clone())).flatten(),
             ..SpecFlags::default()
         };
+        // As `mantra refactor` does: when the name is all a refactoring needs (rename), it is the spec.
+        let file = project.method_source(method).path.clone();
+        if let Some(spec) = flags.complete(task.kind, &file, project.method(method).span.start_line) {
+            return Ok(Proposal { specs: vec![spec], ..Proposal::default() });
+        }
         let candidates =
             crate::plan::candidates(project, method, task.kind, &flags, CANDIDATES).map_err(|e| e.to_string())?;
         Ok(Proposal { specs: candidates.into_iter().map(|c| c.spec).collect(), ..Proposal::default() })

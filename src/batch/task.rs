@@ -116,7 +116,11 @@ pub fn from_commit(project: &str, commit: &Commit, impure: bool) -> Vec<Task> {
 /// source method after, the method where it moved, ...), in the order the detector lists them.
 pub fn right_methods_text(r: &Refactoring, after: &Snapshot) -> String {
     let mut parts = Vec::new();
-    for loc in r.right_side_locations.iter().filter(|l| l.code_element_type == "METHOD_DECLARATION") {
+    let mut decls: Vec<_> =
+        r.right_side_locations.iter().filter(|l| l.code_element_type == "METHOD_DECLARATION").collect();
+    // The source method first, then what was extracted from it: PureRefactor's order.
+    decls.sort_by_key(|l| !l.description.starts_with("source method declaration"));
+    for loc in decls {
         if let Some(text) = after.files.get(&loc.file_path) {
             parts.push(lines(text, loc.start_line, loc.end_line));
         }

@@ -1,6 +1,7 @@
 //! mantra's integration tests: one binary, real fixtures, the real `mantra` executable.
 
 mod analyze;
+mod batch;
 mod build;
 mod cli;
 mod config;
