@@ -348,3 +348,20 @@ impl Runner for Deadline {
         self.inner.run(&cmd)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::metrics;
+
+    const FINE: &str = "private BigDecimal fineFor(Loan loan, LocalDate today, Member member) {\n    long late = daysLate(loan, today);\n    BigDecimal fine = DAILY_FINE.multiply(BigDecimal.valueOf(late));\n    if (fine.compareTo(MAX_FINE) > 0) {\n        fine = MAX_FINE;\n    }\n    return fine;\n}";
+    const TITLES: &str = "public List<Book> searchTitles(String words) {\n    String[] wanted = words.toLowerCase(Locale.ROOT).split(\"\\\\s+\");\n    List<Book> found = new ArrayList<>();\n    for (Book b : books.values()) {\n        found.add(b);\n    }\n    return found;\n}";
+
+    /// The scores batch reports: identical code scores 1, unrelated methods far less.
+    #[test]
+    fn codebleu_of_identical_and_unrelated_methods() {
+        assert!((metrics::codebleu(FINE, FINE).score - 1.0).abs() < 1e-9);
+        let unrelated = metrics::codebleu(FINE, TITLES).score;
+        println!("CodeBLEU of unrelated methods: {unrelated:.3}");
+        assert!(unrelated < 0.5, "{unrelated}");
+    }
+}
