@@ -55,6 +55,9 @@ pub enum Command {
     Verify(VerifyArgs),
     /// Detect method-level refactorings between two versions: folders, files, or a commit and its parent
     Detect(DetectArgs),
+    /// Replay the refactorings of commits or a task file at their parent commits and score the
+    /// results against the humans' (results.jsonl, summary.md/.csv, an HTML report)
+    Batch(BatchArgs),
     /// Check the tools mantra uses (Java, Maven, Gradle, Checkstyle, ...) and the configuration
     Doctor(DoctorArgs),
     /// Print shell completions
@@ -212,4 +215,57 @@ pub struct SpecArgs {
     /// Move: leave a delegating method behind
     #[arg(long)]
     pub keep_delegate: bool,
+}
+
+/// Where `mantra batch` gets each task's refactoring spec.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SpecMode {
+    /// The human's own spec (extracted lines, new name, destination): measures the engine
+    Oracle,
+    /// The heuristic planner, given only the human's new name (it invents none without a model)
+    Planner,
+    /// The LLM agents (needs `llm.base_url`)
+    Llm,
+}
+
+#[derive(Debug, Args)]
+pub struct BatchArgs {
+    /// A file of commits, one per line (`git log --oneline` output works); one task per
+    /// refactoring the detector finds in each commit against its parent
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["range", "tasks"])]
+    pub commits: Option<PathBuf>,
+    /// The commits of a range, oldest first (`origin/main..HEAD`)
+    #[arg(long, value_name = "A..B", conflicts_with = "tasks")]
+    pub range: Option<String>,
+    /// A PureRefactor / SWE-Refactor JSON task file, against the clone given by --repo
+    #[arg(long, value_name = "FILE")]
+    pub tasks: Option<PathBuf>,
+    /// Where the specs come from
+    #[arg(long, value_enum, default_value = "planner")]
+    pub spec: SpecMode,
+    /// Also replay refactorings mixed with other changes (the detector's impure ones)
+    #[arg(long)]
+    pub impure: bool,
+    /// The folder for results.jsonl, summary.md, summary.csv, report/ and the parent checkouts
+    #[arg(long, value_name = "DIR", default_value = "mantra-batch")]
+    pub out: PathBuf,
+    /// Tasks run at once, each in its own workspace
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub jobs: u16,
+    /// Skip the tasks already in results.jsonl for this mode
+    #[arg(long)]
+    pub resume: bool,
+    /// Time limit per task, builds included; a task over it fails as `timeout`
+    #[arg(long, value_name = "SECS", default_value_t = 1800, value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout: u64,
+    /// When to exit 1: `never`, `errors` (a task could not run), `any` (a task failed), `rate:R`
+    /// (success rate below R)
+    #[arg(long, value_name = "POLICY", default_value = "never")]
+    pub fail_on: String,
+    /// The project's name in the reports [default: the repository folder's name]
+    #[arg(long, value_name = "NAME")]
+    pub project: Option<String>,
+    /// Run only the first N tasks
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
 }

@@ -65,6 +65,7 @@ fn as_classify<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a dyn C
         UserError,
         crate::agent::AgentError,
         crate::agent::PromptError,
+        crate::batch::BatchError,
         crate::java::JavaError,
         crate::java::TargetError,
         crate::config::ConfigError,

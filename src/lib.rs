@@ -7,6 +7,7 @@
 //! [`main_with_args`] is the whole program; `main.rs` only calls it, and tests drive it in-process.
 
 pub mod agent;
+pub mod batch;
 pub mod build;
 pub mod cli;
 pub mod commands;
@@ -103,6 +104,7 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
     let mut ctx = Context { repo, cwd, config, reporter, global: cli.global };
     let result = match cli.command {
         Command::Analyze(args) => commands::analyze::run(&mut ctx, &args),
+        Command::Batch(args) => commands::batch::run(&mut ctx, &args),
         Command::Detect(args) => commands::detect::run(&mut ctx, &args),
         Command::Doctor(args) => commands::doctor::run(&mut ctx, &args),
         Command::Refactor(args) => commands::refactor::run(&mut ctx, &args),

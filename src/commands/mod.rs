@@ -2,6 +2,7 @@
 
 pub mod agent_refactor;
 pub mod analyze;
+pub mod batch;
 pub mod completions;
 pub mod detect;
 pub mod doctor;

@@ -2,6 +2,7 @@
 
 mod agents;
 mod analyze;
+mod batch;
 mod build;
 mod cli;
 mod config;

@@ -1,0 +1,201 @@
+//! Where a task's refactoring spec comes from: the seam between the batch runner and whatever
+//! decides *how* to refactor.
+//!
+//! `--spec oracle` hands the engine the human's own spec (the lines they extracted, the name they
+//! chose, the class they moved to), so the score measures the engine alone. `--spec planner` asks
+//! the heuristic planner, which chooses the lines and the destination; it cannot invent names
+//! without a model, so it gets the human's new name and nothing else. `--spec llm` is the agents'
+//! (issue 5); until they are connected it stops before any work with a clear error.
+
+use crate::cli::RefactoringKind;
+use crate::config::Config;
+use crate::engine::spec::{ExtractAndMoveSpec, MoveAndInlineSpec, MoveAndRenameSpec};
+use crate::engine::{Destination, ExtractSpec, MoveSpec, RenameSpec, Spec, SpecFlags};
+use crate::java::{MethodId, Project};
+
+use super::BatchError;
+use super::task::Task;
+
+/// How many planner candidates a task tries before giving up.
+const CANDIDATES: usize = 5;
+
+/// What a [`SpecSource`] proposes for one task.
+#[derive(Debug, Default)]
+pub struct Proposal {
+    /// Specs to try, best first; the first the engine accepts is verified.
+    pub specs: Vec<Spec>,
+    /// Tokens the proposal cost, when a model was asked.
+    pub usage: Option<crate::llm::Usage>,
+    /// What those tokens cost, in the currency of `llm.prices`, when prices are configured.
+    pub cost: Option<f64>,
+    /// Time spent waiting for a model, so that mantra's own overhead can be told apart.
+    pub model_ms: u64,
+}
+
+/// Decides the refactoring spec for a task, given the project at the task's parent commit.
+///
+/// Implementations must be shareable between `--jobs` worker threads.
+pub trait SpecSource: Send + Sync {
+    /// `oracle`, `planner`, `llm`: the mode's name in results and reports.
+    fn name(&self) -> &'static str;
+    /// Specs for `task` on `method` (the task's target, resolved in `project`), best first. An
+    /// error is the task's failure (class `no-spec`), not the batch's.
+    fn propose(&self, task: &Task, project: &Project, method: MethodId) -> Result<Proposal, String>;
+}
+
+/// The spec source `--spec` names, or why it cannot run.
+pub fn for_mode(mode: crate::cli::SpecMode, config: &Config) -> Result<Box<dyn SpecSource>, BatchError> {
+    match mode {
+        crate::cli::SpecMode::Oracle => Ok(Box::new(Oracle)),
+        crate::cli::SpecMode::Planner => Ok(Box::new(Planner)),
+        crate::cli::SpecMode::Llm => llm(config),
+    }
+}
+
+/// `--spec llm`: refused before any work, since a batch without a model would only fail every task.
+fn llm(config: &Config) -> Result<Box<dyn SpecSource>, BatchError> {
+    if config.llm.base_url.is_none() {
+        return Err(BatchError::NoModel);
+    }
+    Err(BatchError::AgentsNotConnected)
+}
+
+/// The human's own spec, from the detected refactoring.
+pub struct Oracle;
+
+impl SpecSource for Oracle {
+    fn name(&self) -> &'static str {
+        "oracle"
+    }
+
+    fn propose(&self, task: &Task, project: &Project, method: MethodId) -> Result<Proposal, String> {
+        let Some(human) = &task.human else {
+            return Err(
+                "the detector did not find the human's refactoring in its commit, so there is no oracle spec".into()
+            );
+        };
+        let decl = project.method(method);
+        let file = project.method_source(method).path.clone();
+        let line = decl.span.start_line;
+        let new_name = human.subject.other_method.clone();
+        let dest = human.subject.other_class.clone();
+        let extract = || -> Result<ExtractSpec, String> {
+            let stmts: Vec<_> = human
+                .left_side_locations
+                .iter()
+                .filter(|l| l.description == "extracted code from source method declaration")
+                .collect();
+            let first = stmts.iter().map(|l| l.start_line).min();
+            let last = stmts.iter().map(|l| l.end_line).max();
+            let (Some(a), Some(b)) = (first, last) else {
+                return Err("the human's extraction lists no extracted statements".into());
+            };
+            let (a, b) = whole_statements(project.method_source(method), a, b);
+            Ok(ExtractSpec {
+                file: file.clone(),
+                method_line: Some(line),
+                lines: (a, b),
+                name: new_name.clone(),
+                visibility: None,
+                local_types: Default::default(),
+            })
+        };
+        let spec = match task.kind {
+            RefactoringKind::ExtractMethod => Spec::ExtractMethod(extract()?),
+            RefactoringKind::InlineMethod => {
+                Spec::InlineMethod(SpecFlags::default().inline_spec(&file, line, &decl.name))
+            }
+            RefactoringKind::MoveMethod => {
+                Spec::MoveMethod(MoveSpec { to: destination(project, method, &dest), keep_delegate: false })
+            }
+            RefactoringKind::RenameMethod => Spec::RenameMethod(RenameSpec { new_name }),
+            RefactoringKind::ExtractAndMoveMethod => {
+                let extract = extract()?;
+                // The extracted method does not exist yet: its destination is reached from the
+                // source method's parameters and fields, or named outright.
+                let to = destination(project, method, &dest);
+                Spec::ExtractAndMoveMethod(ExtractAndMoveSpec {
+                    extract,
+                    move_to: MoveSpec { to, keep_delegate: false },
+                })
+            }
+            RefactoringKind::MoveAndInlineMethod => {
+                Spec::MoveAndInlineMethod(MoveAndInlineSpec { to: Destination::Class(dest), at: None })
+            }
+            RefactoringKind::MoveAndRenameMethod => Spec::MoveAndRenameMethod(MoveAndRenameSpec {
+                move_to: MoveSpec { to: destination(project, method, &dest), keep_delegate: false },
+                new_name,
+            }),
+        };
+        Ok(Proposal { specs: vec![spec], ..Proposal::default() })
+    }
+}
+
+/// Lines `a..=b` widened to whole statements: the detector lists a composite statement (`if`,
+/// `for`, `try`) by its header and children, so the last child can end before the closing brace.
+fn whole_statements(source: &crate::java::SourceFile, a: usize, b: usize) -> (usize, usize) {
+    let (mut a, mut b) = (a, b);
+    let mut stack = vec![source.root()];
+    while let Some(node) = stack.pop() {
+        let (start, end) = (node.start_position().row + 1, node.end_position().row + 1);
+        if end < a || start > b {
+            continue;
+        }
+        let kind = node.kind();
+        if (kind.ends_with("_statement") || kind == "local_variable_declaration") && start >= a && start <= b {
+            b = b.max(end);
+            a = a.min(start);
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.named_children(&mut cursor));
+    }
+    (a, b)
+}
+
+/// How the engine reaches class `dest` from `method`: a parameter of that type, else a field of the
+/// method's class of that type, else the class by name (what a static method needs).
+fn destination(project: &Project, method: MethodId, dest: &str) -> Destination {
+    let simple = dest.rsplit('.').next().unwrap_or(dest);
+    let decl = project.method(method);
+    if let Some(p) = decl.params.iter().find(|p| p.ty.simple() == simple && p.ty.dims == 0) {
+        return Destination::Param(p.name.clone());
+    }
+    let owner = project.type_decl(project.owner(method));
+    if !decl.is_static()
+        && let Some(f) = owner.fields.iter().find(|f| f.ty.simple() == simple && f.ty.dims == 0 && !f.is_static())
+    {
+        return Destination::Field(f.name.clone());
+    }
+    Destination::Class(dest.to_string())
+}
+
+/// The heuristic planner's candidates, with the human's new name (the planner invents none).
+pub struct Planner;
+
+impl SpecSource for Planner {
+    fn name(&self) -> &'static str {
+        "planner"
+    }
+
+    fn propose(&self, task: &Task, project: &Project, method: MethodId) -> Result<Proposal, String> {
+        let names_new = matches!(
+            task.kind,
+            RefactoringKind::ExtractMethod
+                | RefactoringKind::RenameMethod
+                | RefactoringKind::ExtractAndMoveMethod
+                | RefactoringKind::MoveAndRenameMethod
+        );
+        let flags = SpecFlags {
+            name: names_new.then(|| task.human.as_ref().map(|h| h.subject.other_method.clone())).flatten(),
+            ..SpecFlags::default()
+        };
+        // As `mantra refactor` does: when the name is all a refactoring needs (rename), it is the spec.
+        let file = project.method_source(method).path.clone();
+        if let Some(spec) = flags.complete(task.kind, &file, project.method(method).span.start_line) {
+            return Ok(Proposal { specs: vec![spec], ..Proposal::default() });
+        }
+        let candidates =
+            crate::plan::candidates(project, method, task.kind, &flags, CANDIDATES).map_err(|e| e.to_string())?;
+        Ok(Proposal { specs: candidates.into_iter().map(|c| c.spec).collect(), ..Proposal::default() })
+    }
+}
