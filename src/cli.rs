@@ -268,4 +268,7 @@ pub struct BatchArgs {
     /// Run only the first N tasks
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
+    /// `--spec llm`: the model, record/replay and MANTRA's ablations, as for `mantra refactor`
+    #[command(flatten)]
+    pub agents: AgentArgs,
 }

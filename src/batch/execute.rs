@@ -7,7 +7,17 @@
 //!
 //! Every external process of a task runs through a [`Deadline`] runner, so `--timeout` bounds the
 //! whole task: each build gets at most the time left, and one that runs past it is killed with
-//! its process group.
+//! its process group. (The agents' own builds, under `--spec llm`, run with the build timeouts of
+//! the configuration; a task that ends past its deadline still fails as `timeout`.)
+//!
+//! `--spec llm` hands over a change the agents already made and judged ([`Made`]). The three
+//! measures keep one meaning in every mode: `compiled` and `tests_passed` are the build and tests
+//! of the task's final change, `verified` is the configured validator's verdict on that change
+//! alone. For the agents that final change is what their loop ended with (after the Reviewer's
+//! feedback and Repair's fixes), and its build is the agents' last review when that review was of
+//! exactly this change and reached the build; otherwise (the loop stopped at detection, or before
+//! building) the batch builds it here as it builds an engine result. The agents' own verdict is
+//! kept beside the measures (`agents.status`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -21,11 +31,11 @@ use crate::engine::{self, ChangeSet, Destination, Spec};
 use crate::java::{MethodId, Project};
 use crate::process::{Cmd, Output, ProcessError, Runner};
 use crate::report::{Style, diff};
-use crate::review::{self, Change, Match, Reviewer, Side, Stage, StageStatus, Verdict};
+use crate::review::{self, Change, Match, Review, Reviewer, Side, Stage, StageStatus, Verdict};
 use crate::workspace::WorkspaceOptions;
 
 use super::result::{CodeBleuScores, TaskResult};
-use super::source::SpecSource;
+use super::source::{Made, SpecSource};
 use super::task::{Commit, Task, kind_of, right_methods_text};
 use crate::metrics;
 
@@ -71,6 +81,7 @@ pub fn run(setup: &Setup, task: &Task, commit: &Commit, checkout: &Path, checkou
         diff: String::new(),
         our_code: None,
         human_code: task.human_code.clone(),
+        agents: None,
     };
     r.times_ms.insert("checkout".into(), checkout_ms);
     let model_ms = attempt(setup, task, commit, checkout, deadline, &mut r);
@@ -119,27 +130,29 @@ fn attempt(setup: &Setup, task: &Task, commit: &Commit, checkout: &Path, deadlin
     r.completion_tokens = proposal.usage.map(|u| u.completion_tokens);
     r.cost = proposal.cost;
     let model_ms = proposal.model_ms;
+    if proposal.usage.is_some() {
+        r.times_ms.insert("model".into(), model_ms);
+    }
 
-    let t = Instant::now();
-    let mut applied: Option<(Spec, ChangeSet)> = None;
-    let mut refusal = None;
-    for spec in proposal.specs {
-        match engine::apply(&project, method, &spec) {
-            Ok(changes) => {
-                applied = Some((spec, changes));
-                break;
-            }
-            Err(e) => {
-                refusal.get_or_insert(format!("{}: {}", e.reason, e.message));
+    let (spec, changes, theirs) = match proposal.made {
+        Some(made) => match made_change(task, made, r) {
+            Some(m) => m,
+            None => return model_ms,
+        },
+        None => {
+            let t = Instant::now();
+            let applied = apply_first(&project, method, proposal.specs);
+            r.times_ms.insert("engine".into(), t.elapsed().as_millis() as u64);
+            match applied {
+                Ok((spec, changes)) => (Some(spec), changes, None),
+                Err(refusal) => {
+                    fail(r, "refused", refusal);
+                    return model_ms;
+                }
             }
         }
-    }
-    r.times_ms.insert("engine".into(), t.elapsed().as_millis() as u64);
-    let Some((spec, changes)) = applied else {
-        fail(r, "refused", refusal.unwrap_or_else(|| "no spec was proposed".into()));
-        return model_ms;
     };
-    r.spec = serde_json::to_value(&spec).ok();
+    r.spec = spec.as_ref().and_then(|s| serde_json::to_value(s).ok());
     r.diff = diff::change_set(&changes, Style::PLAIN).unwrap_or_default();
     let change = match Change::from_change_set(&changes) {
         Ok(c) => c,
@@ -153,7 +166,7 @@ fn attempt(setup: &Setup, task: &Task, commit: &Commit, checkout: &Path, deadlin
     // Verification: the configured validator, on the change alone.
     let t = Instant::now();
     let runner: Arc<dyn Runner> = Arc::new(Deadline { inner: setup.runner.clone(), at: deadline });
-    let intent = intent(&project, method, task.kind, &spec);
+    let intent = intent(&project, method, task.kind, spec.as_ref().filter(|s| s.kind() == task.kind));
     let mut verify_reason = None;
     if let Some(validator) = review::default_validator(setup.config, runner.clone()) {
         match validator.validate(&intent, &before, &after) {
@@ -172,32 +185,43 @@ fn attempt(setup: &Setup, task: &Task, commit: &Commit, checkout: &Path, deadlin
     score(r, commit, &before, &after);
     r.times_ms.insert("metrics".into(), t.elapsed().as_millis() as u64);
 
-    // Build and tests, on a copy of the checkout; the baseline is cached in the checkout under the
-    // parent's id, so the tasks of one commit share it.
-    let mut reviewer = Reviewer::new(setup.config, runner);
-    reviewer.validator = None;
-    reviewer.workspace = WorkspaceOptions { keep: false, parent: Some(setup.work.clone()) };
-    let key = format!("batch-{}", commit.parent);
-    let review = match reviewer.review(checkout, &change, None, &key, &mut |_| {}) {
-        Ok(review) => review,
-        Err(e) => {
-            let class = if Instant::now() >= deadline { "timeout" } else { "error" };
-            fail(r, class, format!("verification could not run: {e}"));
-            return model_ms;
+    // Build and tests: the agents' last review when it built exactly this change (its stages were
+    // timed as the agents ran), else a review here, on a copy of the checkout; the baseline is
+    // cached in the checkout under the parent's id, so the tasks of one commit share it.
+    let reused = theirs.filter(|review| built_exactly(review, &changes));
+    let counted = reused.is_none();
+    let review = match reused {
+        Some(review) => review,
+        None => {
+            let mut reviewer = Reviewer::new(setup.config, runner);
+            reviewer.validator = None;
+            reviewer.workspace = WorkspaceOptions { keep: false, parent: Some(setup.work.clone()) };
+            let key = format!("batch-{}", commit.parent);
+            match reviewer.review(checkout, &change, None, &key, &mut |_| {}) {
+                Ok(review) => review,
+                Err(e) => {
+                    let class = if Instant::now() >= deadline { "timeout" } else { "error" };
+                    fail(r, class, format!("verification could not run: {e}"));
+                    return model_ms;
+                }
+            }
         }
     };
-    let mut tests_ms = 0;
     let (mut compiled, mut tests) = (None, None);
     for s in &review.stages {
+        let key = match s.name {
+            Stage::Baseline => "baseline",
+            Stage::Style => "style",
+            Stage::Compile => "compile",
+            Stage::TestsAffected | Stage::TestsAll => "tests",
+            Stage::Detection => "",
+        };
+        if counted && !key.is_empty() {
+            *r.times_ms.entry(key.into()).or_default() += s.duration_ms;
+        }
         match s.name {
-            Stage::Baseline => {
-                r.times_ms.insert("baseline".into(), s.duration_ms);
-            }
-            Stage::Style => {
-                r.times_ms.insert("style".into(), s.duration_ms);
-            }
+            Stage::Baseline | Stage::Style => {}
             Stage::Compile => {
-                r.times_ms.insert("compile".into(), s.duration_ms);
                 compiled = match s.status {
                     StageStatus::Ok | StageStatus::Warning => Some(true),
                     StageStatus::Failed => Some(false),
@@ -205,7 +229,6 @@ fn attempt(setup: &Setup, task: &Task, commit: &Commit, checkout: &Path, deadlin
                 };
             }
             Stage::TestsAffected | Stage::TestsAll => {
-                tests_ms += s.duration_ms;
                 tests = match (tests, s.status) {
                     (_, StageStatus::Failed) | (Some(false), _) => Some(false),
                     (_, StageStatus::Ok | StageStatus::Warning) => Some(true),
@@ -215,7 +238,7 @@ fn attempt(setup: &Setup, task: &Task, commit: &Commit, checkout: &Path, deadlin
             Stage::Detection => {}
         }
     }
-    r.times_ms.insert("tests".into(), tests_ms);
+    r.times_ms.entry("tests".into()).or_default();
     r.compiled = compiled;
     // Tests that did not need to run (none reaches the change) pass vacuously once it compiles.
     r.tests_passed = match (compiled, tests) {
@@ -246,6 +269,51 @@ fn attempt(setup: &Setup, task: &Task, commit: &Commit, checkout: &Path, deadlin
     model_ms
 }
 
+/// The first of `specs` the engine accepts, with its change; else the first refusal.
+fn apply_first(project: &Project, method: MethodId, specs: Vec<Spec>) -> Result<(Spec, ChangeSet), String> {
+    let mut refusal = None;
+    for spec in specs {
+        match engine::apply(project, method, &spec) {
+            Ok(changes) => return Ok((spec, changes)),
+            Err(e) => {
+                refusal.get_or_insert(format!("{}: {}", e.reason, e.message));
+            }
+        }
+    }
+    Err(refusal.unwrap_or_else(|| "no spec was proposed".into()))
+}
+
+/// The change a source made (the agents'), with the spec that names it and the source's last
+/// review; `None` (the task failed as `no-change`) when there is no change.
+fn made_change(task: &Task, made: Made, r: &mut TaskResult) -> Option<(Option<Spec>, ChangeSet, Option<Review>)> {
+    for (stage, ms) in &made.build_ms {
+        *r.times_ms.entry(stage.clone()).or_default() += ms;
+    }
+    let why = made.run.reason.clone();
+    r.agents = Some(made.run);
+    if made.changes.is_empty() {
+        r.failure = Some("no-change".into());
+        r.diagnostic = Some(why.unwrap_or_else(|| "the agents changed nothing".into()));
+        return None;
+    }
+    let mut applied = made.applied;
+    let at = applied.iter().rposition(|s| s.kind() == task.kind).or(applied.len().checked_sub(1));
+    let spec = at.map(|i| applied.swap_remove(i));
+    Some((spec, made.changes, made.review))
+}
+
+/// Whether `review` built and tested exactly `changes`: its workspace holds the change's text of
+/// every file, and it got past detection (which stops a review before its build).
+fn built_exactly(review: &Review, changes: &ChangeSet) -> bool {
+    if let Verdict::Rejected { stage: Stage::Detection, .. } = review.verdict {
+        return false;
+    }
+    let Ok(files) = changes.render() else { return false };
+    files.iter().all(|(path, text)| {
+        std::fs::read_to_string(review.workspace.root().join(path)).is_ok_and(|there| there == *text)
+    })
+}
+
 /// The task's method at the parent: by class and name, then by signature among overloads.
 fn resolve(project: &Project, task: &Task) -> Option<MethodId> {
     let ty = project.find_type(&task.class)?;
@@ -260,20 +328,21 @@ fn resolve(project: &Project, task: &Task) -> Option<MethodId> {
     by_signature.or_else(|| named.first().copied())
 }
 
-/// What the detector should find: the task's refactoring of its method, with the names our spec chose.
-fn intent(project: &Project, method: MethodId, kind: RefactoringKind, spec: &Spec) -> review::Intent {
+/// What the detector should find: the task's refactoring of its method, with the names our spec
+/// chose (none when the model wrote the code: then any such refactoring of the method counts).
+fn intent(project: &Project, method: MethodId, kind: RefactoringKind, spec: Option<&Spec>) -> review::Intent {
     let class = |d: &Destination| match d {
         Destination::Class(fqn) => Some(fqn.clone()),
         Destination::Param(_) | Destination::Field(_) => None,
     };
     let (new_name, destination) = match spec {
-        Spec::ExtractMethod(s) => (Some(s.name.clone()), None),
-        Spec::RenameMethod(s) => (Some(s.new_name.clone()), None),
-        Spec::InlineMethod(_) => (None, None),
-        Spec::MoveMethod(s) => (None, class(&s.to)),
-        Spec::ExtractAndMoveMethod(s) => (Some(s.extract.name.clone()), class(&s.move_to.to)),
-        Spec::MoveAndInlineMethod(s) => (None, class(&s.to)),
-        Spec::MoveAndRenameMethod(s) => (Some(s.new_name.clone()), class(&s.move_to.to)),
+        None | Some(Spec::InlineMethod(_)) => (None, None),
+        Some(Spec::ExtractMethod(s)) => (Some(s.name.clone()), None),
+        Some(Spec::RenameMethod(s)) => (Some(s.new_name.clone()), None),
+        Some(Spec::MoveMethod(s)) => (None, class(&s.to)),
+        Some(Spec::ExtractAndMoveMethod(s)) => (Some(s.extract.name.clone()), class(&s.move_to.to)),
+        Some(Spec::MoveAndInlineMethod(s)) => (None, class(&s.to)),
+        Some(Spec::MoveAndRenameMethod(s)) => (Some(s.new_name.clone()), class(&s.move_to.to)),
     };
     let decl = project.method(method);
     review::Intent {

@@ -3,11 +3,12 @@
 //! Tasks come from commits ([`task::from_commit`]: the detector finds the human's refactorings) or
 //! from a PureRefactor / SWE-Refactor task file ([`task::read_task_file`]). Each runs at its
 //! parent commit in a shared checkout ([`checkout`]) with a spec from a [`source::SpecSource`]
-//! (the human's, the planner's or, later, the agents'), through the engine and the Reviewer
+//! (the human's, the planner's or the agents' of [`agents`]), through the engine and the Reviewer
 //! ([`execute`]), into one line of `results.jsonl` ([`result`]), and the reports ([`report`]) are
 //! rewritten after every task. [`run`] schedules the tasks over `--jobs` threads with a progress
 //! line on stderr ([`progress`]).
 
+pub mod agents;
 pub mod checkout;
 pub mod execute;
 pub mod progress;
@@ -34,8 +35,10 @@ pub use task::{Commit, Task};
 pub enum BatchError {
     #[error("--spec llm needs a model, and none is configured")]
     NoModel,
-    #[error("--spec llm: the LLM agents are not connected to `mantra batch` in this build")]
-    AgentsNotConnected,
+    #[error("--llm-record, --llm-replay, --llm, --no-rag, --no-review, --no-repair and --baseline need --spec llm")]
+    AgentFlagsWithoutAgents,
+    #[error("--llm-record and --llm-replay need --jobs 1: the exchanges are recorded and replayed in order")]
+    RecordingNeedsOneJob,
     #[error("{}: {message}", path.display())]
     Input { path: PathBuf, message: String },
     #[error("--range {range}: {message}")]
@@ -57,10 +60,12 @@ impl Classify for BatchError {
         match self {
             // Asked for a mode the configuration does not support: fixed by configuration, like a
             // bad flag, and refused before any work (exit 2, not 4: nothing is missing from the machine).
-            BatchError::NoModel | BatchError::Input { .. } | BatchError::Range { .. } | BatchError::Policy(_) => {
-                Exit::Usage
-            }
-            BatchError::AgentsNotConnected => Exit::EnvironmentMissing,
+            BatchError::NoModel
+            | BatchError::AgentFlagsWithoutAgents
+            | BatchError::RecordingNeedsOneJob
+            | BatchError::Input { .. }
+            | BatchError::Range { .. }
+            | BatchError::Policy(_) => Exit::Usage,
             BatchError::Commit { .. } => Exit::TargetNotFound,
             BatchError::NoTasks(_) => Exit::Usage,
             BatchError::Git { .. } | BatchError::Io { .. } => Exit::Internal,
@@ -73,7 +78,6 @@ impl Classify for BatchError {
                  or use --spec oracle or --spec planner, which need no model"
                     .into(),
             ),
-            BatchError::AgentsNotConnected => Some("use --spec oracle or --spec planner".into()),
             BatchError::Range { .. } => {
                 Some("pass two commits of the repository, e.g. --range origin/main..HEAD".into())
             }
@@ -298,6 +302,7 @@ fn unrunnable(setup: &execute::Setup, task: &Task, class: &str, message: String)
         diff: String::new(),
         our_code: None,
         human_code: task.human_code.clone(),
+        agents: None,
     }
 }
 

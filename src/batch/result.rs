@@ -31,7 +31,8 @@ pub struct TaskResult {
     pub method: String,
     /// The human's refactoring, as RefactoringMiner describes it.
     pub description: String,
-    /// The spec the engine applied.
+    /// The spec the engine applied (`--spec llm`: the Developer's last engine call of the task's
+    /// type, else its last engine call; `null` when the model wrote the code itself).
     pub spec: Option<serde_json::Value>,
     /// The build compiled the change; `null` when it never got that far.
     pub compiled: Option<bool>,
@@ -48,14 +49,16 @@ pub struct TaskResult {
     /// Our code equals the human's after normalising whitespace and comments.
     pub identical: Option<bool>,
     /// Milliseconds per stage: `checkout`, `spec`, `engine`, `baseline`, `detection`, `style`,
-    /// `compile`, `tests`, `metrics`, `total`.
+    /// `compile`, `tests`, `metrics`, `total`; with a model also `model`. For `--spec llm`, `spec`
+    /// is the agents' whole run, their builds included (those are also counted under `baseline`,
+    /// `style`, `compile` and `tests`).
     pub times_ms: BTreeMap<String, u64>,
     /// `total` minus the external builds, Checkstyle and model calls: mantra's own time.
     pub overhead_ms: u64,
     pub prompt_tokens: Option<u64>,
     pub completion_tokens: Option<u64>,
     pub cost: Option<f64>,
-    /// Why it failed: `no-target`, `no-spec`, `refused`, `broken-baseline`, `style`, `compile`,
+    /// Why it failed: `no-target`, `no-spec`, `refused`, `no-change`, `broken-baseline`, `style`, `compile`,
     /// `tests`, `not-verified`, `timeout`, `error`; `null` on success.
     pub failure: Option<String>,
     /// The first diagnostic (compiler error, failing test, refusal, detector's reason).
@@ -66,6 +69,28 @@ pub struct TaskResult {
     pub our_code: Option<String>,
     /// The human's code for the metrics.
     pub human_code: Option<String>,
+    /// `--spec llm`: how the agents' own run went; absent in the other modes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agents: Option<AgentRun>,
+}
+
+/// The agents' account of a task (`--spec llm`), beside the batch's own measures of their change.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct AgentRun {
+    /// The agents' verdict: `accepted`, `rejected`, `unverified`, `broken-baseline`.
+    pub status: String,
+    /// Why, when rejected.
+    pub reason: Option<String>,
+    /// Developer turns.
+    pub rounds: u32,
+    /// Repair attempts.
+    pub repairs: u32,
+    /// The engine refactorings the Developer applied, in order (`extract-method`).
+    pub engine: Vec<String>,
+    /// Files the model wrote whole (`write_file`).
+    pub written: Vec<String>,
+    /// Model requests per agent (`developer`, `repair`, `raw`).
+    pub requests: BTreeMap<String, u32>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

@@ -4,16 +4,22 @@
 //! `--spec oracle` hands the engine the human's own spec (the lines they extracted, the name they
 //! chose, the class they moved to), so the score measures the engine alone. `--spec planner` asks
 //! the heuristic planner, which chooses the lines and the destination; it cannot invent names
-//! without a model, so it gets the human's new name and nothing else. `--spec llm` is the agents'
-//! (issue 5); until they are connected it stops before any work with a clear error.
+//! without a model, so it gets the human's new name and nothing else. `--spec llm` runs MANTRA's
+//! agents ([`crate::agent`]): their whole loop, Developer → Reviewer → Repair, decides and makes
+//! the change, which may not be an engine spec at all (`write_file`), so a proposal can also
+//! carry a change already made ([`Made`]). The batch then measures that final change exactly as
+//! it measures an engine result (see [`super::execute`]).
+
+use std::collections::BTreeMap;
 
 use crate::cli::RefactoringKind;
-use crate::config::Config;
 use crate::engine::spec::{ExtractAndMoveSpec, MoveAndInlineSpec, MoveAndRenameSpec};
-use crate::engine::{Destination, ExtractSpec, MoveSpec, RenameSpec, Spec, SpecFlags};
+use crate::engine::{ChangeSet, Destination, ExtractSpec, MoveSpec, RenameSpec, Spec, SpecFlags};
 use crate::java::{MethodId, Project};
+use crate::review::Review;
 
 use super::BatchError;
+use super::result::AgentRun;
 use super::task::Task;
 
 /// How many planner candidates a task tries before giving up.
@@ -24,6 +30,8 @@ const CANDIDATES: usize = 5;
 pub struct Proposal {
     /// Specs to try, best first; the first the engine accepts is verified.
     pub specs: Vec<Spec>,
+    /// A change the source made itself (the agents'); when present, `specs` are not tried.
+    pub made: Option<Made>,
     /// Tokens the proposal cost, when a model was asked.
     pub usage: Option<crate::llm::Usage>,
     /// What those tokens cost, in the currency of `llm.prices`, when prices are configured.
@@ -32,39 +40,55 @@ pub struct Proposal {
     pub model_ms: u64,
 }
 
+/// A change made by the source rather than by the batch's engine call.
+#[derive(Debug)]
+pub struct Made {
+    /// The change against the files of the parent commit (empty when nothing was changed).
+    pub changes: ChangeSet,
+    /// The engine specs the source applied, in order; none when the model wrote the code.
+    pub applied: Vec<Spec>,
+    /// The last build and tests the source ran. The batch re-uses it when it is of exactly
+    /// `changes` and got past detection to the build; otherwise it builds `changes` itself.
+    pub review: Option<Review>,
+    /// Milliseconds the source spent in builds and Checkstyle, by stage (`baseline`, `style`,
+    /// `compile`, `tests`), so that the task's overhead excludes them.
+    pub build_ms: BTreeMap<String, u64>,
+    /// The source's own account of the run, kept in the result.
+    pub run: AgentRun,
+}
+
 /// Decides the refactoring spec for a task, given the project at the task's parent commit.
 ///
 /// Implementations must be shareable between `--jobs` worker threads.
 pub trait SpecSource: Send + Sync {
-    /// `oracle`, `planner`, `llm`: the mode's name in results and reports.
-    fn name(&self) -> &'static str;
+    /// `oracle`, `planner`, `llm` (`llm-no-rag`, `raw`, ...): the mode's name in results and reports.
+    fn name(&self) -> &str;
     /// Specs for `task` on `method` (the task's target, resolved in `project`), best first. An
     /// error is the task's failure (class `no-spec`), not the batch's.
     fn propose(&self, task: &Task, project: &Project, method: MethodId) -> Result<Proposal, String>;
 }
 
-/// The spec source `--spec` names, or why it cannot run.
-pub fn for_mode(mode: crate::cli::SpecMode, config: &Config) -> Result<Box<dyn SpecSource>, BatchError> {
+/// The spec source `--spec` names; `agents` is `--spec llm`'s, `None` when no model is configured.
+/// `--spec llm` without a model is refused before any work, since it would only fail every task.
+pub fn for_mode(
+    mode: crate::cli::SpecMode,
+    agents: Option<super::agents::Agents>,
+) -> Result<Box<dyn SpecSource>, BatchError> {
     match mode {
         crate::cli::SpecMode::Oracle => Ok(Box::new(Oracle)),
         crate::cli::SpecMode::Planner => Ok(Box::new(Planner)),
-        crate::cli::SpecMode::Llm => llm(config),
+        crate::cli::SpecMode::Llm => match agents {
+            Some(a) => Ok(Box::new(a)),
+            None => Err(BatchError::NoModel),
+        },
     }
-}
-
-/// `--spec llm`: refused before any work, since a batch without a model would only fail every task.
-fn llm(config: &Config) -> Result<Box<dyn SpecSource>, BatchError> {
-    if config.llm.base_url.is_none() {
-        return Err(BatchError::NoModel);
-    }
-    Err(BatchError::AgentsNotConnected)
 }
 
 /// The human's own spec, from the detected refactoring.
 pub struct Oracle;
 
 impl SpecSource for Oracle {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "oracle"
     }
 
@@ -173,7 +197,7 @@ fn destination(project: &Project, method: MethodId, dest: &str) -> Destination {
 pub struct Planner;
 
 impl SpecSource for Planner {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "planner"
     }
 

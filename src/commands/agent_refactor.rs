@@ -29,6 +29,15 @@ use crate::review::StageReport;
 /// With the model, the path of the run's transcript.
 pub fn open_model(ctx: &Context, args: &AgentArgs) -> anyhow::Result<Option<(Arc<dyn ChatModel>, PathBuf)>> {
     let transcript = crate::llm::transcript::run_dir(&ctx.repo).join(crate::llm::transcript::TRANSCRIPT_FILE);
+    open_model_with(ctx, args, transcript)
+}
+
+/// [`open_model`] with the transcript written to `transcript` (`mantra batch` keeps it in its folder).
+pub fn open_model_with(
+    ctx: &Context,
+    args: &AgentArgs,
+    transcript: PathBuf,
+) -> anyhow::Result<Option<(Arc<dyn ChatModel>, PathBuf)>> {
     let options = LlmOptions {
         record: args.llm_record.as_ref().map(|d| ctx.cwd.join(d)),
         replay: args.llm_replay.as_ref().map(|d| ctx.cwd.join(d)),

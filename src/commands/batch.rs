@@ -6,14 +6,18 @@
 //! exit code follows `--fail-on` (1 when the policy fails, else 0).
 
 use std::collections::HashMap;
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
 
+use super::agent_refactor;
 use crate::Context;
+use crate::agent::{Modes, Prompts};
+use crate::batch::agents::Agents;
 use crate::batch::{self, BatchError, FailOn, Options, Plan, execute, report, source, task};
-use crate::cli::BatchArgs;
+use crate::cli::{Baseline, BatchArgs, SpecMode};
 use crate::error::UserError;
 use crate::exit::Exit;
 use crate::process::{Runner, System};
@@ -55,7 +59,8 @@ struct RowData<'a> {
 
 pub fn run(ctx: &mut Context, args: &BatchArgs) -> anyhow::Result<Exit> {
     // The mode first: a batch that cannot choose specs should not spend minutes detecting.
-    let source = source::for_mode(args.spec, &ctx.config.config)?;
+    let out = ctx.cwd.join(&args.out);
+    let source = source::for_mode(args.spec, agents(ctx, args, &out)?)?;
     let policy = FailOn::parse(&args.fail_on)?;
     if !ctx.repo.join(".git").exists() {
         return Err(UserError::usage(format!("{} is not a git repository", ctx.repo.display()))
@@ -72,7 +77,6 @@ pub fn run(ctx: &mut Context, args: &BatchArgs) -> anyhow::Result<Exit> {
         return Err(BatchError::NoTasks(format!("the commits hold no {what} mantra performs")).into());
     }
     ctx.reporter.progress("batch", format!("{} task(s), --spec {}", plan.tasks.len(), source.name()));
-    let out = ctx.cwd.join(&args.out);
     let setup = execute::Setup {
         config: &ctx.config.config,
         runner,
@@ -145,6 +149,40 @@ pub fn run(ctx: &mut Context, args: &BatchArgs) -> anyhow::Result<Exit> {
     );
     ctx.reporter.emit(Event::result("batch", &data, human));
     Ok(if policy_failed { Exit::Rejected } else { Exit::Success })
+}
+
+/// `--spec llm`'s agents over the model the flags and configuration ask for (`None` without one);
+/// the agent flags are refused in the other modes, where they would silently do nothing.
+fn agents(ctx: &mut Context, args: &BatchArgs, out: &Path) -> anyhow::Result<Option<Agents>> {
+    let a = &args.agents;
+    let flags = a.llm.is_some()
+        || a.llm_record.is_some()
+        || a.llm_replay.is_some()
+        || a.no_rag
+        || a.no_review
+        || a.no_repair
+        || a.baseline.is_some();
+    if args.spec != SpecMode::Llm {
+        return if flags { Err(BatchError::AgentFlagsWithoutAgents.into()) } else { Ok(None) };
+    }
+    if (a.llm_record.is_some() || a.llm_replay.is_some()) && args.jobs > 1 {
+        return Err(BatchError::RecordingNeedsOneJob.into());
+    }
+    let transcript = crate::llm::transcript::run_dir(out).join(crate::llm::transcript::TRANSCRIPT_FILE);
+    let Some((model, transcript)) = agent_refactor::open_model_with(ctx, a, transcript)? else {
+        return Ok(None);
+    };
+    ctx.reporter.progress("batch", format!("agents' transcript: {}", transcript.display()));
+    let config = ctx.config.config.clone();
+    let prompts = Prompts::load(config.prompts_dir.as_deref())?;
+    let modes = Modes {
+        rag: !a.no_rag,
+        review: !a.no_review,
+        repair: !a.no_repair,
+        build: true,
+        raw: a.baseline == Some(Baseline::Raw),
+    };
+    Ok(Some(Agents::new(model, prompts, agent_refactor::examples(ctx), config, modes)))
 }
 
 /// The tasks and their commits, from `--commits`, `--range` or `--tasks`.

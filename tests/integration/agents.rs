@@ -15,7 +15,7 @@ use crate::llm_server::{
 const ISSUE: &str = "src/main/java/com/acme/invoicing/invoice/InvoiceService.java";
 
 /// Maven as fast as the configuration allows: tests inside Maven's JVM, the affected ones only.
-const FAST_BUILD: &[(&str, &str)] = &[
+pub(crate) const FAST_BUILD: &[(&str, &str)] = &[
     ("MANTRA_VERIFY_TESTS", "affected"),
     (
         "MANTRA_BUILD_TEST",

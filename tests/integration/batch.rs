@@ -16,7 +16,7 @@ use crate::harness::{copy_fixture, git, mantra, mantra_env};
 const P: &str = "src/main/java/com/acme/library";
 
 /// Runs `mantra refactor ... --apply --no-verify` in `repo` and commits the result.
-fn human_commit(repo: &Path, message: &str, args: &[&str]) {
+pub(crate) fn human_commit(repo: &Path, message: &str, args: &[&str]) {
     let mut all = vec!["refactor"];
     all.extend_from_slice(args);
     all.extend_from_slice(&["--apply", "--no-verify"]);
@@ -93,7 +93,7 @@ fn history() -> (tempfile::TempDir, String) {
 }
 
 /// The `data` of every `task` result and of the final `batch` result on stdout.
-fn events(stdout: &str) -> (Vec<Value>, Value) {
+pub(crate) fn events(stdout: &str) -> (Vec<Value>, Value) {
     let mut tasks = Vec::new();
     let mut summary = Value::Null;
     for line in stdout.lines() {

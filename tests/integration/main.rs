@@ -3,6 +3,7 @@
 mod agents;
 mod analyze;
 mod batch;
+mod batch_llm;
 mod build;
 mod cli;
 mod config;
