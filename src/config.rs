@@ -179,15 +179,28 @@ pub enum TestSelection {
     AffectedThenAll,
 }
 
+/// What compiles and runs the tests after the baseline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TestRunner {
+    /// The project's build tool for every run.
+    BuildTool,
+    /// `javac` and the JUnit console launcher with the classpath and flags the build tool
+    /// reported during the baseline; the build tool where that is not known to be equivalent.
+    #[default]
+    Direct,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct VerifyConfig {
     pub tests: TestSelection,
+    pub runner: TestRunner,
 }
 
 impl Default for VerifyConfig {
     fn default() -> Self {
-        VerifyConfig { tests: TestSelection::AffectedThenAll }
+        VerifyConfig { tests: TestSelection::AffectedThenAll, runner: TestRunner::Direct }
     }
 }
 
@@ -361,6 +374,11 @@ pub const KEYS: &[Key] = &[
         name: "verify.tests",
         kind: Kind::Choice(&["affected", "all", "affected-then-all"]),
         doc: "which tests verify a change",
+    },
+    Key {
+        name: "verify.runner",
+        kind: Kind::Choice(&["direct", "build-tool"]),
+        doc: "javac + JUnit launcher after the baseline, or the build tool",
     },
     Key { name: "checkstyle.path", kind: Kind::Program, doc: "checkstyle launcher" },
     Key { name: "checkstyle.jar", kind: Kind::Path, doc: "checkstyle jar, run with `java -jar`" },

@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{BuildError, BuildResult, BuildTool, FailureKind, Outcome, TestResult, TestRun, TestSelection};
+use super::direct::{Direct, DirectSetup, Probe};
+use super::{BuildError, BuildResult, BuildTool, FailureKind, Outcome, Settings, TestResult, TestRun, TestSelection};
 
 /// Where baselines are cached, under the project folder.
 pub const CACHE_DIR: &str = ".mantra/cache/baseline";
@@ -26,6 +27,16 @@ pub struct Baseline {
     pub compile: BuildResult,
     /// `None` when the original does not compile (there is nothing to test).
     pub tests: Option<TestRun>,
+    /// Whether a direct set-up was asked for ([`baseline_with`] with settings).
+    #[serde(default)]
+    pub direct_requested: bool,
+    /// How to compile and test without the build tool, when that is sound; the tests above ran
+    /// that way, so later runs report tests under the same ids.
+    #[serde(default)]
+    pub direct: Option<DirectSetup>,
+    /// Why there is no direct set-up, when one was asked for.
+    #[serde(default)]
+    pub direct_unsupported: Option<String>,
     /// Whether this came from the cache rather than a build.
     #[serde(skip)]
     pub cached: bool,
@@ -79,10 +90,21 @@ impl Fnv {
 ///
 /// A run that timed out is not cached: the next call tries again rather than trusting it.
 pub fn baseline(tool: &dyn BuildTool, dir: &Path, key: &str) -> Result<Baseline, BuildError> {
+    baseline_with(tool, dir, key, None)
+}
+
+/// [`baseline`], and with `direct` settings, also the project's direct set-up
+/// ([`BuildTool::probe_direct`], after the tool's compile), with which the tests then run.
+pub fn baseline_with(
+    tool: &dyn BuildTool,
+    dir: &Path,
+    key: &str,
+    direct: Option<&Settings>,
+) -> Result<Baseline, BuildError> {
     let path = cache_path(dir, key);
     if let Ok(text) = std::fs::read_to_string(&path) {
         match serde_json::from_str::<Baseline>(&text) {
-            Ok(mut b) if b.key == key && b.tool == tool.name() => {
+            Ok(mut b) if b.key == key && b.tool == tool.name() && b.direct_requested == direct.is_some() => {
                 b.cached = true;
                 return Ok(b);
             }
@@ -91,8 +113,34 @@ pub fn baseline(tool: &dyn BuildTool, dir: &Path, key: &str) -> Result<Baseline,
         }
     }
     let compile = tool.compile(dir)?;
-    let tests = if compile.success() { Some(tool.test(dir, &TestSelection::All)?) } else { None };
-    let b = Baseline { key: key.to_string(), tool: tool.name().to_string(), compile, tests, cached: false };
+    let (mut setup, mut unsupported) = (None, None);
+    if let Some(settings) = direct.filter(|_| compile.success()) {
+        match tool.probe_direct(dir)? {
+            Probe::Direct(s) => setup = Some(s),
+            Probe::Unsupported(why) => {
+                tracing::info!("testing with {} after the baseline: {why}", tool.name());
+                unsupported = Some(why);
+            }
+        }
+        if let Some(s) = &setup {
+            Direct::new(s.clone(), settings.clone()).mark_compiled(dir)?;
+        }
+    }
+    let tests = match (&setup, direct) {
+        _ if !compile.success() => None,
+        (Some(s), Some(settings)) => Some(Direct::new(s.clone(), settings.clone()).test(dir, &TestSelection::All)?),
+        _ => Some(tool.test(dir, &TestSelection::All)?),
+    };
+    let b = Baseline {
+        key: key.to_string(),
+        tool: tool.name().to_string(),
+        compile,
+        tests,
+        direct_requested: direct.is_some(),
+        direct: setup,
+        direct_unsupported: unsupported,
+        cached: false,
+    };
     let timed_out = b.compile.run.timed_out || b.tests.as_ref().is_some_and(|t| t.run.timed_out);
     if !timed_out {
         let io = |source| BuildError::Io { what: "cannot write the baseline cache", path: path.clone(), source };

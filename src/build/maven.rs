@@ -13,7 +13,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{BuildError, BuildResult, BuildTool, Settings, TestRun, TestSelection, command};
+use super::direct::{self, Probe};
+use super::{BuildError, BuildResult, BuildTool, Invocation, Settings, TestRun, TestSelection, command};
 use crate::process::Cmd;
 
 /// Debian's packaged Maven repository.
@@ -77,6 +78,21 @@ impl BuildTool for Maven {
             }
         };
         self.settings.test(cmd, dir, selection, &report_dirs(dir), INSTALL)
+    }
+
+    /// `mvn -X test -DskipTests` with the default flags (less `-q`), read by [`direct`].
+    fn probe_direct(&self, dir: &Path) -> Result<Probe, BuildError> {
+        if self.settings.compile.is_some() || self.settings.test.is_some() {
+            return Ok(Probe::Unsupported("`build.compile` or `build.test` is configured".into()));
+        }
+        let cmd = Cmd::new("mvn").args(self.base.iter().filter(|f| *f != "-q")).args(direct::maven_probe_args());
+        let (cmd, out) = self.settings.run(cmd, dir, INSTALL)?;
+        let run = Invocation::new(&cmd, &out);
+        if !run.success() {
+            let tail: Vec<&str> = run.output.lines().rev().take(5).collect();
+            return Ok(Probe::Unsupported(format!("`{}` failed: {}", run.command, tail.join(" / "))));
+        }
+        Ok(direct::from_maven_debug(&run.output, dir, Path::new(super::javac::SYSTEM_JAVA_LIB)))
     }
 }
 

@@ -20,6 +20,7 @@ pub mod affected;
 pub mod baseline;
 pub mod command;
 pub mod diagnostics;
+pub mod direct;
 pub mod gradle;
 pub mod javac;
 pub mod maven;
@@ -39,8 +40,9 @@ use crate::java::BuildSystem;
 use crate::process::{Cmd, Output, ProcessError, Runner, Status};
 
 pub use affected::{affected_tests, run_policy};
-pub use baseline::{Baseline, Judgement, baseline, judge, state_key};
+pub use baseline::{Baseline, Judgement, baseline, baseline_with, judge, state_key};
 pub use diagnostics::Diagnostic;
+pub use direct::{Direct, DirectSetup, Probe};
 pub use reports::{Outcome, TestResult};
 
 /// Compiles and tests a project in a folder. One implementation per build tool.
@@ -51,6 +53,11 @@ pub trait BuildTool: Send + Sync {
     fn compile(&self, dir: &Path) -> Result<BuildResult, BuildError>;
     /// Runs the selected tests (compiling first, as the tools do).
     fn test(&self, dir: &Path, selection: &TestSelection) -> Result<TestRun, BuildError>;
+    /// How to compile and test the project in `dir` (just compiled by this tool) without this
+    /// tool's start-up, if that is known to build the same thing; see [`direct`].
+    fn probe_direct(&self, _dir: &Path) -> Result<Probe, BuildError> {
+        Ok(Probe::Unsupported(format!("mantra does not read {}'s build set-up (yet)", self.name())))
+    }
 }
 
 /// Which tests one run executes. (The policy `verify.tests` is [`crate::config::TestSelection`].)
@@ -227,7 +234,7 @@ impl Settings {
     }
 
     /// Runs `cmd` in `dir` with the configured timeout and cap.
-    fn run(&self, cmd: Cmd, dir: &Path, install_hint: &str) -> Result<(Cmd, Output), BuildError> {
+    pub(crate) fn run(&self, cmd: Cmd, dir: &Path, install_hint: &str) -> Result<(Cmd, Output), BuildError> {
         let cmd = cmd.cwd(dir).timeout(self.timeout).output_cap(self.output_cap);
         tracing::info!("running {cmd}");
         match self.runner.run(&cmd) {

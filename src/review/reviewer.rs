@@ -113,6 +113,8 @@ pub struct Review {
 pub struct Reviewer {
     pub build: BuildConfig,
     pub tests: config::TestSelection,
+    /// `verify.runner`: after the baseline, `javac` + the JUnit launcher where sound.
+    pub test_runner: config::TestRunner,
     pub checkstyle: CheckstyleConfig,
     pub runner: Arc<dyn Runner>,
     /// `None`: the detection stage is skipped.
@@ -126,6 +128,7 @@ impl Reviewer {
         Reviewer {
             build: config.build.clone(),
             tests: config.verify.tests,
+            test_runner: config.verify.runner,
             checkstyle: config.checkstyle.clone(),
             validator: super::default_validator(config, runner.clone()),
             runner,
@@ -167,6 +170,11 @@ impl Reviewer {
         let base = self.baseline(&mut run, tool.as_ref(), project, &root, baseline_key)?;
         let Some(base) = base else { return Ok(run.finish()) };
         change.write(&root, Side::After)?;
+        // The stages after the baseline build the way the baseline's tests ran.
+        let tool: Box<dyn BuildTool> = match &base.direct {
+            Some(setup) => Box::new(build::Direct::new(setup.clone(), self.direct_settings())),
+            None => tool,
+        };
 
         self.detection(&mut run, change, intent);
         if run.rejected() {
@@ -184,6 +192,10 @@ impl Reviewer {
         Ok(run.finish())
     }
 
+    fn direct_settings(&self) -> build::Settings {
+        build::Settings::from_config(&self.build, self.runner.clone())
+    }
+
     /// The original's build and tests; `None` when it is broken (the verdict is then set).
     fn baseline(
         &self,
@@ -195,7 +207,8 @@ impl Reviewer {
     ) -> Result<Option<Baseline>, ReviewError> {
         let start = Instant::now();
         seed_cache(project, root, key);
-        let base = build::baseline(tool, root, key)?;
+        let direct = (self.test_runner == config::TestRunner::Direct).then(|| self.direct_settings());
+        let base = build::baseline_with(tool, root, key, direct.as_ref())?;
         if !base.cached {
             keep_cache(project, root, key);
         }
@@ -206,7 +219,11 @@ impl Reviewer {
             "key": base.key,
             "cached": base.cached,
             "compiles": base.compile.success(),
+            "runner": if base.direct.is_some() { "direct" } else { "build-tool" },
         });
+        if let Some(why) = &base.direct_unsupported {
+            details["direct_unsupported"] = json!(why);
+        }
         let cached = if base.cached { " (cached)" } else { "" };
         if !base.compile.success() {
             let reasons = if base.compile.failure == Some(FailureKind::Timeout) {

@@ -1,7 +1,8 @@
 //! Removing workspaces when mantra is interrupted.
 //!
 //! `Drop` covers returns, errors and panics, but a signal ends the process without unwinding. So
-//! every live workspace is also listed here, and the first workspace installs a handler for
+//! every live workspace is also listed here (with, for a git worktree, what to prune from the
+//! user's `.git`), and the first workspace installs a handler for
 //! SIGINT, SIGTERM and SIGHUP (the `ctrlc` crate; its handler runs on an ordinary thread, so it
 //! may lock, allocate and delete) that removes them all and exits with 130, the shell's code for
 //! Ctrl-C.
@@ -11,26 +12,29 @@
 //! exclusively, so it waits for a write in flight (an apply-back stays all or nothing) and no new
 //! file is written into a directory it is deleting.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, Once, RwLock, RwLockReadGuard};
 
-static LIVE: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
+use super::worktree::Linked;
+
+static LIVE: Mutex<BTreeMap<PathBuf, Option<Linked>>> = Mutex::new(BTreeMap::new());
 static GATE: RwLock<()> = RwLock::new(());
 static INSTALL: Once = Once::new();
 
 /// The exit code after an interrupt: 128 + SIGINT, what shells report for Ctrl-C.
 pub const INTERRUPTED_EXIT: i32 = 130;
 
-/// Lists `dir` for removal on a signal, installing the handler on first use.
-pub(super) fn register(dir: &Path) {
+/// Lists `dir` (and the worktree `linked`, if it is one) for removal on a signal, installing the
+/// handler on first use.
+pub(super) fn register(dir: &Path, linked: Option<&Linked>) {
     INSTALL.call_once(|| {
         if let Err(e) = ctrlc::set_handler(on_signal) {
             // Another handler owns the signals; Drop still cleans up on every other exit path.
             tracing::warn!("cannot install the interrupt handler that removes workspaces: {e}");
         }
     });
-    live().insert(dir.to_path_buf());
+    live().insert(dir.to_path_buf(), linked.cloned());
 }
 
 /// Takes `dir` off the list (it was removed, or is kept on purpose).
@@ -43,7 +47,7 @@ pub(super) fn gate() -> RwLockReadGuard<'static, ()> {
     GATE.read().unwrap_or_else(|e| e.into_inner())
 }
 
-fn live() -> std::sync::MutexGuard<'static, BTreeSet<PathBuf>> {
+fn live() -> std::sync::MutexGuard<'static, BTreeMap<PathBuf, Option<Linked>>> {
     // A panic while the set was locked cannot leave it half-updated (insert/remove are atomic).
     LIVE.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -52,8 +56,8 @@ fn on_signal() {
     // Wait for writes in flight, then keep the gate closed until the process exits.
     let _closed = GATE.write().unwrap_or_else(|e| e.into_inner());
     let dirs = std::mem::take(&mut *live());
-    for dir in &dirs {
-        if let Err(e) = remove_dir(dir) {
+    for (dir, linked) in &dirs {
+        if let Err(e) = remove(dir, linked.as_ref()) {
             eprintln!("mantra: could not remove the workspace {}: {e}", dir.display());
         }
     }
@@ -61,6 +65,21 @@ fn on_signal() {
         eprintln!("mantra: interrupted; removed {} workspace(s)", dirs.len());
     }
     std::process::exit(INTERRUPTED_EXIT);
+}
+
+/// Removes a workspace: its directory, then the worktree's metadata in the user's `.git`.
+pub(super) fn remove(dir: &Path, linked: Option<&Linked>) -> std::io::Result<()> {
+    let removed = remove_dir(dir);
+    if let Some(linked) = linked
+        && let Err(e) = linked.prune()
+    {
+        return Err(std::io::Error::other(format!(
+            "cannot prune the worktree {} from {}: {e}; run `git worktree prune`",
+            linked.name,
+            linked.commondir.display()
+        )));
+    }
+    removed
 }
 
 /// Removes `dir` and everything under it; a directory already gone is fine.

@@ -1,24 +1,33 @@
 //! An isolated copy of the user's project, so that a refactoring is built, tested and reviewed
 //! without touching the user's files until the verdict.
 //!
-//! [`Workspace::create`] copies the project into a fresh directory under the system temp dir (or a
-//! chosen parent): in a git repository, every file git tracks or would add, as it is in the working
-//! tree (so committed, staged, modified and untracked-but-not-ignored files are all there, and
-//! deleted or ignored ones are not); elsewhere, what a `.gitignore`-aware walk finds. The copy is
-//! a plain directory, not a linked `git worktree`: nothing is written into the user's `.git`, so
-//! even a `kill -9` leaves no worktree metadata or branch behind, and the uncommitted changes come
-//! along without replaying them onto a checkout. Symbolic links are copied as links (never
-//! followed), and file modes are kept (`gradlew` stays executable).
+//! [`Workspace::create`] makes it under the system temp dir (or a chosen parent), in one of two ways:
 //!
-//! The workspace remembers the git blob hash of every file it copied. [`Workspace::apply_back`]
+//! - **git worktree** (a git repository with at least one commit): a linked worktree of the whole
+//!   repository, detached at HEAD ([`worktree`]), then the user's uncommitted state brought over:
+//!   every file git tracks or would add is made what it is in the working tree (staged and
+//!   unstaged edits, untracked-but-not-ignored files, mode changes), and files deleted in the
+//!   working tree or the index are deleted. The workspace root is the project's folder inside the
+//!   worktree (the project may be a subfolder of the repository). Builds see a real git checkout.
+//! - **copy** (no git, an unborn HEAD, a bare repository, or a worktree libgit2 cannot add): the
+//!   same files copied into a plain directory; outside git, what a `.gitignore`-aware walk finds.
+//!
+//! Either way the workspace holds exactly the working tree minus ignored files and build outputs.
+//! Symbolic links are kept as links (never followed), file modes are kept (`gradlew` stays
+//! executable).
+//!
+//! The workspace remembers the git blob hash of every file it holds. [`Workspace::apply_back`]
 //! writes a verified result into the user's tree all or nothing, and refuses, naming the file, if
-//! the user changed that file since the copy was made.
+//! the user changed that file since the workspace was made.
 //!
-//! The directory is removed when the [`Workspace`] is dropped (success, error, panic) and, through
-//! [`cleanup`], when mantra is interrupted by SIGINT, SIGTERM or SIGHUP, unless it is kept on purpose.
+//! The directory is removed, and a worktree pruned from the user's `.git` (so `git worktree list`
+//! is clean), when the [`Workspace`] is dropped (success, error, panic) and, through [`cleanup`],
+//! when mantra is interrupted by SIGINT, SIGTERM or SIGHUP, unless it is kept on purpose
+//! (`--keep-workspace`; a kept worktree is removed with `git worktree remove --force <dir>`).
 
 mod cleanup;
 mod listing;
+mod worktree;
 
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
@@ -97,11 +106,24 @@ pub struct WorkspaceChanges {
     pub deleted: Vec<PathBuf>,
 }
 
+/// How a workspace was made; see the module documentation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WorkspaceKind {
+    /// A linked git worktree at HEAD plus the uncommitted changes.
+    Worktree,
+    /// A plain copy of the files.
+    Copy,
+}
+
 /// An isolated copy of a project; see the module documentation.
 #[derive(Debug)]
 pub struct Workspace {
+    /// What is removed afterwards: the copy, or the worktree's top (the whole repository).
+    dir: PathBuf,
+    /// The project's root inside `dir`.
     root: PathBuf,
     source: PathBuf,
+    linked: Option<worktree::Linked>,
     copied: BTreeMap<PathBuf, Copied>,
     head: Option<Oid>,
     keep: bool,
@@ -113,27 +135,107 @@ impl Workspace {
         Workspace::create_with(project, &WorkspaceOptions::default())
     }
 
-    /// Copies the project at `project` as `options` say. On error nothing is left behind.
+    /// Makes a workspace of the project at `project` as `options` say: a git worktree when it can,
+    /// else a copy. On error nothing is left behind.
     pub fn create_with(project: &Path, options: &WorkspaceOptions) -> Result<Workspace, WorkspaceError> {
         let source =
             project.canonicalize().map_err(|source| WorkspaceError::Read { path: project.to_path_buf(), source })?;
         let parent = options.parent.clone().unwrap_or_else(std::env::temp_dir);
-        let root = make_unique_dir(&parent)?;
+        let listing = listing::list(&source)?;
+        let head = listing.git.as_ref().and_then(|g| g.head());
+        let mut ws = match (&listing.git, head) {
+            (Some(git), Some(head)) if !git.repo.is_bare() => match Workspace::linked(&source, &parent, git, head)? {
+                Some(ws) => ws,
+                None => Workspace::copy_dir(&source, &parent)?,
+            },
+            _ => Workspace::copy_dir(&source, &parent)?,
+        };
         // From here on, dropping `ws` (an early return below) removes the directory.
-        let mut ws = Workspace { root, source, copied: BTreeMap::new(), head: None, keep: false };
-        cleanup::register(&ws.root);
-        let listing = listing::list(&ws.source)?;
-        ws.head = listing.git.as_ref().and_then(|g| g.head());
+        ws.head = head;
         ws.copied = listing
             .files
             .par_iter()
-            .map(|rel| copy_entry(&ws.source, &ws.root, rel).map(|c| c.map(|c| (rel.clone(), c))))
+            .map(|rel| sync_entry(&ws.source, &ws.root, rel).map(|c| c.map(|c| (rel.clone(), c))))
             .filter_map(Result::transpose)
             .collect::<Result<_, _>>()?;
+        if ws.linked.is_some() {
+            ws.remove_unlisted()?;
+        }
         if options.keep {
             ws.keep();
         }
         Ok(ws)
+    }
+
+    /// An empty directory to copy the project into.
+    fn copy_dir(source: &Path, parent: &Path) -> Result<Workspace, WorkspaceError> {
+        let dir = make_unique_dir(parent)?;
+        cleanup::register(&dir, None);
+        let ws = Workspace {
+            root: dir.clone(),
+            dir,
+            source: source.to_path_buf(),
+            linked: None,
+            copied: BTreeMap::new(),
+            head: None,
+            keep: false,
+        };
+        Ok(ws)
+    }
+
+    /// A worktree at `head`; `None` (after a warning) when libgit2 cannot add one, so the caller copies.
+    fn linked(
+        source: &Path,
+        parent: &Path,
+        git: &listing::GitState,
+        head: Oid,
+    ) -> Result<Option<Workspace>, WorkspaceError> {
+        let parent =
+            parent.canonicalize().map_err(|source| WorkspaceError::TempDir { dir: parent.to_path_buf(), source })?;
+        let gate = cleanup::gate();
+        let (dir, linked) = match worktree::add(&git.repo, &parent, head, unique_names()) {
+            Ok(made) => made,
+            Err(e) => {
+                tracing::warn!("cannot add a git worktree of {}, copying the project instead: {e}", source.display());
+                return Ok(None);
+            }
+        };
+        cleanup::register(&dir, Some(&linked));
+        // The copy steps below take the gate themselves.
+        drop(gate);
+        Ok(Some(Workspace {
+            // `join("")` would add a trailing slash.
+            root: if git.prefix.as_os_str().is_empty() { dir.clone() } else { dir.join(&git.prefix) },
+            dir,
+            source: source.to_path_buf(),
+            linked: Some(linked),
+            copied: BTreeMap::new(),
+            head: None,
+            keep: false,
+        }))
+    }
+
+    /// Deletes what the checkout of HEAD put in the project folder that the user's working tree
+    /// does not have (deleted, `git rm`ed, or now ignored and untracked).
+    fn remove_unlisted(&self) -> Result<(), WorkspaceError> {
+        let mut stale = Vec::new();
+        find_unlisted(&self.root, Path::new(""), &self.copied, &mut stale)
+            .map_err(|source| WorkspaceError::Read { path: self.root.clone(), source })?;
+        let _gate = cleanup::gate();
+        for rel in stale {
+            let path = self.root.join(&rel);
+            std::fs::remove_file(&path).map_err(|source| WorkspaceError::Copy {
+                path: self.source.join(&rel),
+                workspace: self.root.clone(),
+                source,
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Whether this is a git worktree or a plain copy.
+    pub fn kind(&self) -> WorkspaceKind {
+        if self.linked.is_some() { WorkspaceKind::Worktree } else { WorkspaceKind::Copy }
     }
 
     /// The copy of the project root: where builds run and edits go.
@@ -159,7 +261,7 @@ impl Workspace {
     /// Keeps the directory when the workspace is dropped (and on Ctrl-C); returns its path to report.
     pub fn keep(&mut self) -> &Path {
         self.keep = true;
-        cleanup::unregister(&self.root);
+        cleanup::unregister(&self.dir);
         &self.root
     }
 
@@ -174,8 +276,9 @@ impl Workspace {
         }
         // Marked kept so that Drop does not try again.
         self.keep = true;
-        cleanup::unregister(&self.root);
-        cleanup::remove_dir(&self.root).map_err(|source| WorkspaceError::Remove { dir: self.root.clone(), source })
+        cleanup::unregister(&self.dir);
+        cleanup::remove(&self.dir, self.linked.as_ref())
+            .map_err(|source| WorkspaceError::Remove { dir: self.dir.clone(), source })
     }
 
     /// Writes `changes` (computed against the workspace's files as copied) into the user's tree,
@@ -274,10 +377,10 @@ impl Drop for Workspace {
             tracing::info!("kept the workspace at {}", self.root.display());
             return;
         }
-        if let Err(e) = cleanup::remove_dir(&self.root) {
-            tracing::warn!("could not remove the workspace {}: {e}", self.root.display());
+        if let Err(e) = cleanup::remove(&self.dir, self.linked.as_ref()) {
+            tracing::warn!("could not remove the workspace {}: {e}", self.dir.display());
         }
-        cleanup::unregister(&self.root);
+        cleanup::unregister(&self.dir);
     }
 }
 
@@ -321,36 +424,69 @@ fn push_entry(buf: &mut Vec<u8>, project: &Path, rel: &Path, status: u32) -> Res
     Ok(())
 }
 
-/// Creates a new, empty directory under `parent` that no other run uses.
-fn make_unique_dir(parent: &Path) -> Result<PathBuf, WorkspaceError> {
+/// Workspace names no other run uses: `mantra-ws-<pid>-<nanos>-<n>` (the pid first, so a stale
+/// worktree's owner can be checked).
+fn unique_names() -> impl Iterator<Item = String> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
-    loop {
+    std::iter::repeat_with(move || {
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let dir = parent.join(format!("mantra-ws-{}-{nanos:08x}-{n}", std::process::id()));
+        format!("mantra-ws-{}-{nanos:08x}-{n}", std::process::id())
+    })
+}
+
+/// Creates a new, empty directory under `parent` that no other run uses.
+fn make_unique_dir(parent: &Path) -> Result<PathBuf, WorkspaceError> {
+    for name in unique_names() {
+        let dir = parent.join(name);
         match std::fs::create_dir(&dir) {
             Ok(()) => return Ok(dir.canonicalize().unwrap_or(dir)),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
             Err(source) => return Err(WorkspaceError::TempDir { dir: parent.to_path_buf(), source }),
         }
     }
+    unreachable!("unique_names never ends")
 }
 
-/// Copies one listed entry; `None` if it no longer exists in the user's tree (deleted in the
-/// working tree) or is not a file or link (a socket, a FIFO).
-fn copy_entry(source: &Path, root: &Path, rel: &Path) -> Result<Option<Copied>, WorkspaceError> {
+/// Makes the workspace's `rel` what the user's is: copies it unless the worktree's checkout
+/// already has the same bytes, kind and executable bit. `None` (and nothing in the workspace) if
+/// it no longer exists in the user's tree (deleted in the working tree) or is not a file or link
+/// (a socket, a FIFO).
+fn sync_entry(source: &Path, root: &Path, rel: &Path) -> Result<Option<Copied>, WorkspaceError> {
     let from = source.join(rel);
     let to = root.join(rel);
     let err = |source| WorkspaceError::Copy { path: from.clone(), workspace: root.to_path_buf(), source };
     let meta = match std::fs::symlink_metadata(&from) {
-        Ok(meta) => meta,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Ok(meta) if meta.file_type().is_file() || meta.file_type().is_symlink() => Some(meta),
+        Ok(_) => None,
+        // `a/b` where the user replaced the folder `a` by a file: gone as well.
+        Err(e) if matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory) => None,
         Err(source) => return Err(WorkspaceError::Read { path: from.clone(), source }),
     };
-    if !meta.file_type().is_file() && !meta.file_type().is_symlink() {
+    let existing = std::fs::symlink_metadata(&to).ok();
+    let Some(meta) = meta else {
+        if existing.is_some() {
+            let _gate = cleanup::gate();
+            remove_any(&to).map_err(err)?;
+        }
         return Ok(None);
+    };
+    if let Some(have) = &existing
+        && have.file_type().is_symlink() == meta.file_type().is_symlink()
+        && have.file_type().is_file() == meta.file_type().is_file()
+        && (meta.file_type().is_symlink() || executable(have) == executable(&meta))
+        && (meta.file_type().is_symlink() || have.len() == meta.len())
+    {
+        let want = hash_entry(&from).map_err(|source| WorkspaceError::Read { path: from.clone(), source })?;
+        let have = hash_entry(&to).map_err(err)?;
+        if want.is_some() && want == have {
+            return Ok(want);
+        }
     }
     let _gate = cleanup::gate();
+    if existing.is_some() {
+        remove_any(&to).map_err(err)?;
+    }
     if let Some(dir) = to.parent() {
         std::fs::create_dir_all(dir).map_err(err)?;
     }
@@ -365,11 +501,58 @@ fn copy_entry(source: &Path, root: &Path, rel: &Path) -> Result<Option<Copied>, 
     hash_entry(&to).map_err(err)
 }
 
+/// Removes a file, a link, or a directory that the checkout put where the user has a file.
+fn remove_any(path: &Path) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_dir() => std::fs::remove_dir_all(path),
+        Ok(_) => std::fs::remove_file(path),
+        // Gone already, or under a folder another thread replaced by a file.
+        Err(e) if matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+#[cfg(unix)]
+fn executable(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o111 != 0
+}
+
+#[cfg(not(unix))]
+fn executable(_meta: &std::fs::Metadata) -> bool {
+    false
+}
+
+/// Files and links under `root/rel` that are not in `keep`, never following links, skipping the
+/// worktree's `.git` file.
+fn find_unlisted(
+    root: &Path,
+    rel: &Path,
+    keep: &BTreeMap<PathBuf, Copied>,
+    out: &mut Vec<PathBuf>,
+) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(root.join(rel))? {
+        let entry = entry?;
+        if entry.file_name() == ".git" {
+            continue;
+        }
+        let path = rel.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            find_unlisted(root, &path, keep, out)?;
+        } else if !keep.contains_key(&path) {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
 /// The blob hash of a file or of a link's target text; `None` if nothing is there.
 fn hash_entry(path: &Path) -> std::io::Result<Option<Copied>> {
     let meta = match std::fs::symlink_metadata(path) {
         Ok(meta) => meta,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory) => {
+            return Ok(None);
+        }
         Err(e) => return Err(e),
     };
     let symlink = meta.file_type().is_symlink();

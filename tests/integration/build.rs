@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use mantra::build::{
-    self, BuildTool, FailureKind, Outcome, Settings, TestSelection, affected_tests, baseline, judge, state_key,
+    self, BuildTool, Direct, FailureKind, Outcome, Settings, TestSelection, affected_tests, baseline, baseline_with,
+    judge, state_key,
 };
 use mantra::config::{BuildConfig, CheckstyleConfig};
 use mantra::process::{Cmd, Output, ProcessError, Runner, System};
@@ -64,6 +65,75 @@ fn maven_baseline_compiles_tests_and_is_cached() {
     assert_eq!(counting.runs.load(Ordering::SeqCst), 2, "the second baseline runs no build");
     assert_eq!(second.tests, first.tests);
     assert!(dir.path().join(".mantra/cache/baseline").join(format!("{key}.json")).is_file());
+}
+
+/// The direct runner against Maven on the demo: the same tests, the same outcomes, compile errors
+/// and failing tests reported the same way, and one probe per cached baseline.
+#[test]
+fn direct_runner_builds_and_tests_what_maven_does() {
+    let dir = copy_fixture("demo");
+    let counting = Arc::new(Counting::default());
+    let tool = build::tool_for(dir.path(), &BuildConfig::default(), counting.clone());
+    let direct_settings = settings(Duration::from_secs(600));
+    let key = state_key("0123abc", &[] as &[(&str, &str)]);
+    let base = baseline_with(tool.as_ref(), dir.path(), &key, Some(&direct_settings)).unwrap();
+    assert!(base.direct_unsupported.is_none(), "{:?}", base.direct_unsupported);
+    let setup = base.direct.clone().expect("the demo builds directly");
+    assert_eq!(counting.runs.load(Ordering::SeqCst), 2, "mvn test-compile, mvn -X probe; tests ran directly");
+    let tests = base.tests.as_ref().unwrap();
+    assert!(tests.success(), "{}", tests.run.output);
+    assert!(tests.run.command.contains("junit-platform-console-standalone"), "{}", tests.run.command);
+
+    // Surefire runs the same test cases.
+    let maven = tool.test(dir.path(), &TestSelection::All).unwrap();
+    let ids = |run: &build::TestRun| {
+        let mut v: Vec<String> = run.results.iter().map(|r| r.selector()).collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    assert_eq!(tests.total, maven.total);
+    assert_eq!(ids(tests), ids(&maven));
+
+    // Cached with the set-up; a build-tool request does not reuse it.
+    let again = baseline_with(tool.as_ref(), dir.path(), &key, Some(&direct_settings)).unwrap();
+    assert!(again.cached && again.direct == Some(setup.clone()));
+    let direct = Direct::new(setup, direct_settings);
+
+    // A resource is copied; a compile error in main code is a diagnostic; so is one in a test.
+    std::fs::create_dir_all(dir.path().join("src/main/resources")).unwrap();
+    std::fs::write(dir.path().join("src/main/resources/app.properties"), "a=1\n").unwrap();
+    let service = dir.path().join(DEMO).join("invoice/InvoiceService.java");
+    edit(
+        &service,
+        "LocalDate dueDate = issueDate.plusDays(termDays);",
+        "LocalDate dueDate = issueDat.plusDays(termDays);",
+    );
+    let broken = direct.compile(dir.path()).unwrap();
+    assert_eq!(broken.failure, Some(FailureKind::Compile));
+    let d = &broken.diagnostics[0];
+    assert!(d.file.ends_with("invoice/InvoiceService.java") && d.message.contains("cannot find symbol"), "{d:?}");
+    edit(&service, "issueDat.plusDays", "issueDate.plusDays");
+    assert!(direct.compile(dir.path()).unwrap().success());
+    assert!(dir.path().join("target/classes/app.properties").is_file());
+
+    // A behaviour change fails the affected tests, found without recompiling twice.
+    edit(
+        &service,
+        "LocalDate dueDate = issueDate.plusDays(termDays);",
+        "LocalDate dueDate = issueDate.plusDays(termDays + 1);",
+    );
+    let project = mantra::java::Project::open(dir.path()).unwrap();
+    let affected = affected_tests(&project, &["com.acme.invoicing.invoice.InvoiceService".to_string()]);
+    let run = direct.test(dir.path(), &TestSelection::Only(affected)).unwrap();
+    assert_eq!(run.failure, Some(FailureKind::TestFailure), "{}", run.run.output);
+    assert!(
+        run.failing().any(|r| r.id.starts_with("com.acme.invoicing.invoice.InvoiceServiceTest#")),
+        "{:?}",
+        run.results
+    );
+    let judged = judge(&direct, dir.path(), &base, &run).unwrap();
+    assert!(!judged.accepted() && !judged.broken.is_empty());
 }
 
 #[test]
@@ -138,6 +208,9 @@ fn maven_failures_are_judged_broken_flaky_or_pre_existing() {
         tool: "Maven".into(),
         compile: tool.compile(dir.path()).unwrap(),
         tests: Some(original),
+        direct_requested: false,
+        direct: None,
+        direct_unsupported: None,
         cached: false,
     };
     let j = judge(&tool, dir.path(), &base, &after).unwrap();

@@ -108,7 +108,9 @@ fn refactor_apply_verifies_an_extract_then_writes_it_and_keeps_the_workspace_on_
     let kept = PathBuf::from(kept.trim());
     assert!(kept.is_dir(), "{}", kept.display());
     assert_eq!(std::fs::read_to_string(kept.join(ISSUE)).unwrap(), written, "the workspace holds what was verified");
-    assert!(kept.join("target/surefire-reports").is_dir(), "the tests ran in the workspace");
+    // With the default `verify.runner = direct`, on the JUnit launcher with Maven's classpath.
+    assert!(kept.join(".mantra/direct/reports").is_dir(), "the tests ran in the workspace");
+    assert!(run.stderr.contains("[tests all] 83 passed"), "{}", run.stderr);
     std::fs::remove_dir_all(&kept).unwrap();
     // The baseline is cached in the project, hidden from git by its own .gitignore.
     assert_eq!(std::fs::read_to_string(dir.path().join(".mantra/.gitignore")).unwrap().lines().last(), Some("*"));

@@ -1,5 +1,5 @@
-//! The workspace: an isolated copy of a real git repository (made here with the `git` CLI), applied
-//! back atomically, removed on every exit path including SIGINT.
+//! The workspace: a git worktree (or, outside git, a copy) of a real repository (made here with the
+//! `git` CLI), applied back atomically, removed and pruned on every exit path including SIGINT.
 
 use std::collections::BTreeMap;
 use std::io::BufRead;
@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use mantra::engine::{ChangeSet, Edit};
-use mantra::workspace::{Workspace, WorkspaceError, WorkspaceOptions, dirty_state_hash};
+use mantra::workspace::{Workspace, WorkspaceError, WorkspaceKind, WorkspaceOptions, dirty_state_hash};
 use mantra::writeback::WriteError;
 
 use crate::harness::git;
@@ -24,7 +24,8 @@ fn read(root: &Path, rel: &str) -> String {
     std::fs::read_to_string(root.join(rel)).unwrap()
 }
 
-/// Every file and link under `dir` (links as `-> target`), never following links, `.git` skipped.
+/// Every file and link under `dir` (links as `-> target`), never following links, `.git` (a
+/// repository's folder, a worktree's file) skipped.
 fn tree(dir: &Path) -> BTreeMap<String, String> {
     fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
         for e in std::fs::read_dir(dir).unwrap() {
@@ -32,12 +33,13 @@ fn tree(dir: &Path) -> BTreeMap<String, String> {
             let path = e.path();
             let rel = path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
             let kind = e.file_type().unwrap();
+            if e.file_name() == ".git" {
+                continue;
+            }
             if kind.is_symlink() {
                 out.insert(rel, format!("-> {}", std::fs::read_link(&path).unwrap().display()));
             } else if kind.is_dir() {
-                if e.file_name() != ".git" {
-                    walk(root, &path, out);
-                }
+                walk(root, &path, out);
             } else {
                 out.insert(rel, String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned());
             }
@@ -88,15 +90,77 @@ fn workspace_equals_the_working_tree_minus_ignored_files() {
     assert_eq!(read(ws.root(), "modified.txt"), "modified in the working tree\n");
     assert_eq!(read(ws.root(), "staged.txt"), "staged change\n");
     assert!(ws.head().is_some());
+    assert_eq!(ws.kind(), WorkspaceKind::Worktree);
 
-    // The user's repository is not touched: same status, no worktree registered.
+    // A linked worktree detached at HEAD; the user's branches, index and status are untouched.
     let root = ws.root().to_path_buf();
     assert!(root.starts_with(std::env::temp_dir().canonicalize().unwrap()), "{}", root.display());
+    let list = git(repo.path(), &["worktree", "list", "--porcelain"]);
+    assert!(list.contains(&format!("worktree {}", root.display())) && list.contains("detached"), "{list}");
+    assert_eq!(git(&root, &["rev-parse", "HEAD"]), git(repo.path(), &["rev-parse", "HEAD"]));
+    assert_eq!(git(repo.path(), &["branch", "--list"]).lines().count(), 1, "no branch left behind");
+    assert_eq!(git(repo.path(), &["status", "--porcelain"]), status_before);
     drop(ws);
     assert!(!root.exists());
     assert_eq!(git(repo.path(), &["status", "--porcelain"]), status_before);
     assert_eq!(git(repo.path(), &["worktree", "list"]).lines().count(), 1);
-    assert!(!repo.path().join(".git/worktrees").exists());
+    assert_eq!(std::fs::read_dir(repo.path().join(".git/worktrees")).map_or(0, |d| d.count()), 0);
+}
+
+#[test]
+fn a_mode_change_and_a_file_replacing_a_directory_come_along() {
+    let repo = messy_repo();
+    let r = repo.path();
+    write(r, "tool.sh", "#!/bin/sh\n");
+    write(r, "was_dir/inner.txt", "committed\n");
+    git(r, &["add", "."]);
+    git(r, &["commit", "-qm", "more"]);
+    std::fs::set_permissions(r.join("tool.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::remove_dir_all(r.join("was_dir")).unwrap();
+    write(r, "was_dir", "now a file, untracked\n");
+    let ws = Workspace::create(r).unwrap();
+    assert_eq!(ws.kind(), WorkspaceKind::Worktree);
+    let mut expected = tree(r);
+    expected.remove("debug.log");
+    expected.remove("out/Generated.java");
+    assert_eq!(tree(ws.root()), expected);
+    let mode = std::fs::metadata(ws.root().join("tool.sh")).unwrap().permissions().mode();
+    assert_eq!(mode & 0o111, 0o111);
+}
+
+#[test]
+fn a_locked_index_does_not_stop_a_worktree() {
+    let repo = messy_repo();
+    // Another git process (an IDE) is writing the index.
+    std::fs::write(repo.path().join(".git/index.lock"), "").unwrap();
+    let ws = Workspace::create(repo.path()).unwrap();
+    assert_eq!(ws.kind(), WorkspaceKind::Worktree);
+    assert_eq!(read(ws.root(), "staged.txt"), "staged change\n");
+    drop(ws);
+    assert!(repo.path().join(".git/index.lock").exists(), "the user's lock is theirs");
+    std::fs::remove_file(repo.path().join(".git/index.lock")).unwrap();
+    assert_eq!(git(repo.path(), &["worktree", "list"]).lines().count(), 1);
+}
+
+#[test]
+fn stale_worktrees_of_killed_runs_are_pruned_and_others_left_alone() {
+    let repo = messy_repo();
+    let r = repo.path();
+    let elsewhere = tempfile::tempdir().unwrap();
+    // The user's own worktree, and one a `kill -9`ed mantra (pid 4194304 > pid_max) left behind.
+    let theirs = elsewhere.path().join("theirs");
+    git(r, &["worktree", "add", "-q", "--detach", theirs.to_str().unwrap()]);
+    let stale = elsewhere.path().join("mantra-ws-4194304-0-0");
+    git(r, &["worktree", "add", "-q", "--detach", stale.to_str().unwrap()]);
+    git(r, &["branch", "mantra-ws-tmp-mantra-ws-4194304-0-1"]);
+    std::fs::remove_dir_all(&stale).unwrap();
+    let ws = Workspace::create(r).unwrap();
+    assert_eq!(ws.kind(), WorkspaceKind::Worktree);
+    drop(ws);
+    let list = git(r, &["worktree", "list", "--porcelain"]);
+    assert_eq!(list.matches("worktree ").count(), 2, "{list}");
+    assert!(list.contains("theirs"), "{list}");
+    assert!(!git(r, &["branch", "--list"]).contains("mantra-ws-tmp"), "the stale branch is gone");
 }
 
 #[test]
@@ -189,12 +253,18 @@ fn dropped_on_panic_and_kept_on_request() {
     let root = seen.into_inner().unwrap();
     assert!(root.as_os_str().len() > 1 && !root.exists(), "{}", root.display());
 
+    assert_eq!(git(repo.path(), &["worktree", "list"]).lines().count(), 1, "pruned after the panic");
+
     let kept = Workspace::create_with(repo.path(), &WorkspaceOptions { keep: true, parent: None }).unwrap();
     let root = kept.root().to_path_buf();
     assert!(kept.is_kept());
     drop(kept);
     assert!(root.join("a.txt").exists());
-    std::fs::remove_dir_all(&root).unwrap();
+    assert!(git(repo.path(), &["worktree", "list"]).contains(root.to_str().unwrap()), "a kept worktree is listed");
+    // As the README says to remove it.
+    git(repo.path(), &["worktree", "remove", "--force", root.to_str().unwrap()]);
+    assert!(!root.exists());
+    assert_eq!(git(repo.path(), &["worktree", "list"]).lines().count(), 1);
 }
 
 /// Not a test on its own: the child process of `sigint_removes_live_workspaces`.
@@ -309,6 +379,9 @@ fn a_project_in_a_subdirectory_of_a_bigger_repository() {
     write(r, "apps/demo/target/classes/A.class", "bytes");
     let project = r.join("apps/demo");
     let ws = Workspace::create(&project).unwrap();
+    assert_eq!(ws.kind(), WorkspaceKind::Worktree);
+    assert!(ws.root().ends_with("apps/demo"), "{}", ws.root().display());
+    assert!(ws.root().join("../../other/Other.java").exists(), "the worktree holds the whole repository");
     let files: Vec<String> = tree(ws.root()).into_keys().collect();
     assert_eq!(files, ["pom.xml", "src/main/java/A.java", "src/main/java/B.java"]);
 
@@ -328,6 +401,8 @@ fn a_project_in_a_subdirectory_of_a_bigger_repository() {
     assert_ne!(after, before);
     let head = git(r, &["rev-parse", "HEAD"]);
     assert!(after.starts_with(head.trim()), "{after}");
+    drop(ws);
+    assert_eq!(git(r, &["worktree", "list"]).lines().count(), 1);
 }
 
 #[test]
@@ -404,6 +479,13 @@ fn disk_full_child() {
 
 #[test]
 fn a_failed_copy_names_the_file_and_leaves_nothing() {
+    // Unborn HEAD (a copy), then committed (a worktree whose checkout fails, then the copy fallback).
+    for commit in [false, true] {
+        a_failed_copy(commit);
+    }
+}
+
+fn a_failed_copy(commit: bool) {
     let dir = tempfile::tempdir().unwrap();
     git(dir.path(), &["init", "-q"]);
     for i in 0..50 {
@@ -411,6 +493,10 @@ fn a_failed_copy_names_the_file_and_leaves_nothing() {
     }
     std::fs::create_dir_all(dir.path().join("assets")).unwrap();
     std::fs::write(dir.path().join("assets/big.bin"), vec![7u8; 1 << 20]).unwrap();
+    if commit {
+        git(dir.path(), &["add", "."]);
+        git(dir.path(), &["commit", "-qm", "init"]);
+    }
     let parent = tempfile::tempdir().unwrap();
     let out =
         child("workspace::disk_full_child", &[("MANTRA_TEST_REPO", dir.path()), ("MANTRA_TEST_PARENT", parent.path())])
@@ -420,6 +506,8 @@ fn a_failed_copy_names_the_file_and_leaves_nothing() {
     assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("cannot copy ") && stdout.contains("assets/big.bin"), "{stdout}");
     assert_eq!(std::fs::read_dir(parent.path()).unwrap().count(), 0, "no partial workspace left");
+    assert_eq!(git(dir.path(), &["worktree", "list"]).lines().count(), 1, "no worktree left");
+    assert_eq!(git(dir.path(), &["branch", "--list"]).lines().count(), usize::from(commit));
 }
 
 #[test]
