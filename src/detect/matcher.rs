@@ -14,8 +14,14 @@
 use std::collections::HashMap;
 
 use super::model::{Call, Method, Side, Stmt, core_of};
+use super::replace::replaced;
 use super::{Location, Refactoring, RefactoringType, Subject};
 use crate::metrics::token_similarity;
+
+fn tracing(name: &str) -> bool {
+    static T: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    T.get_or_init(|| std::env::var("MANTRA_DETECT_TRACE").ok()).as_deref() == Some(name)
+}
 
 /// How close a fuzzy statement match must be (token LCS similarity).
 const FUZZY: f64 = 0.75;
@@ -126,7 +132,16 @@ fn map_onto(src: &[Norm], pool: &[&Norm], used: &mut [bool]) -> Mapping {
             } else {
                 token_similarity(&s.toks, &p.toks)
             };
-            if sim >= FUZZY && best.is_none_or(|(bs, _)| sim > bs) {
+            // Below the fuzzy bar, a statement with expressions replaced (RefactoringMiner's
+            // replacements) still pairs, ranked by what it shares.
+            let sim = if sim >= FUZZY {
+                sim
+            } else if a >= 4 && sim < 0.5 {
+                0.0
+            } else {
+                replaced(&s.toks, &p.toks).map_or(0.0, |r| r * 0.5)
+            };
+            if sim > 0.0 && best.is_none_or(|(bs, _)| sim > bs) {
                 best = Some((sim, j));
             }
         }
@@ -200,15 +215,29 @@ impl<'s> Diff<'s> {
     }
 
     pub fn run(mut self) -> Vec<Refactoring> {
+        let t = std::time::Instant::now();
+        let lap = |what: &str| {
+            if tracing("TIME") {
+                eprintln!("TIME {what} {:?}", t.elapsed())
+            }
+        };
         self.match_classes();
+        lap("classes");
         self.match_signatures();
+        lap("sigs");
         self.renames();
+        lap("renames");
         self.build_pairs();
         self.extracts(false);
+        lap("extracts");
         self.inlines(false);
+        lap("inlines");
         self.moves();
+        lap("moves");
         self.extracts(true);
+        lap("extracts across");
         self.inlines(true);
+        lap("inlines across");
         let mut seen = std::collections::HashSet::new();
         self.out.retain(|r| seen.insert(r.description.clone()));
         self.out.sort_by(|x, y| (x.kind, &x.description).cmp(&(y.kind, &y.description)));
@@ -354,6 +383,33 @@ impl<'s> Diff<'s> {
                 if self.fwd[mb].is_none() && self.back[ma].is_none() {
                     self.pair_method(mb, ma);
                     found.push((mb, ma, pure));
+                }
+            }
+        }
+        // A rename made once is usually made through the hierarchy (an abstract method and its
+        // overrides): the same old and new name with the same parameters elsewhere is the same rename.
+        let renamed: std::collections::HashSet<(&str, &str)> = found
+            .iter()
+            .map(|&(mb, ma, _)| (self.b.methods[mb].name.as_str(), self.a.methods[ma].name.as_str()))
+            .collect();
+        if !renamed.is_empty() {
+            let classes: Vec<(usize, usize)> = self.class_fwd.iter().map(|(&b, &a)| (b, a)).collect();
+            for (cb, ca) in classes {
+                for &mb in &self.b.classes[cb].methods {
+                    for &ma in &self.a.classes[ca].methods {
+                        let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
+                        if self.fwd[mb].is_none()
+                            && self.back[ma].is_none()
+                            && renamed.contains(&(x.name.as_str(), y.name.as_str()))
+                            && x.params.iter().map(|p| &p.1).eq(y.params.iter().map(|p| &p.1))
+                        {
+                            let pure = x.stmts.len() == y.stmts.len()
+                                && x.stmts.iter().zip(&y.stmts).all(|(p, q)| p.text == q.text);
+                            self.fwd[mb] = Some(ma);
+                            self.back[ma] = Some(mb);
+                            found.push((mb, ma, pure));
+                        }
+                    }
                 }
             }
         }
@@ -509,6 +565,12 @@ impl<'s> Diff<'s> {
                 let before_calls = count_b.get(&(call.name.as_str(), call.args.len())).copied().unwrap_or(0);
                 let after_calls = count_a.get(&(call.name.as_str(), call.args.len())).copied().unwrap_or(0);
                 if depth == 0 && after_calls <= before_calls {
+                    if tracing(&call.name) {
+                        eprintln!(
+                            "TRACE skip call {} in {}: counts {before_calls} -> {after_calls}",
+                            call.name, am.desc
+                        );
+                    }
                     continue;
                 }
                 for x in self.new_methods(&call.name, call.args.len()) {
@@ -521,10 +583,38 @@ impl<'s> Diff<'s> {
                         continue;
                     }
                     let xm = &self.a.methods[x];
+                    // Across classes, a receiver whose type is known must be able to hold the method.
+                    let typed = if across && call.qualified && depth == 0 {
+                        self.receiver_type(false, pair.a, call).map(|t| self.type_fits(false, &t, xm.class))
+                    } else {
+                        None
+                    };
+                    if typed == Some(false) {
+                        continue;
+                    }
                     let subst = substitution(xm, call, &outer);
                     let src = norms(xm, &subst);
                     let mut used = vec![false; pool.len()];
-                    let mapping = map_onto(&src, &pool, &mut used);
+                    let mut mapping = map_onto(&src, &pool, &mut used);
+                    // An untyped receiver across classes needs more than one statement of evidence.
+                    if across && (call.qualified && typed.is_none() && mapping.mapped < 2 || mapping.exact == 0) {
+                        mapping.mapped = 0;
+                    }
+                    if tracing(&call.name) {
+                        eprintln!("TRACE extract {} from {} enough={}", xm.desc, bm.desc, Self::enough(&mapping));
+                        for (i, n) in src.iter().enumerate() {
+                            let p = mapping.pairs.iter().find(|p| p.0 == i);
+                            eprintln!(
+                                "  src{} {} -> {:?}",
+                                if n.trivial { "t" } else { "" },
+                                n.text,
+                                p.map(|p| (&pool[p.1].text, p.2))
+                            );
+                        }
+                        for n in &pool {
+                            eprintln!("  pool {}", n.text);
+                        }
+                    }
                     if Self::enough(&mapping) {
                         seen.push(x);
                         if depth < 2 {
@@ -599,10 +689,36 @@ impl<'s> Diff<'s> {
                         continue;
                     }
                     let rm = &self.b.methods[r];
+                    let typed = if across && call.qualified {
+                        self.receiver_type(true, pair.b, call).map(|t| self.type_fits(true, &t, rm.class))
+                    } else {
+                        None
+                    };
+                    if typed == Some(false) {
+                        continue;
+                    }
                     let subst = substitution(rm, call, &HashMap::new());
                     let src = norms(rm, &subst);
                     let mut used = vec![false; pool.len()];
-                    let mapping = map_onto(&src, &pool, &mut used);
+                    let mut mapping = map_onto(&src, &pool, &mut used);
+                    if across && call.qualified && typed.is_none() && mapping.mapped < 2 {
+                        mapping.mapped = 0;
+                    }
+                    if tracing(&call.name) {
+                        eprintln!("TRACE inline {} into {} enough={}", rm.desc, am.desc, Self::enough(&mapping));
+                        for (i, n) in src.iter().enumerate() {
+                            let p = mapping.pairs.iter().find(|p| p.0 == i);
+                            eprintln!(
+                                "  src{} {} -> {:?}",
+                                if n.trivial { "t" } else { "" },
+                                n.text,
+                                p.map(|p| (&pool[p.1].text, p.2))
+                            );
+                        }
+                        for n in &pool {
+                            eprintln!("  pool {}", n.text);
+                        }
+                    }
                     if Self::enough(&mapping) {
                         seen.push(r);
                         let pure = mapping.all_exact() && self.only_calls(pair, &call.name, true);
@@ -653,6 +769,59 @@ impl<'s> Diff<'s> {
         side.methods[m].is_static
             || caller.name.starts_with(&format!("{}.", owner.name))
             || self.inherits(side, class, &owner.simple, 4)
+    }
+
+    /// The erased simple type of a call's receiver in method `m`, when it can be told from the
+    /// declarations at hand: a parameter, local or field by that name, a class name, `new T(..)`.
+    fn receiver_type(&self, before: bool, m: usize, call: &Call) -> Option<String> {
+        let side = self.side(before);
+        let method = &side.methods[m];
+        let toks: Vec<&str> = call.receiver.split(' ').collect();
+        if toks.first() == Some(&"new") {
+            return toks.get(1).map(|t| t.to_string());
+        }
+        if toks.len() != 1 {
+            // `a.b.C` (a qualified class name) ends in its simple name; anything else is unknown.
+            let names = toks.iter().step_by(2).all(|t| t.starts_with(|c: char| c.is_alphabetic()));
+            let dots = toks.iter().skip(1).step_by(2).all(|t| *t == ".");
+            let last = toks.last()?;
+            return (names && dots && last.starts_with(|c: char| c.is_uppercase())).then(|| last.to_string());
+        }
+        let name = toks[0];
+        if let Some((_, t)) = method.params.iter().find(|(n, _)| n == name) {
+            return Some(super::model::erase(t, 0));
+        }
+        if let Some((_, t)) = method.locals.iter().find(|(n, _)| n == name) {
+            return Some(t.clone());
+        }
+        // Fields of the class, its enclosing classes and its superclasses at hand.
+        let mut class_name = side.class_of(m).name.clone();
+        loop {
+            if let Some(&c) = side.class_by_name.get(&class_name) {
+                let class = &side.classes[c];
+                let supers = class.supers.iter().filter_map(|s| side.classes.iter().find(|k| k.simple == *s));
+                for k in std::iter::once(class).chain(supers) {
+                    if let Some((_, t)) = k.fields.iter().find(|(n, _)| n == name) {
+                        return Some(t.clone());
+                    }
+                }
+            }
+            match class_name.rfind('.') {
+                Some(i) => class_name.truncate(i),
+                None => break,
+            }
+        }
+        name.starts_with(|c: char| c.is_uppercase()).then(|| name.to_string())
+    }
+
+    /// Whether a receiver of type `ty` can hold methods of `class`: the class, a supertype of it
+    /// (an override), or a subtype of it (an inherited method).
+    fn type_fits(&self, before: bool, ty: &str, class: usize) -> bool {
+        let side = self.side(before);
+        let target = &side.classes[class];
+        target.simple == ty
+            || target.supers.iter().any(|s| s == ty)
+            || side.classes.iter().enumerate().any(|(i, c)| c.simple == ty && self.inherits(side, i, &target.simple, 4))
     }
 
     /// Whether `class` has a supertype named `simple`, looking `depth` levels up through the side's classes.
