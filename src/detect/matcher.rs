@@ -361,6 +361,7 @@ impl<'s> Diff<'s> {
     fn renames(&mut self) {
         let classes: Vec<(usize, usize)> = self.class_fwd.iter().map(|(&b, &a)| (b, a)).collect();
         let mut found = Vec::new();
+        let mut ambiguous = Vec::new();
         for (cb, ca) in classes {
             let lone_b: Vec<usize> =
                 self.b.classes[cb].methods.iter().copied().filter(|&m| self.fwd[m].is_none()).collect();
@@ -379,11 +380,30 @@ impl<'s> Diff<'s> {
                 }
             }
             candidates.sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap_or(std::cmp::Ordering::Equal));
-            for (_, mb, ma, pure) in candidates {
-                if self.fwd[mb].is_none() && self.back[ma].is_none() {
-                    self.pair_method(mb, ma);
-                    found.push((mb, ma, pure));
+            for &(score, mb, ma, pure) in &candidates {
+                if self.fwd[mb].is_some() || self.back[ma].is_some() {
+                    continue;
                 }
+                // One method that fits two new ones equally well (`isAffix` → `isPrefix` and
+                // `isSuffix`) was split or replaced, not renamed; several equal pairs that
+                // permute among themselves are resolved in order.
+                let free = |&&(s, b, a, _): &&(f64, usize, usize, bool)| {
+                    s == score && self.fwd[b].is_none() && self.back[a].is_none()
+                };
+                let rivals_a = candidates.iter().filter(free).filter(|c| c.1 == mb).count();
+                let rivals_b = candidates.iter().filter(free).filter(|c| c.2 == ma).count();
+                if rivals_a > rivals_b {
+                    ambiguous.push(mb);
+                    continue;
+                }
+                self.pair_method(mb, ma);
+                found.push((mb, ma, pure));
+            }
+        }
+        // Ambiguous here is not explained better elsewhere (a move would pick one at random).
+        for mb in ambiguous {
+            if self.fwd[mb].is_none() {
+                self.used_b[mb] = true;
             }
         }
         // A rename made once is usually made through the hierarchy (an abstract method and its
@@ -486,11 +506,17 @@ impl<'s> Diff<'s> {
         if x.name != y.name && moved && (m < 2 || fwd.exact == 0) {
             return None;
         }
-        let score = 2.0 * m as f64 / (sx_solid + sy_solid) as f64 + if same_sig { 0.01 } else { 0.0 };
-        // A rename nobody calls (a test method, an entry point) has only its body as evidence.
-        if !moved && score < 0.75 && !self.call_sites_renamed(&x.name, &y.name) {
+        // A one-statement body (a getter, a delegation) moved elsewhere is the same method only
+        // with the same signature; otherwise it is a new accessor that happens to look alike.
+        if moved && sx_solid.max(sy_solid) <= 1 && !(same_sig && x.ret == y.ret) {
             return None;
         }
+        let body_score = 2.0 * m as f64 / (sx_solid + sy_solid) as f64;
+        // A rename nobody calls (a test method, an entry point) has only its body as evidence.
+        if !moved && body_score < 0.75 && !self.call_sites_renamed(&x.name, &y.name) {
+            return None;
+        }
+        let score = body_score + if same_sig { 0.01 } else { 0.0 };
         let pure = identical || (fwd.all_exact() && back.all_exact() && nx.len() == ny.len());
         Some((score, pure))
     }
