@@ -588,8 +588,10 @@ impl<'s> Diff<'s> {
             // (call in the caller or in an extracted method, the substitution in force there)
             let mut queue: Vec<(&Call, Subst, usize)> = am.calls.iter().map(|c| (c, HashMap::new(), 0)).collect();
             while let Some((call, outer, depth)) = queue.pop() {
-                let before_calls = count_b.get(&(call.name.as_str(), call.args.len())).copied().unwrap_or(0);
-                let after_calls = count_a.get(&(call.name.as_str(), call.args.len())).copied().unwrap_or(0);
+                let before_calls =
+                    count_b.get(&(call.name.as_str(), call.args.len(), call.receiver.as_str())).copied().unwrap_or(0);
+                let after_calls =
+                    count_a.get(&(call.name.as_str(), call.args.len(), call.receiver.as_str())).copied().unwrap_or(0);
                 if depth == 0 && after_calls <= before_calls {
                     if tracing(&call.name) {
                         eprintln!(
@@ -700,8 +702,10 @@ impl<'s> Diff<'s> {
             let (count_b, count_a) = (call_counts(bm), call_counts(am));
             let mut seen = Vec::new();
             for (ci, call) in bm.calls.iter().enumerate() {
-                let before_calls = count_b.get(&(call.name.as_str(), call.args.len())).copied().unwrap_or(0);
-                let after_calls = count_a.get(&(call.name.as_str(), call.args.len())).copied().unwrap_or(0);
+                let before_calls =
+                    count_b.get(&(call.name.as_str(), call.args.len(), call.receiver.as_str())).copied().unwrap_or(0);
+                let after_calls =
+                    count_a.get(&(call.name.as_str(), call.args.len(), call.receiver.as_str())).copied().unwrap_or(0);
                 if after_calls >= before_calls {
                     continue;
                 }
@@ -1073,11 +1077,12 @@ fn by_name(side: &Side) -> HashMap<&str, Vec<usize>> {
     map
 }
 
-/// How many calls each name gets in a method.
-fn call_counts(m: &Method) -> HashMap<(&str, usize), usize> {
-    let mut map: HashMap<(&str, usize), usize> = HashMap::new();
+/// How many calls each (name, arity, receiver) gets in a method: `Constants.digest()` before and
+/// `digest()` after are different calls.
+fn call_counts(m: &Method) -> HashMap<(&str, usize, &str), usize> {
+    let mut map: HashMap<(&str, usize, &str), usize> = HashMap::new();
     for c in &m.calls {
-        *map.entry((c.name.as_str(), c.args.len())).or_default() += 1;
+        *map.entry((c.name.as_str(), c.args.len(), c.receiver.as_str())).or_default() += 1;
     }
     map
 }
