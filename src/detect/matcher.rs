@@ -18,11 +18,6 @@ use super::replace::replaced;
 use super::{Location, Refactoring, RefactoringType, Subject};
 use crate::metrics::token_similarity;
 
-fn tracing(name: &str) -> bool {
-    static T: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
-    T.get_or_init(|| std::env::var("MANTRA_DETECT_TRACE").ok()).as_deref() == Some(name)
-}
-
 /// How close a fuzzy statement match must be (token LCS similarity).
 const FUZZY: f64 = 0.75;
 
@@ -215,29 +210,15 @@ impl<'s> Diff<'s> {
     }
 
     pub fn run(mut self) -> Vec<Refactoring> {
-        let t = std::time::Instant::now();
-        let lap = |what: &str| {
-            if tracing("TIME") {
-                eprintln!("TIME {what} {:?}", t.elapsed())
-            }
-        };
         self.match_classes();
-        lap("classes");
         self.match_signatures();
-        lap("sigs");
         self.renames();
-        lap("renames");
         self.build_pairs();
         self.extracts(false);
-        lap("extracts");
         self.inlines(false);
-        lap("inlines");
         self.moves();
-        lap("moves");
         self.extracts(true);
-        lap("extracts across");
         self.inlines(true);
-        lap("inlines across");
         let mut seen = std::collections::HashSet::new();
         self.out.retain(|r| seen.insert(r.description.clone()));
         self.out.sort_by(|x, y| (x.kind, &x.description).cmp(&(y.kind, &y.description)));
@@ -508,8 +489,14 @@ impl<'s> Diff<'s> {
         }
         // A one-statement body (a getter, a delegation) moved elsewhere is the same method only
         // with the same signature; otherwise it is a new accessor that happens to look alike.
-        if moved && sx_solid.max(sy_solid) <= 1 && !(same_sig && x.ret == y.ret) {
-            return None;
+        if moved && sx_solid.max(sy_solid) <= 1 {
+            // ... the parameter that became (or was) `this` aside.
+            let (cx, cy) = (&self.b.class_of(mb).simple, &self.a.class_of(ma).simple);
+            let px = x.params.iter().map(|p| &p.1).filter(|t| *t != cy);
+            let py = y.params.iter().map(|p| &p.1).filter(|t| *t != cx);
+            if !(px.eq(py) && x.ret == y.ret) {
+                return None;
+            }
         }
         let body_score = 2.0 * m as f64 / (sx_solid + sy_solid) as f64;
         // A rename nobody calls (a test method, an entry point) has only its body as evidence.
@@ -593,12 +580,6 @@ impl<'s> Diff<'s> {
                 let after_calls =
                     count_a.get(&(call.name.as_str(), call.args.len(), call.receiver.as_str())).copied().unwrap_or(0);
                 if depth == 0 && after_calls <= before_calls {
-                    if tracing(&call.name) {
-                        eprintln!(
-                            "TRACE skip call {} in {}: counts {before_calls} -> {after_calls}",
-                            call.name, am.desc
-                        );
-                    }
                     continue;
                 }
                 for x in self.new_methods(&call.name, call.args.len()) {
@@ -627,21 +608,6 @@ impl<'s> Diff<'s> {
                     // An untyped receiver across classes needs more than one statement of evidence.
                     if across && (call.qualified && typed.is_none() && mapping.mapped < 2 || mapping.exact == 0) {
                         mapping.mapped = 0;
-                    }
-                    if tracing(&call.name) {
-                        eprintln!("TRACE extract {} from {} enough={}", xm.desc, bm.desc, Self::enough(&mapping));
-                        for (i, n) in src.iter().enumerate() {
-                            let p = mapping.pairs.iter().find(|p| p.0 == i);
-                            eprintln!(
-                                "  src{} {} -> {:?}",
-                                if n.trivial { "t" } else { "" },
-                                n.text,
-                                p.map(|p| (&pool[p.1].text, p.2))
-                            );
-                        }
-                        for n in &pool {
-                            eprintln!("  pool {}", n.text);
-                        }
                     }
                     if Self::enough(&mapping) {
                         seen.push(x);
@@ -733,21 +699,6 @@ impl<'s> Diff<'s> {
                     let mut mapping = map_onto(&src, &pool, &mut used);
                     if across && call.qualified && typed.is_none() && mapping.mapped < 2 {
                         mapping.mapped = 0;
-                    }
-                    if tracing(&call.name) {
-                        eprintln!("TRACE inline {} into {} enough={}", rm.desc, am.desc, Self::enough(&mapping));
-                        for (i, n) in src.iter().enumerate() {
-                            let p = mapping.pairs.iter().find(|p| p.0 == i);
-                            eprintln!(
-                                "  src{} {} -> {:?}",
-                                if n.trivial { "t" } else { "" },
-                                n.text,
-                                p.map(|p| (&pool[p.1].text, p.2))
-                            );
-                        }
-                        for n in &pool {
-                            eprintln!("  pool {}", n.text);
-                        }
                     }
                     if Self::enough(&mapping) {
                         seen.push(r);

@@ -154,11 +154,7 @@ pub struct Subject {
 
 /// The method-level refactorings that turn `before` into `after`, in a stable order.
 pub fn detect(before: &Snapshot, after: &Snapshot) -> Vec<Refactoring> {
-    let t = std::time::Instant::now();
     let (b, a) = model::Side::build_pair(before, after);
-    if std::env::var("MANTRA_DETECT_TRACE").as_deref() == Ok("TIME") {
-        eprintln!("TIME build {:?} ({} + {} methods)", t.elapsed(), b.methods.len(), a.methods.len());
-    }
     matcher::Diff::new(&b, &a).run()
 }
 

@@ -218,12 +218,7 @@ pub struct Side {
 impl Side {
     /// Both sides of a change; the after side's files are parsed incrementally from the before side's.
     pub fn build_pair(before: &Snapshot, after: &Snapshot) -> (Side, Side) {
-        let t = std::time::Instant::now();
-        let tr = std::env::var("MANTRA_DETECT_TRACE").as_deref() == Ok("TIME");
         let b_files: Vec<Parsed> = before.files.par_iter().map(|(p, t)| Parsed::parse(p, t.clone(), None)).collect();
-        if tr {
-            eprintln!("TIME parse before {:?}", t.elapsed());
-        }
         let b_index: HashMap<&str, usize> = b_files.iter().enumerate().map(|(i, f)| (f.path.as_str(), i)).collect();
         let a_files: Vec<Parsed> = after
             .files
@@ -242,20 +237,11 @@ impl Side {
                 }
             })
             .collect();
-        if tr {
-            eprintln!("TIME parse {:?}", t.elapsed());
-        }
         let mut b = Side::declare(b_files);
         let mut a = Side::declare(a_files);
-        if tr {
-            eprintln!("TIME declare {:?}", t.elapsed());
-        }
         let fb: HashSet<u64> = b.methods.iter().map(|m| m.fingerprint).collect();
         let fa: HashSet<u64> = a.methods.iter().map(|m| m.fingerprint).collect();
         rayon::join(|| b.fill_bodies(&fa), || a.fill_bodies(&fb));
-        if tr {
-            eprintln!("TIME fill {:?}", t.elapsed());
-        }
         (b, a)
     }
 
