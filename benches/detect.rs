@@ -3,7 +3,8 @@
 //! Runs `mantra::detect::detect` on every commit of `shared/data/refactoring-oracle` (both sides
 //! read from disk first), prints the per-type table (TP, FP, FN, precision, recall) and the
 //! commits per second of detection, on rayon's pool. Run with `cargo bench --bench detect`;
-//! `MANTRA_DETECT_MISSES=1` also lists every false positive and false negative. The data must be
+//! `MANTRA_DETECT_MISSES=1` also lists every false positive and false negative,
+//! `MANTRA_DETECT_ONLY=<sha prefix>` limits the run to matching commits. The data must be
 //! there: a missing data set fails the benchmark rather than reporting nothing.
 
 use std::time::Instant;
@@ -12,7 +13,11 @@ use mantra::detect::oracle;
 
 fn main() {
     let shared = mantra::dataset::shared_data_dir().unwrap_or_else(|e| panic!("{e}"));
-    let commits = oracle::load(&shared.join("refactoring-oracle")).unwrap_or_else(|e| panic!("{e}"));
+    let mut commits = oracle::load(&shared.join("refactoring-oracle")).unwrap_or_else(|e| panic!("{e}"));
+    // `MANTRA_DETECT_ONLY=<sha prefix>` runs the commits whose id starts with it, for triage.
+    if let Ok(prefix) = std::env::var("MANTRA_DETECT_ONLY") {
+        commits.retain(|c| c.sha.starts_with(&prefix));
+    }
     assert!(!commits.is_empty(), "the oracle holds no commits");
     // One warm-up pass so the timed pass measures the detector, not a cold page cache.
     let _ = oracle::evaluate(&commits[..commits.len().min(20)]);

@@ -14,6 +14,7 @@
 use std::collections::HashMap;
 
 use super::model::{Call, Method, Side, Stmt, core_of};
+use super::replace::replaced;
 use super::{Location, Refactoring, RefactoringType, Subject};
 use crate::metrics::token_similarity;
 
@@ -126,7 +127,16 @@ fn map_onto(src: &[Norm], pool: &[&Norm], used: &mut [bool]) -> Mapping {
             } else {
                 token_similarity(&s.toks, &p.toks)
             };
-            if sim >= FUZZY && best.is_none_or(|(bs, _)| sim > bs) {
+            // Below the fuzzy bar, a statement with expressions replaced (RefactoringMiner's
+            // replacements) still pairs, ranked by what it shares.
+            let sim = if sim >= FUZZY {
+                sim
+            } else if a >= 4 && sim < 0.5 {
+                0.0
+            } else {
+                replaced(&s.toks, &p.toks).map_or(0.0, |r| r * 0.5)
+            };
+            if sim > 0.0 && best.is_none_or(|(bs, _)| sim > bs) {
                 best = Some((sim, j));
             }
         }
@@ -332,6 +342,7 @@ impl<'s> Diff<'s> {
     fn renames(&mut self) {
         let classes: Vec<(usize, usize)> = self.class_fwd.iter().map(|(&b, &a)| (b, a)).collect();
         let mut found = Vec::new();
+        let mut ambiguous = Vec::new();
         for (cb, ca) in classes {
             let lone_b: Vec<usize> =
                 self.b.classes[cb].methods.iter().copied().filter(|&m| self.fwd[m].is_none()).collect();
@@ -350,10 +361,56 @@ impl<'s> Diff<'s> {
                 }
             }
             candidates.sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap_or(std::cmp::Ordering::Equal));
-            for (_, mb, ma, pure) in candidates {
-                if self.fwd[mb].is_none() && self.back[ma].is_none() {
-                    self.pair_method(mb, ma);
-                    found.push((mb, ma, pure));
+            for &(score, mb, ma, pure) in &candidates {
+                if self.fwd[mb].is_some() || self.back[ma].is_some() {
+                    continue;
+                }
+                // One method that fits two new ones equally well (`isAffix` → `isPrefix` and
+                // `isSuffix`) was split or replaced, not renamed; several equal pairs that
+                // permute among themselves are resolved in order.
+                let free = |&&(s, b, a, _): &&(f64, usize, usize, bool)| {
+                    s == score && self.fwd[b].is_none() && self.back[a].is_none()
+                };
+                let rivals_a = candidates.iter().filter(free).filter(|c| c.1 == mb).count();
+                let rivals_b = candidates.iter().filter(free).filter(|c| c.2 == ma).count();
+                if rivals_a > rivals_b {
+                    ambiguous.push(mb);
+                    continue;
+                }
+                self.pair_method(mb, ma);
+                found.push((mb, ma, pure));
+            }
+        }
+        // Ambiguous here is not explained better elsewhere (a move would pick one at random).
+        for mb in ambiguous {
+            if self.fwd[mb].is_none() {
+                self.used_b[mb] = true;
+            }
+        }
+        // A rename made once is usually made through the hierarchy (an abstract method and its
+        // overrides): the same old and new name with the same parameters elsewhere is the same rename.
+        let renamed: std::collections::HashSet<(&str, &str)> = found
+            .iter()
+            .map(|&(mb, ma, _)| (self.b.methods[mb].name.as_str(), self.a.methods[ma].name.as_str()))
+            .collect();
+        if !renamed.is_empty() {
+            let classes: Vec<(usize, usize)> = self.class_fwd.iter().map(|(&b, &a)| (b, a)).collect();
+            for (cb, ca) in classes {
+                for &mb in &self.b.classes[cb].methods {
+                    for &ma in &self.a.classes[ca].methods {
+                        let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
+                        if self.fwd[mb].is_none()
+                            && self.back[ma].is_none()
+                            && renamed.contains(&(x.name.as_str(), y.name.as_str()))
+                            && x.params.iter().map(|p| &p.1).eq(y.params.iter().map(|p| &p.1))
+                        {
+                            let pure = x.stmts.len() == y.stmts.len()
+                                && x.stmts.iter().zip(&y.stmts).all(|(p, q)| p.text == q.text);
+                            self.fwd[mb] = Some(ma);
+                            self.back[ma] = Some(mb);
+                            found.push((mb, ma, pure));
+                        }
+                    }
                 }
             }
         }
@@ -430,11 +487,23 @@ impl<'s> Diff<'s> {
         if x.name != y.name && moved && (m < 2 || fwd.exact == 0) {
             return None;
         }
-        let score = 2.0 * m as f64 / (sx_solid + sy_solid) as f64 + if same_sig { 0.01 } else { 0.0 };
+        // A one-statement body (a getter, a delegation) moved elsewhere is the same method only
+        // with the same signature; otherwise it is a new accessor that happens to look alike.
+        if moved && sx_solid.max(sy_solid) <= 1 {
+            // ... the parameter that became (or was) `this` aside.
+            let (cx, cy) = (&self.b.class_of(mb).simple, &self.a.class_of(ma).simple);
+            let px = x.params.iter().map(|p| &p.1).filter(|t| *t != cy);
+            let py = y.params.iter().map(|p| &p.1).filter(|t| *t != cx);
+            if !(px.eq(py) && x.ret == y.ret) {
+                return None;
+            }
+        }
+        let body_score = 2.0 * m as f64 / (sx_solid + sy_solid) as f64;
         // A rename nobody calls (a test method, an entry point) has only its body as evidence.
-        if !moved && score < 0.75 && !self.call_sites_renamed(&x.name, &y.name) {
+        if !moved && body_score < 0.75 && !self.call_sites_renamed(&x.name, &y.name) {
             return None;
         }
+        let score = body_score + if same_sig { 0.01 } else { 0.0 };
         let pure = identical || (fwd.all_exact() && back.all_exact() && nx.len() == ny.len());
         Some((score, pure))
     }
@@ -506,8 +575,10 @@ impl<'s> Diff<'s> {
             // (call in the caller or in an extracted method, the substitution in force there)
             let mut queue: Vec<(&Call, Subst, usize)> = am.calls.iter().map(|c| (c, HashMap::new(), 0)).collect();
             while let Some((call, outer, depth)) = queue.pop() {
-                let before_calls = count_b.get(&(call.name.as_str(), call.args.len())).copied().unwrap_or(0);
-                let after_calls = count_a.get(&(call.name.as_str(), call.args.len())).copied().unwrap_or(0);
+                let before_calls =
+                    count_b.get(&(call.name.as_str(), call.args.len(), call.receiver.as_str())).copied().unwrap_or(0);
+                let after_calls =
+                    count_a.get(&(call.name.as_str(), call.args.len(), call.receiver.as_str())).copied().unwrap_or(0);
                 if depth == 0 && after_calls <= before_calls {
                     continue;
                 }
@@ -521,10 +592,23 @@ impl<'s> Diff<'s> {
                         continue;
                     }
                     let xm = &self.a.methods[x];
+                    // Across classes, a receiver whose type is known must be able to hold the method.
+                    let typed = if across && call.qualified && depth == 0 {
+                        self.receiver_type(false, pair.a, call).map(|t| self.type_fits(false, &t, xm.class))
+                    } else {
+                        None
+                    };
+                    if typed == Some(false) {
+                        continue;
+                    }
                     let subst = substitution(xm, call, &outer);
                     let src = norms(xm, &subst);
                     let mut used = vec![false; pool.len()];
-                    let mapping = map_onto(&src, &pool, &mut used);
+                    let mut mapping = map_onto(&src, &pool, &mut used);
+                    // An untyped receiver across classes needs more than one statement of evidence.
+                    if across && (call.qualified && typed.is_none() && mapping.mapped < 2 || mapping.exact == 0) {
+                        mapping.mapped = 0;
+                    }
                     if Self::enough(&mapping) {
                         seen.push(x);
                         if depth < 2 {
@@ -584,8 +668,10 @@ impl<'s> Diff<'s> {
             let (count_b, count_a) = (call_counts(bm), call_counts(am));
             let mut seen = Vec::new();
             for (ci, call) in bm.calls.iter().enumerate() {
-                let before_calls = count_b.get(&(call.name.as_str(), call.args.len())).copied().unwrap_or(0);
-                let after_calls = count_a.get(&(call.name.as_str(), call.args.len())).copied().unwrap_or(0);
+                let before_calls =
+                    count_b.get(&(call.name.as_str(), call.args.len(), call.receiver.as_str())).copied().unwrap_or(0);
+                let after_calls =
+                    count_a.get(&(call.name.as_str(), call.args.len(), call.receiver.as_str())).copied().unwrap_or(0);
                 if after_calls >= before_calls {
                     continue;
                 }
@@ -599,10 +685,21 @@ impl<'s> Diff<'s> {
                         continue;
                     }
                     let rm = &self.b.methods[r];
+                    let typed = if across && call.qualified {
+                        self.receiver_type(true, pair.b, call).map(|t| self.type_fits(true, &t, rm.class))
+                    } else {
+                        None
+                    };
+                    if typed == Some(false) {
+                        continue;
+                    }
                     let subst = substitution(rm, call, &HashMap::new());
                     let src = norms(rm, &subst);
                     let mut used = vec![false; pool.len()];
-                    let mapping = map_onto(&src, &pool, &mut used);
+                    let mut mapping = map_onto(&src, &pool, &mut used);
+                    if across && call.qualified && typed.is_none() && mapping.mapped < 2 {
+                        mapping.mapped = 0;
+                    }
                     if Self::enough(&mapping) {
                         seen.push(r);
                         let pure = mapping.all_exact() && self.only_calls(pair, &call.name, true);
@@ -653,6 +750,59 @@ impl<'s> Diff<'s> {
         side.methods[m].is_static
             || caller.name.starts_with(&format!("{}.", owner.name))
             || self.inherits(side, class, &owner.simple, 4)
+    }
+
+    /// The erased simple type of a call's receiver in method `m`, when it can be told from the
+    /// declarations at hand: a parameter, local or field by that name, a class name, `new T(..)`.
+    fn receiver_type(&self, before: bool, m: usize, call: &Call) -> Option<String> {
+        let side = self.side(before);
+        let method = &side.methods[m];
+        let toks: Vec<&str> = call.receiver.split(' ').collect();
+        if toks.first() == Some(&"new") {
+            return toks.get(1).map(|t| t.to_string());
+        }
+        if toks.len() != 1 {
+            // `a.b.C` (a qualified class name) ends in its simple name; anything else is unknown.
+            let names = toks.iter().step_by(2).all(|t| t.starts_with(|c: char| c.is_alphabetic()));
+            let dots = toks.iter().skip(1).step_by(2).all(|t| *t == ".");
+            let last = toks.last()?;
+            return (names && dots && last.starts_with(|c: char| c.is_uppercase())).then(|| last.to_string());
+        }
+        let name = toks[0];
+        if let Some((_, t)) = method.params.iter().find(|(n, _)| n == name) {
+            return Some(super::model::erase(t, 0));
+        }
+        if let Some((_, t)) = method.locals.iter().find(|(n, _)| n == name) {
+            return Some(t.clone());
+        }
+        // Fields of the class, its enclosing classes and its superclasses at hand.
+        let mut class_name = side.class_of(m).name.clone();
+        loop {
+            if let Some(&c) = side.class_by_name.get(&class_name) {
+                let class = &side.classes[c];
+                let supers = class.supers.iter().filter_map(|s| side.classes.iter().find(|k| k.simple == *s));
+                for k in std::iter::once(class).chain(supers) {
+                    if let Some((_, t)) = k.fields.iter().find(|(n, _)| n == name) {
+                        return Some(t.clone());
+                    }
+                }
+            }
+            match class_name.rfind('.') {
+                Some(i) => class_name.truncate(i),
+                None => break,
+            }
+        }
+        name.starts_with(|c: char| c.is_uppercase()).then(|| name.to_string())
+    }
+
+    /// Whether a receiver of type `ty` can hold methods of `class`: the class, a supertype of it
+    /// (an override), or a subtype of it (an inherited method).
+    fn type_fits(&self, before: bool, ty: &str, class: usize) -> bool {
+        let side = self.side(before);
+        let target = &side.classes[class];
+        target.simple == ty
+            || target.supers.iter().any(|s| s == ty)
+            || side.classes.iter().enumerate().any(|(i, c)| c.simple == ty && self.inherits(side, i, &target.simple, 4))
     }
 
     /// Whether `class` has a supertype named `simple`, looking `depth` levels up through the side's classes.
@@ -878,11 +1028,12 @@ fn by_name(side: &Side) -> HashMap<&str, Vec<usize>> {
     map
 }
 
-/// How many calls each name gets in a method.
-fn call_counts(m: &Method) -> HashMap<(&str, usize), usize> {
-    let mut map: HashMap<(&str, usize), usize> = HashMap::new();
+/// How many calls each (name, arity, receiver) gets in a method: `Constants.digest()` before and
+/// `digest()` after are different calls.
+fn call_counts(m: &Method) -> HashMap<(&str, usize, &str), usize> {
+    let mut map: HashMap<(&str, usize, &str), usize> = HashMap::new();
     for c in &m.calls {
-        *map.entry((c.name.as_str(), c.args.len())).or_default() += 1;
+        *map.entry((c.name.as_str(), c.args.len(), c.receiver.as_str())).or_default() += 1;
     }
     map
 }

@@ -12,6 +12,7 @@
 mod matcher;
 pub mod model;
 pub mod oracle;
+mod replace;
 pub mod snapshot;
 mod validate;
 

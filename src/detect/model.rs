@@ -32,6 +32,8 @@ pub struct Class {
     /// Simple names of the supertypes as written (`extends` and `implements`).
     pub supers: Vec<String>,
     pub methods: Vec<usize>,
+    /// Fields: (name, erased simple type), for typing a call's receiver.
+    pub fields: Vec<(String, String)>,
 }
 
 /// One normalised statement (a leaf, or the header of a composite).
@@ -57,6 +59,8 @@ pub struct Call {
     pub args: Vec<Vec<String>>,
     /// Whether the call has an explicit receiver other than `this`.
     pub qualified: bool,
+    /// The receiver as written, normalised (`a . b`), when qualified.
+    pub receiver: String,
     pub span: Span,
     /// The innermost statement holding the call.
     pub stmt: Option<usize>,
@@ -80,6 +84,9 @@ pub struct Method {
     /// other side explains nothing and is explained by nothing).
     pub stmts: Vec<Stmt>,
     pub calls: Vec<Call>,
+    /// Local variables (declarations, loop variables, catch parameters): (name, erased simple
+    /// type), filled with the statements.
+    pub locals: Vec<(String, String)>,
     /// `public name(p T) : R`, as RefactoringMiner prints it.
     pub desc: String,
     /// Hash of (class, signature, declaration text): equal on both sides means unchanged.
@@ -261,23 +268,24 @@ impl Side {
     /// Statements and calls of every method without an identical twin in `other`.
     fn fill_bodies(&mut self, other: &HashSet<u64>) {
         let files = &self.files;
-        let bodies: Vec<(usize, Vec<Stmt>, Vec<Call>)> = self
+        let bodies: Vec<(usize, Body)> = self
             .methods
             .par_iter()
             .enumerate()
             .filter(|(_, m)| m.body.is_some() && !other.contains(&m.fingerprint))
             .map(|(i, m)| {
-                let (stmts, mut calls) = body_of(&files[m.file], m.body.unwrap_or_default());
+                let (stmts, mut calls, locals) = body_of(&files[m.file], m.body.unwrap_or_default());
                 // `this(...)` calls a constructor, which is named after its class.
                 for c in calls.iter_mut().filter(|c| c.name == "this") {
                     c.name = self.classes[m.class].simple.clone();
                 }
-                (i, stmts, calls)
+                (i, (stmts, calls, locals))
             })
             .collect();
-        for (i, stmts, calls) in bodies {
+        for (i, (stmts, calls, locals)) in bodies {
             self.methods[i].stmts = stmts;
             self.methods[i].calls = calls;
+            self.methods[i].locals = locals;
         }
     }
 
@@ -320,6 +328,12 @@ impl Declarations<'_, '_> {
                 "enum_body_declarations" | "class_body" | "interface_body" | "enum_body" | "annotation_type_body" => {
                     self.walk(child, package, outer)
                 }
+                "field_declaration" | "constant_declaration" => {
+                    if let Some((class, _, _)) = outer {
+                        let fields = declared(self.f, child);
+                        self.side.classes[class].fields.extend(fields);
+                    }
+                }
                 _ => {}
             }
         }
@@ -344,7 +358,14 @@ impl Declarations<'_, '_> {
         }
         let index = self.side.classes.len();
         self.side.class_by_name.insert(display.clone(), index);
-        self.side.classes.push(Class { name: display.clone(), simple, file: self.file, supers, methods: Vec::new() });
+        self.side.classes.push(Class {
+            name: display.clone(),
+            simple,
+            file: self.file,
+            supers,
+            methods: Vec::new(),
+            fields: Vec::new(),
+        });
         let interface = matches!(node.kind(), "interface_declaration" | "annotation_type_declaration");
         if let Some(body) = node.child_by_field_name("body") {
             self.walk(body, package, Some((index, &display, interface)));
@@ -447,6 +468,7 @@ impl Declarations<'_, '_> {
             span: Span::of(node),
             stmts: Vec::new(),
             calls: Vec::new(),
+            locals: Vec::new(),
             desc,
             fingerprint: h.finish(),
             body,
@@ -628,14 +650,16 @@ pub fn tokens(text: &str) -> Vec<String> {
 }
 
 /// The statements and calls of a method body.
-fn body_of(source: &Parsed, (start, end): (usize, usize)) -> (Vec<Stmt>, Vec<Call>) {
+type Body = (Vec<Stmt>, Vec<Call>, Vec<(String, String)>);
+
+fn body_of(source: &Parsed, (start, end): (usize, usize)) -> Body {
     let Some(mut node) = source.root().descendant_for_byte_range(start, end) else {
-        return (Vec::new(), Vec::new());
+        return Body::default();
     };
     while node.byte_range() != (start..end) || !matches!(node.kind(), "block" | "constructor_body") {
         match node.parent() {
             Some(p) => node = p,
-            None => return (Vec::new(), Vec::new()),
+            None => return Body::default(),
         }
     }
     let mut stmts = Vec::new();
@@ -643,7 +667,8 @@ fn body_of(source: &Parsed, (start, end): (usize, usize)) -> (Vec<Stmt>, Vec<Cal
         collect(source, s, &mut stmts);
     }
     let mut calls = Vec::new();
-    collect_calls(source, node, &mut calls);
+    let mut locals = Vec::new();
+    collect_calls(source, node, &mut calls, &mut locals);
     for call in &mut calls {
         call.stmt = stmts
             .iter()
@@ -652,7 +677,21 @@ fn body_of(source: &Parsed, (start, end): (usize, usize)) -> (Vec<Stmt>, Vec<Cal
             .min_by_key(|(_, s)| s.span.end_byte - s.span.start_byte)
             .map(|(i, _)| i);
     }
-    (stmts, calls)
+    (stmts, calls, locals)
+}
+
+/// The names a declaration (field, local variable) declares, each with its erased simple type.
+fn declared(f: &Parsed, node: Node<'_>) -> Vec<(String, String)> {
+    let Some(ty) = node.child_by_field_name("type") else { return Vec::new() };
+    let ty = erase(f.text_of(ty), 0);
+    let mut out = Vec::new();
+    let mut c = node.walk();
+    for d in node.children_by_field_name("declarator", &mut c) {
+        if let Some(n) = d.child_by_field_name("name") {
+            out.push((f.text_of(n).to_string(), ty.clone()));
+        }
+    }
+    out
 }
 
 fn collect(src: &Parsed, node: Node<'_>, out: &mut Vec<Stmt>) {
@@ -754,13 +793,25 @@ fn collect(src: &Parsed, node: Node<'_>, out: &mut Vec<Stmt>) {
             text.push_str(&src.text[at..node.end_byte()]);
             push_leaf(src, node, node.end_byte(), &text, out);
             for b in blocks {
-                collect(src, b, out);
+                if b.kind() == "class_body" {
+                    let mut c = b.walk();
+                    for member in b.named_children(&mut c) {
+                        if let Some(body) =
+                            member.child_by_field_name("body").filter(|_| member.kind() == "method_declaration")
+                        {
+                            collect(src, body, out);
+                        }
+                    }
+                } else {
+                    collect(src, b, out);
+                }
             }
         }
     }
 }
 
-/// The block bodies of lambdas inside `node`, outermost only, not looking into anonymous classes.
+/// The block bodies of lambdas inside `node` and the bodies of anonymous classes (whose
+/// methods' statements RefactoringMiner also maps), outermost only.
 fn lambda_blocks(node: Node<'_>) -> Vec<Node<'_>> {
     let mut out = Vec::new();
     let mut stack = vec![node];
@@ -772,6 +823,9 @@ fn lambda_blocks(node: Node<'_>) -> Vec<Node<'_>> {
             continue;
         }
         if n.kind() == "class_body" {
+            if n.parent().is_some_and(|p| p.kind() == "object_creation_expression") {
+                out.push(n);
+            }
             continue;
         }
         let mut c = n.walk();
@@ -850,9 +904,18 @@ pub(crate) fn core_of(toks: &[String]) -> Option<String> {
     Some(toks[..end].join(" "))
 }
 
-fn collect_calls(src: &Parsed, node: Node<'_>, out: &mut Vec<Call>) {
+fn collect_calls(src: &Parsed, node: Node<'_>, out: &mut Vec<Call>, locals: &mut Vec<(String, String)>) {
     let mut stack = vec![node];
     while let Some(n) = stack.pop() {
+        match n.kind() {
+            "local_variable_declaration" => locals.extend(declared(src, n)),
+            "enhanced_for_statement" | "resource" | "formal_parameter" => {
+                if let (Some(t), Some(v)) = (n.child_by_field_name("type"), n.child_by_field_name("name")) {
+                    locals.push((src.text_of(v).to_string(), erase(src.text_of(t), 0)));
+                }
+            }
+            _ => {}
+        }
         if n.kind() == "explicit_constructor_invocation"
             && n.child_by_field_name("constructor").is_some_and(|c| c.kind() == "this")
         {
@@ -863,7 +926,14 @@ fn collect_calls(src: &Parsed, node: Node<'_>, out: &mut Vec<Call>) {
                     a.named_children(&mut c).filter(|x| !is_comment(x.kind())).map(|x| tokens(src.text_of(x))).collect()
                 })
                 .unwrap_or_default();
-            out.push(Call { name: "this".into(), args, qualified: false, span: Span::of(n), stmt: None });
+            out.push(Call {
+                name: "this".into(),
+                args,
+                qualified: false,
+                receiver: String::new(),
+                span: Span::of(n),
+                stmt: None,
+            });
         }
         if n.kind() == "method_invocation"
             && let Some(name) = n.child_by_field_name("name")
@@ -877,7 +947,15 @@ fn collect_calls(src: &Parsed, node: Node<'_>, out: &mut Vec<Call>) {
                     a.named_children(&mut c).filter(|x| !is_comment(x.kind())).map(|x| tokens(src.text_of(x))).collect()
                 })
                 .unwrap_or_default();
-            out.push(Call { name: src.text_of(name).to_string(), args, qualified, span: Span::of(n), stmt: None });
+            let receiver = obj.filter(|_| qualified).map(|o| tokens(src.text_of(o)).join(" ")).unwrap_or_default();
+            out.push(Call {
+                name: src.text_of(name).to_string(),
+                args,
+                qualified,
+                receiver,
+                span: Span::of(n),
+                stmt: None,
+            });
         }
         let mut c = n.walk();
         let children: Vec<Node<'_>> = n.children(&mut c).collect();

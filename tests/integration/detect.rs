@@ -114,12 +114,12 @@ fn oracle_accuracy_floors() {
     assert_eq!(commits.len(), 200);
     let eval = oracle::evaluate(&commits).expect("evaluate");
     let floors = [
-        (RefactoringType::ExtractMethod, 0.94, 0.53),
-        (RefactoringType::InlineMethod, 0.99, 0.65),
-        (RefactoringType::MoveMethod, 0.91, 0.84),
-        (RefactoringType::RenameMethod, 0.93, 0.76),
-        (RefactoringType::ExtractAndMoveMethod, 0.65, 0.42),
-        (RefactoringType::MoveAndInlineMethod, 0.90, 0.40),
+        (RefactoringType::ExtractMethod, 0.95, 0.60),
+        (RefactoringType::InlineMethod, 0.96, 0.65),
+        (RefactoringType::MoveMethod, 0.94, 0.86),
+        (RefactoringType::RenameMethod, 0.96, 0.82),
+        (RefactoringType::ExtractAndMoveMethod, 0.94, 0.39),
+        (RefactoringType::MoveAndInlineMethod, 0.93, 0.55),
         (RefactoringType::MoveAndRenameMethod, 0.99, 0.28),
     ];
     for (kind, precision, recall) in floors {
