@@ -77,6 +77,7 @@ fn as_classify<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a dyn C
         crate::review::refactoring_miner::MinerError,
         crate::review::ReviewError,
         crate::detect::SnapshotError,
+        crate::store::StoreError,
     );
     None
 }
