@@ -15,5 +15,6 @@ mod harness;
 mod readme;
 mod refactor;
 mod refactoring_miner;
+mod store;
 mod verify;
 mod workspace;
