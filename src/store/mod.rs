@@ -449,6 +449,18 @@ impl Store {
             .collect())
     }
 
+    /// The Developer agent's query (`search_similar_refactorings`): the top `k` examples of
+    /// `kind` for `text`, hybrid (BM25 alone without a model).
+    pub fn examples_for(
+        &self,
+        text: &str,
+        kind: crate::cli::RefactoringKind,
+        k: usize,
+    ) -> Result<Vec<Hit>, StoreError> {
+        let kind = crate::review::builtin::refactoring_type(kind);
+        self.search(&Query { text: text.to_string(), kind: Some(kind), k, mode: Mode::Hybrid })
+    }
+
     pub fn stats(&self) -> Stats {
         let mut by_type: HashMap<String, usize> = HashMap::new();
         let mut by_source: HashMap<String, usize> = HashMap::new();
@@ -601,4 +613,96 @@ pub fn user_store_dir() -> Option<PathBuf> {
         .filter(|p| p.is_absolute())
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))?;
     Some(data.join("mantra/store"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(id: &str, kind: RefactoringType, code: &str) -> Record {
+        let mut r = Record {
+            id: id.into(),
+            kind,
+            refactoring: format!("{}\tx", kind.display_name()),
+            code_before: code.into(),
+            code_after: String::new(),
+            file_before: FileRef { path: "A.java".into(), blob: None },
+            file_after: FileRef { path: "A.java".into(), blob: None },
+            package: "p".into(),
+            class_name: "p.A".into(),
+            class_signature: "class A".into(),
+            method: "p.A#m".into(),
+            callers: Vec::new(),
+            callees: Vec::new(),
+            description: String::new(),
+            description_source: DescriptionSource::Summary,
+            provenance: Provenance {
+                source: "test".into(),
+                repository: "r".into(),
+                commit: "c".into(),
+                unique_id: id.into(),
+            },
+        };
+        r.description = summary(&r);
+        r
+    }
+
+    fn off() -> StoreOptions {
+        StoreOptions { embed: EmbedSetting::Off, threads: 1 }
+    }
+
+    fn ids(hits: &[Hit]) -> Vec<&str> {
+        hits.iter().map(|h| h.record.id.as_str()).collect()
+    }
+
+    #[test]
+    fn incremental_updates_follow_the_records() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open_with(dir.path(), &off()).unwrap();
+        assert!(store.take_notices().is_empty(), "a new store is quiet");
+        let added = store
+            .add(vec![
+                record("a", RefactoringType::ExtractMethod, "void parseHeader() { readLine(); }"),
+                record("b", RefactoringType::InlineMethod, "void parseHeader() { skip(); }"),
+                record("c", RefactoringType::ExtractMethod, "void render() { flush(); }"),
+            ])
+            .unwrap();
+        assert_eq!((added.added, added.replaced, added.embedded), (3, 0, 0));
+        let q = Query { mode: Mode::Hybrid, ..Query::new("header", Some(RefactoringType::ExtractMethod)) };
+        let hits = store.search(&q).unwrap();
+        assert_eq!(ids(&hits), vec!["a"], "type-filtered, and only matching records");
+        assert_eq!((hits[0].bm25_rank, hits[0].embed_rank), (Some(1), None));
+        assert_eq!(store.effective_mode(Mode::Hybrid), Mode::Bm25);
+
+        // Replacing a record reindexes it; the same record again changes nothing.
+        let added = store.add(vec![record("a", RefactoringType::ExtractMethod, "void render2() { x(); }")]).unwrap();
+        assert_eq!(added.replaced, 1);
+        assert!(store.search(&q).unwrap().is_empty());
+        let added = store.add(vec![store.get("c").unwrap().clone()]).unwrap();
+        assert_eq!(added, Added::default());
+        drop(store);
+
+        // A record deleted from records.jsonl by hand leaves the index on the next open.
+        let path = dir.path().join("records.jsonl");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let kept: Vec<&str> = text.lines().filter(|l| !l.contains(r#""id":"c""#)).collect();
+        std::fs::write(&path, kept.join("\n")).unwrap();
+        let mut store = Store::open_with(dir.path(), &off()).unwrap();
+        assert!(store.take_notices().is_empty());
+        assert_eq!(store.stats().indexed, 2);
+        let render = Query::new("render", None);
+        assert_eq!(ids(&store.search(&render).unwrap()), vec!["a"]);
+    }
+
+    #[test]
+    fn whole_files_are_kept_once_by_content() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_with(dir.path(), &off()).unwrap();
+        let a = store.put_file("x/A.java", "class A {}").unwrap();
+        let b = store.put_file("y/B.java", "class A {}").unwrap();
+        assert_eq!(a.blob, b.blob);
+        assert_eq!(std::fs::read_dir(dir.path().join("files")).unwrap().count(), 1);
+        assert_eq!(store.file_text(&b).as_deref(), Some("class A {}"));
+        assert_eq!(store.file_text(&FileRef { path: "z".into(), blob: None }), None);
+    }
 }
