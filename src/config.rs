@@ -249,8 +249,11 @@ impl RefactoringMinerConfig {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct EmbedConfig {
-    /// A folder holding the embedding model; unset, retrieval uses BM25 only.
+    /// A folder holding the embedding model (model.onnx and its tokenizer files); unset, the
+    /// user data folder's or the setup script's (`store::embed::default_model_dirs`), else BM25 only.
     pub model_dir: Option<PathBuf>,
+    /// ONNX Runtime's shared library; unset, `libonnxruntime.so` in the model folder.
+    pub onnxruntime: Option<PathBuf>,
 }
 
 /// The agents' budgets; hitting one ends the run with a report.
@@ -393,7 +396,16 @@ pub const KEYS: &[Key] = &[
         kind: Kind::Program,
         doc: "RefactoringMiner launcher or distribution folder",
     },
-    Key { name: "embed.model_dir", kind: Kind::Path, doc: "embedding model folder; unset = BM25 only" },
+    Key {
+        name: "embed.model_dir",
+        kind: Kind::Path,
+        doc: "embedding model folder; unset = the data folder's or the setup script's, else BM25 only",
+    },
+    Key {
+        name: "embed.onnxruntime",
+        kind: Kind::Path,
+        doc: "ONNX Runtime shared library; unset = libonnxruntime.so in the model folder",
+    },
     Key { name: "agent.max_review_rounds", kind: Kind::UInt { min: 0, max: U32 }, doc: "Reviewer rounds" },
     Key { name: "agent.max_repair_attempts", kind: Kind::UInt { min: 0, max: U32 }, doc: "Repair attempts" },
     Key { name: "agent.max_steps", kind: Kind::UInt { min: 1, max: U32 }, doc: "tool calls per agent run" },

@@ -81,6 +81,7 @@ fn as_classify<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a dyn C
         crate::review::ReviewError,
         crate::detect::SnapshotError,
         crate::llm::LlmError,
+        crate::store::StoreError,
     );
     None
 }

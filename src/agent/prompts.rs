@@ -228,8 +228,8 @@ mod tests {
                 p.render(
                     "describe",
                     &[
-                        ("class", "a.A"),
-                        ("class_info", "class A"),
+                        ("class", "public class A"),
+                        ("package", "a"),
                         ("code", "void m() {}"),
                         ("callers", "(none)"),
                         ("callees", "(none)"),

@@ -236,7 +236,31 @@ pub fn run(
     Ok(if accepted { Exit::Success } else { Exit::Rejected })
 }
 
-/// The example store the Developer searches; none until the store lands.
-pub fn examples(_ctx: &Context) -> Box<dyn Examples> {
+/// The example store the Developer searches: the repository's (`store.dir`, else
+/// `.mantra/store`), else the user-wide one; none when neither holds a record, or `--no-rag`.
+/// The store's notices (no embedding model, an index rebuilt) become warnings.
+pub fn examples(ctx: &mut Context) -> Box<dyn Examples> {
+    let config = &ctx.config.config;
+    let mut dirs = vec![crate::store::store_dir(&ctx.repo, config.store.dir.as_deref())];
+    dirs.extend(crate::store::user_store_dir());
+    for dir in dirs {
+        if !dir.join("records.jsonl").is_file() {
+            continue;
+        }
+        match crate::store::Store::open_with(&dir, &super::store::options(config)) {
+            Ok(mut store) => {
+                for n in store.take_notices() {
+                    ctx.reporter.warning(n.message, n.hint);
+                }
+                if store.stats().records > 0 {
+                    return Box::new(store);
+                }
+            }
+            Err(e) => ctx.reporter.warning(
+                format!("the example store in {} cannot be opened: {e}", dir.display()),
+                Some("the agents run without examples; `mantra store info` shows what is wrong".into()),
+            ),
+        }
+    }
     Box::new(NoExamples)
 }

@@ -324,26 +324,22 @@ fn llm(config: &Config, env: &Environment) -> [Check; 2] {
     [endpoint, key]
 }
 
-/// File extensions of model weights.
-const MODEL_FILES: &[&str] = &["onnx", "safetensors", "bin", "gguf", "pt"];
-
+/// Whether the example store will have embeddings: the model files where mantra looks for them
+/// (`store::embed::locate`; the files are checked, not loaded).
 fn embeddings(config: &Config) -> Check {
+    use crate::store::embed::{EmbedError, locate};
     let name = "embeddings";
-    let Some(dir) = &config.embed.model_dir else {
-        return Check::new(name, false, CheckStatus::Info, "not set: retrieval uses BM25 only");
-    };
-    let fix = "set embed.model_dir to a folder holding the embedding model, or unset it";
-    let Ok(read) = std::fs::read_dir(dir) else {
-        return Check::new(name, false, CheckStatus::Warning, format!("{}: no such folder", dir.display())).fix(fix);
-    };
-    let models = read
-        .filter_map(Result::ok)
-        .filter(|e| e.path().extension().and_then(|x| x.to_str()).is_some_and(|x| MODEL_FILES.contains(&x)))
-        .count();
-    if models == 0 {
-        Check::new(name, false, CheckStatus::Warning, format!("{}: holds no model file", dir.display())).fix(fix)
-    } else {
-        Check::new(name, false, CheckStatus::Ok, format!("{} ({models} model file(s))", dir.display()))
+    match locate(config.embed.model_dir.as_deref(), config.embed.onnxruntime.as_deref()) {
+        Ok(files) => Check::new(
+            name,
+            false,
+            CheckStatus::Ok,
+            format!("{} (runtime {})", files.dir.display(), files.onnxruntime.display()),
+        ),
+        Err(e @ EmbedError::NotFound { .. }) if config.embed.model_dir.is_none() => {
+            Check::new(name, false, CheckStatus::Info, format!("{e}: retrieval uses BM25 only")).fix(e.fix())
+        }
+        Err(e) => Check::new(name, false, CheckStatus::Warning, format!("{e}: retrieval uses BM25 only")).fix(e.fix()),
     }
 }
 
@@ -503,10 +499,15 @@ mod tests {
     fn embeddings_need_model_files() {
         let dir = tempfile::tempdir().unwrap();
         let mut config = Config::default();
-        assert_eq!(embeddings(&config).status, CheckStatus::Info);
+        // Unset, the default folders decide (Ok after scripts/setup.sh, Info without): never a warning.
+        assert_ne!(embeddings(&config).status, CheckStatus::Warning);
         config.embed.model_dir = Some(dir.path().to_path_buf());
         assert_eq!(embeddings(&config).status, CheckStatus::Warning);
-        std::fs::write(dir.path().join("model.onnx"), b"x").unwrap();
+        for f in ["model.onnx", "tokenizer.json", "config.json", "special_tokens_map.json", "tokenizer_config.json"] {
+            std::fs::write(dir.path().join(f), b"x").unwrap();
+        }
+        assert_eq!(embeddings(&config).status, CheckStatus::Warning, "no libonnxruntime.so");
+        std::fs::write(dir.path().join("libonnxruntime.so"), b"x").unwrap();
         assert_eq!(embeddings(&config).status, CheckStatus::Ok);
     }
 }

@@ -7,4 +7,5 @@ pub mod completions;
 pub mod detect;
 pub mod doctor;
 pub mod refactor;
+pub mod store;
 pub mod verify;

@@ -282,3 +282,40 @@ fn g_a_replay_reproduces_a_recorded_run_byte_for_byte() {
     };
     assert_eq!(agent_lines(&replayed.stderr), agent_lines(&recorded.stderr));
 }
+
+#[test]
+fn the_developer_retrieves_examples_from_the_repositorys_store() {
+    let dir = copy_fixture("demo");
+    let records = tempfile::tempdir().unwrap();
+    let pmd = crate::store::sample(records.path(), 12);
+    let repo = dir.path().to_str().unwrap();
+    let import = mantra_env(dir.path(), &["--repo", repo, "store", "import", pmd.to_str().unwrap()], &[]);
+    assert_eq!(import.code, 0, "{import:?}");
+    let server = ScriptedServer::start([
+        reply_tool_call(
+            "search_similar_refactorings",
+            json!({"query": "validate the invoice before issuing it", "k": 2}),
+        ),
+        reply_tool_call("extract_method", json!({"start_line": 38, "end_line": 44, "name": "validateIssuable"})),
+        reply_tool_call("finish", json!({"summary": "done"})),
+    ]);
+    let run = run_agents(dir.path(), Some(&server), &["--no-verify"], &[]);
+    assert_eq!(run.code, 0, "{run:?}");
+    server.assert_done();
+    let r = server.requests();
+    assert!(r[0].tool_names().iter().any(|t| t == "search_similar_refactorings"));
+    let results = tool_results(&r[1]);
+    assert_eq!(results.len(), 1, "{results:?}");
+    assert!(results[0].contains("Example 1 (pmd@"), "{}", results[0]);
+    assert!(results[0].contains("Example 2 (pmd@"), "{}", results[0]);
+    assert!(!results[0].contains("Example 3"), "k = 2 gives two examples: {}", results[0]);
+
+    // --no-rag: the tool is not offered at all.
+    let server = ScriptedServer::start([
+        reply_tool_call("extract_method", json!({"start_line": 38, "end_line": 44, "name": "validateIssuable"})),
+        reply_tool_call("finish", json!({"summary": "done"})),
+    ]);
+    let run = run_agents(dir.path(), Some(&server), &["--no-verify", "--no-rag"], &[]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(!server.requests()[0].tool_names().iter().any(|t| t == "search_similar_refactorings"));
+}

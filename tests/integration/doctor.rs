@@ -51,7 +51,10 @@ fn a_maven_project_with_every_tool_installed_is_healthy() {
     assert_eq!(check(&checks, "checkstyle")["version"], "8.36.1");
     assert_eq!(check(&checks, "RefactoringMiner")["detail"], "not configured: the built-in detector is used");
     assert_eq!(check(&checks, "llm")["detail"], "none: the heuristic planner is used");
-    assert_eq!(check(&checks, "embeddings")["detail"], "not set: retrieval uses BM25 only");
+    // embed.model_dir unset: the model scripts/setup.sh --no-build put beside the sources.
+    let embeddings = check(&checks, "embeddings");
+    assert_eq!(embeddings["status"], "ok", "{embeddings}");
+    assert!(embeddings["detail"].as_str().unwrap().contains("all-MiniLM-L6-v2"), "{embeddings}");
 }
 
 #[test]

@@ -23,5 +23,6 @@ mod metrics;
 mod readme;
 mod refactor;
 mod refactoring_miner;
+mod store;
 mod verify;
 mod workspace;
