@@ -155,6 +155,28 @@ pub fn summary(record: &Record) -> String {
     out.trim_end().to_string()
 }
 
+/// What an embedding query reads for a query `text`: when it is Java code (it has a body), the
+/// summary of that code in the records' own words (signature, calls, comment), so that the query
+/// and the descriptions it is compared with are the same kind of text; otherwise the text itself.
+pub fn query_text(text: &str) -> String {
+    if !(text.contains('{') && (text.contains(';') || text.contains('}'))) {
+        return text.to_string();
+    }
+    let facts = code_facts(text);
+    if facts.signature.is_empty() {
+        return text.to_string();
+    }
+    let mut out = format!("Method {}.", facts.signature);
+    if !facts.callees.is_empty() {
+        out.push_str(&format!("\nCalls: {}.", facts.callees.join(", ")));
+    }
+    if let Some(comment) = &facts.comment {
+        let short: String = comment.chars().take(300).collect();
+        out.push_str(&format!("\nComment: {short}"));
+    }
+    out
+}
+
 /// The description prompt for one record, filled in.
 pub fn render_prompt(template: &str, record: &Record) -> String {
     let list = |v: &[String]| if v.is_empty() { "(none known)".to_string() } else { v.join(", ") };

@@ -23,8 +23,11 @@ pub const MODEL_NAME: &str = "all-MiniLM-L6-v2";
 pub const ONNXRUNTIME_FILE: &str = "libonnxruntime.so";
 const MODEL_FILES: [&str; 5] =
     ["model.onnx", "tokenizer.json", "config.json", "special_tokens_map.json", "tokenizer_config.json"];
-/// Tokens embedded per text: a description and the start of the method are what situate it.
-const MAX_TOKENS: usize = 256;
+/// Tokens embedded per text: a description fits.
+const MAX_TOKENS: usize = 128;
+/// What is embedded, in the vectors' fingerprint: vectors of another version are recomputed.
+/// 2: the description alone, 128 tokens (1 was description and code, 256 tokens).
+const TEXT_VERSION: u32 = 2;
 
 /// Why embeddings are unavailable. Each message says what to do.
 #[derive(Debug, thiserror::Error)]
@@ -138,7 +141,7 @@ impl Embedder {
             tokenizer_config_file: read("tokenizer_config.json")?,
         };
         let fingerprint = format!(
-            "{MODEL_NAME}:{}:{}",
+            "{MODEL_NAME}:{}:{}:text{TEXT_VERSION}:{MAX_TOKENS}",
             super::describe::content_hash(&String::from_utf8_lossy(&onnx[..onnx.len().min(1 << 20)])),
             onnx.len()
         );

@@ -417,7 +417,7 @@ impl Store {
         }
         if use_embed && let Some(embedder) = &self.embedder {
             let q = embedder
-                .embed(std::slice::from_ref(&query.text))
+                .embed(&[describe::query_text(&query.text)])
                 .map_err(|e| StoreError::Index { path: self.dir.join("vectors.bin"), message: e.to_string() })?;
             let q = q.into_iter().next().unwrap_or_default();
             let mut scored: Vec<(&str, f32)> = self

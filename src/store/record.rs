@@ -80,8 +80,11 @@ impl Record {
         &self.code_before
     }
 
-    /// The text embedded for this record: description, then code (the model truncates the tail).
+    /// The text embedded for this record: its description alone, as MANTRA embeds descriptions.
+    /// The description situates the code (signature, class, calls, callers, comment) in a few
+    /// dozen tokens, where code would fill the model's window and cost ten times as much to embed;
+    /// BM25 covers the code's own words.
     pub fn embedding_text(&self) -> String {
-        format!("{}\n{}", self.description, self.code_before)
+        self.description.clone()
     }
 }
