@@ -2,8 +2,8 @@
 //!
 //! On a copy of `fixtures/projects/demo`, after a one-method change in `InvoiceService.issue`,
 //! each round starting from the compiled original:
-//! 1. the direct runner (`verify.runner = direct`, the default): `javac` over main and test
-//!    sources with the classpath and flags Maven reported once (`mvn -X test -DskipTests`, timed
+//! 1. the direct runner (`verify.runner = direct`, the default): an incremental `javac` of the
+//!    changed source and its dependents (main, then test) with the classpath and flags Maven reported once (`mvn -X test -DskipTests`, timed
 //!    as "probe"; it runs once per baseline and is cached with it), then the affected test
 //!    classes on the JUnit console launcher in one JVM, then the whole suite the same way;
 //! 2. the build-tool runner for comparison: `mvn test-compile` and `mvn test -Dtest=<affected>`
@@ -148,7 +148,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mc, ma) = (m(&t_mvn_compile), m(&t_mvn_affected));
     println!("demo, one-method change in InvoiceService.issue; median of {ROUNDS} rounds (shared 2-core machine)");
     println!("probe          {:>7.2} s  mvn -B -o -X test -DskipTests, once per baseline (cached)", secs(probe));
-    println!("compile        {c:>7.2} s  direct: javac main + javac test, Maven's classpath and flags");
+    let count = |unit: &str| {
+        std::fs::read_to_string(dir.join(format!(".mantra/direct/{unit}-sources.txt"))).map_or(0, |t| t.lines().count())
+    };
+    println!(
+        "compile        {c:>7.2} s  direct: incremental javac of {} main + {} test sources, Maven's classpath and flags",
+        count("main"),
+        count("test")
+    );
     println!("               {mc:>7.2} s  build tool: mvn -B -q -o ... -DforkCount=0 test-compile");
     println!("select tests   {s:>7.3} s  project model: {} test classes: {}", affected.len(), affected.join(", "));
     println!(
