@@ -18,14 +18,16 @@
 //!
 //! Run: `cargo run --release --example verify_timing`
 //!
-//! Measured 2026-11-22 (shared 2-core machine, load average about 6; medians of 3): probe 5.17 s
-//! (once per baseline); compile 6.79 s direct vs 10.04 s mvn; select 0.016 s; affected tests
-//! (5 classes, 33 tests) 1.69 s direct vs 6.57 s mvn; all tests (83) 1.79 s direct; Checkstyle
-//! 3.03 s; detection 0.002 s; full forked `mvn -o test` 20.21 s. Affected path end to end: direct
-//! 8.49 s = 2.4x faster than the full `mvn test` (build tool: 16.63 s, 1.2x); the test step alone
-//! is 12x faster. Short of the 3x target: the two cold `javac` JVMs (main, then test) are most of
-//! what is left; compiling both units in one warm JVM (javax.tools) or only the changed files and
-//! their dependents would close it.
+//! Measured 2026-11-22, first round (full `javac` of main and test, shared 2-core machine, load
+//! about 6, medians of 3): compile 6.79 s, affected tests 1.69 s, end to end 8.49 s vs full
+//! forked `mvn -o test` 20.21 s = 2.4x.
+//!
+//! Measured 2026-11-22, incremental compile (`uptime` load 5.75 before, 6.27 after; medians of
+//! 3): probe 4.33 s (once per baseline); compile 3.33 s direct (2 main + 3 test sources) vs
+//! 9.76 s mvn; select 0.011 s; affected tests (5 classes, 33 tests) 1.22 s direct vs 5.92 s mvn;
+//! all tests (83) 1.76 s direct; Checkstyle 2.83 s; detection 0.002 s; full forked `mvn -o test`
+//! 20.35 s. Affected path end to end: direct 4.56 s = 4.5x faster than the full `mvn test`
+//! (build tool: 15.70 s, 1.3x). The compile is two cold `javac` JVMs of a few files each.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -119,6 +119,10 @@ pub fn plan(dir: &Path, setup: &DirectSetup) -> Plan {
         return Plan::UpToDate;
     }
     let classes = [index(dir, units[0]), index(dir, units[1])];
+    // A class whose source is not where its package says cannot be tracked (nor deleted when stale).
+    if let Some(c) = classes.iter().flatten().find(|c| c.source.is_none()) {
+        return Plan::Full(format!("the source of the class {} was not found", c.info.name));
+    }
     for u in 0..2 {
         for path in &changed[u] {
             if !classes[u].iter().any(|c| c.source.as_ref() == Some(path)) {
