@@ -28,6 +28,8 @@
 //! all tests (83) 1.76 s direct; Checkstyle 2.83 s; detection 0.002 s; full forked `mvn -o test`
 //! 20.35 s. Affected path end to end: direct 4.56 s = 4.5x faster than the full `mvn test`
 //! (build tool: 15.70 s, 1.3x). The compile is two cold `javac` JVMs of a few files each.
+//! Second run (load 5.12 before, 6.16 after): compile 2.94 s, affected 1.37 s, end to end 4.33 s
+//! vs full `mvn test` 18.43 s = 4.3x.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
