@@ -2,8 +2,8 @@
 //!
 //! On a copy of `fixtures/projects/demo`, after a one-method change in `InvoiceService.issue`,
 //! each round starting from the compiled original:
-//! 1. the direct runner (`verify.runner = direct`, the default): `javac` over main and test
-//!    sources with the classpath and flags Maven reported once (`mvn -X test -DskipTests`, timed
+//! 1. the direct runner (`verify.runner = direct`, the default): an incremental `javac` of the
+//!    changed source and its dependents (main, then test) with the classpath and flags Maven reported once (`mvn -X test -DskipTests`, timed
 //!    as "probe"; it runs once per baseline and is cached with it), then the affected test
 //!    classes on the JUnit console launcher in one JVM, then the whole suite the same way;
 //! 2. the build-tool runner for comparison: `mvn test-compile` and `mvn test -Dtest=<affected>`
@@ -18,14 +18,18 @@
 //!
 //! Run: `cargo run --release --example verify_timing`
 //!
-//! Measured 2026-11-22 (shared 2-core machine, load average about 6; medians of 3): probe 5.17 s
-//! (once per baseline); compile 6.79 s direct vs 10.04 s mvn; select 0.016 s; affected tests
-//! (5 classes, 33 tests) 1.69 s direct vs 6.57 s mvn; all tests (83) 1.79 s direct; Checkstyle
-//! 3.03 s; detection 0.002 s; full forked `mvn -o test` 20.21 s. Affected path end to end: direct
-//! 8.49 s = 2.4x faster than the full `mvn test` (build tool: 16.63 s, 1.2x); the test step alone
-//! is 12x faster. Short of the 3x target: the two cold `javac` JVMs (main, then test) are most of
-//! what is left; compiling both units in one warm JVM (javax.tools) or only the changed files and
-//! their dependents would close it.
+//! Measured 2026-11-22, first round (full `javac` of main and test, shared 2-core machine, load
+//! about 6, medians of 3): compile 6.79 s, affected tests 1.69 s, end to end 8.49 s vs full
+//! forked `mvn -o test` 20.21 s = 2.4x.
+//!
+//! Measured 2026-11-22, incremental compile (`uptime` load 5.75 before, 6.27 after; medians of
+//! 3): probe 4.33 s (once per baseline); compile 3.33 s direct (2 main + 3 test sources) vs
+//! 9.76 s mvn; select 0.011 s; affected tests (5 classes, 33 tests) 1.22 s direct vs 5.92 s mvn;
+//! all tests (83) 1.76 s direct; Checkstyle 2.83 s; detection 0.002 s; full forked `mvn -o test`
+//! 20.35 s. Affected path end to end: direct 4.56 s = 4.5x faster than the full `mvn test`
+//! (build tool: 15.70 s, 1.3x). The compile is two cold `javac` JVMs of a few files each.
+//! Second run (load 5.12 before, 6.16 after): compile 2.94 s, affected 1.37 s, end to end 4.33 s
+//! vs full `mvn test` 18.43 s = 4.3x.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -148,7 +152,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mc, ma) = (m(&t_mvn_compile), m(&t_mvn_affected));
     println!("demo, one-method change in InvoiceService.issue; median of {ROUNDS} rounds (shared 2-core machine)");
     println!("probe          {:>7.2} s  mvn -B -o -X test -DskipTests, once per baseline (cached)", secs(probe));
-    println!("compile        {c:>7.2} s  direct: javac main + javac test, Maven's classpath and flags");
+    let count = |unit: &str| {
+        std::fs::read_to_string(dir.join(format!(".mantra/direct/{unit}-sources.txt"))).map_or(0, |t| t.lines().count())
+    };
+    println!(
+        "compile        {c:>7.2} s  direct: incremental javac of {} main + {} test sources, Maven's classpath and flags",
+        count("main"),
+        count("test")
+    );
     println!("               {mc:>7.2} s  build tool: mvn -B -q -o ... -DforkCount=0 test-compile");
     println!("select tests   {s:>7.3} s  project model: {} test classes: {}", affected.len(), affected.join(", "));
     println!(

@@ -72,13 +72,13 @@ pub fn state_key<P: AsRef<Path>, C: AsRef<[u8]>>(commit: &str, dirty: &[(P, C)])
 
 /// FNV-1a, 64 bits: stable across Rust versions and platforms (std's hasher is not), enough for a
 /// cache key that also carries the commit id.
-struct Fnv(u64);
+pub(super) struct Fnv(pub(super) u64);
 
 impl Fnv {
-    fn new() -> Fnv {
+    pub(super) fn new() -> Fnv {
         Fnv(0xcbf2_9ce4_8422_2325)
     }
-    fn write(&mut self, bytes: &[u8]) {
+    pub(super) fn write(&mut self, bytes: &[u8]) {
         for b in bytes {
             self.0 ^= u64::from(*b);
             self.0 = self.0.wrapping_mul(0x0100_0000_01b3);

@@ -28,6 +28,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::incremental;
 use super::{BuildError, BuildResult, BuildTool, FailureKind, Settings, TestRun, TestSelection};
 use crate::process::Cmd;
 
@@ -92,7 +93,8 @@ impl Direct {
         let stamp = dir.join(WORK).join("stamp");
         let io = |source| BuildError::Io { what: "cannot write", path: stamp.clone(), source };
         std::fs::create_dir_all(dir.join(WORK)).map_err(io)?;
-        std::fs::write(&stamp, self.stamp(dir)).map_err(io)
+        std::fs::write(&stamp, self.stamp(dir)).map_err(io)?;
+        incremental::record(dir, &self.setup).map_err(io)
     }
 
     fn up_to_date(&self, dir: &Path) -> bool {
@@ -121,25 +123,35 @@ impl Direct {
         out
     }
 
-    fn compile_unit(&self, dir: &Path, unit: &Unit, name: &str) -> Result<Option<BuildResult>, BuildError> {
+    /// Compiles one unit: all its sources into an emptied output folder (then copies its
+    /// resources), or with `only`, just those sources into the folder as it is.
+    fn compile_unit(
+        &self,
+        dir: &Path,
+        unit: &Unit,
+        name: &str,
+        only: Option<&[PathBuf]>,
+    ) -> Result<Option<BuildResult>, BuildError> {
         let out = dir.join(&unit.output);
         let io = |what, path: &Path| {
             let path = path.to_path_buf();
             move |source| BuildError::Io { what, path, source }
         };
-        if out.exists() {
+        if only.is_none() && out.exists() {
             std::fs::remove_dir_all(&out).map_err(io("cannot empty", &out))?;
         }
         std::fs::create_dir_all(&out).map_err(io("cannot create", &out))?;
-        let mut sources = Vec::new();
-        for root in &unit.source_roots {
-            sources.extend(
-                files_under(&dir.join(root))
-                    .into_iter()
-                    .filter(|f| f.extension().is_some_and(|e| e == "java"))
-                    .map(|f| root.join(f)),
-            );
-        }
+        let sources = match only {
+            Some(only) => only.to_vec(),
+            None => {
+                let mut sources = Vec::new();
+                for root in &unit.source_roots {
+                    sources
+                        .extend(files_under(&dir.join(root)).into_iter().filter(|f| is_java(f)).map(|f| root.join(f)));
+                }
+                sources
+            }
+        };
         let compiled = if sources.is_empty() {
             None
         } else {
@@ -151,6 +163,8 @@ impl Direct {
             let cmd = Cmd::new("javac")
                 .args(QUICK_JVM.iter().map(|f| format!("-J{f}")))
                 .args(&unit.javac_flags)
+                // The rest of the unit is read from its classes, never recompiled implicitly.
+                .args(if only.is_some() { &["-implicit:none"][..] } else { &[] })
                 .arg("-d")
                 .arg(&out)
                 .arg("-classpath")
@@ -158,13 +172,82 @@ impl Direct {
                 .arg(format!("@{}", argfile.display()));
             Some(self.settings.compile(cmd, dir, INSTALL)?)
         };
-        if compiled.as_ref().is_none_or(|c| c.success()) {
+        if only.is_none() && compiled.as_ref().is_none_or(|c| c.success()) {
             for root in &unit.resource_roots {
                 copy_tree(&dir.join(root), &out).map_err(io("cannot copy resources from", &dir.join(root)))?;
             }
         }
         Ok(compiled)
     }
+
+    /// Compiles every source of both units.
+    fn compile_full(&self, dir: &Path) -> Result<BuildResult, BuildError> {
+        incremental::forget(dir);
+        let main = self.compile_unit(dir, &self.setup.main, "main", None)?;
+        if let Some(main) = main.as_ref().filter(|m| !m.success()) {
+            return Ok(main.clone());
+        }
+        let test = self.compile_unit(dir, &self.setup.test, "test", None)?;
+        self.mark_compiled(dir)?;
+        Ok(combine(main, test, "javac (no sources)"))
+    }
+
+    /// Recompiles what [`incremental::plan`] chose, or everything when the result is not what
+    /// the plan assumed (a class added or removed, a constant changed).
+    fn compile_changed(&self, dir: &Path, units: &[incremental::Recompile; 2]) -> Result<BuildResult, BuildError> {
+        let mut results = Vec::new();
+        for (unit, name, plan) in [(&self.setup.main, "main", &units[0]), (&self.setup.test, "test", &units[1])] {
+            if plan.sources.is_empty() {
+                continue;
+            }
+            incremental::forget(dir);
+            for stale in &plan.stale {
+                let path = dir.join(stale);
+                std::fs::remove_file(&path).map_err(|source| BuildError::Io { what: "cannot delete", path, source })?;
+            }
+            let Some(built) = self.compile_unit(dir, unit, name, Some(&plan.sources))? else { continue };
+            if !built.success() {
+                return Ok(built);
+            }
+            if !plan.same_shape(dir, unit) {
+                tracing::info!("full compile: the recompiled sources declare other classes or constants now");
+                return self.compile_full(dir);
+            }
+            results.push(built);
+        }
+        self.mark_compiled(dir)?;
+        let mut results = results.into_iter();
+        let first = results.next();
+        Ok(combine(first, results.next(), "javac (up to date)"))
+    }
+}
+
+/// Main's and test's compile as one result.
+fn combine(main: Option<BuildResult>, test: Option<BuildResult>, nothing: &str) -> BuildResult {
+    match (main, test) {
+        (Some(main), Some(mut test)) => {
+            test.run.command = format!("{} && {}", main.run.command, test.run.command);
+            test.run.elapsed_ms += main.run.elapsed_ms;
+            test.run.output = format!("{}{}", main.run.output, test.run.output);
+            test
+        }
+        (Some(one), None) | (None, Some(one)) => one,
+        (None, None) => BuildResult {
+            run: super::Invocation {
+                command: nothing.into(),
+                exit_code: Some(0),
+                timed_out: false,
+                elapsed_ms: 0,
+                output: String::new(),
+            },
+            failure: None,
+            diagnostics: Vec::new(),
+        },
+    }
+}
+
+fn is_java(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "java")
 }
 
 impl BuildTool for Direct {
@@ -173,32 +256,14 @@ impl BuildTool for Direct {
     }
 
     fn compile(&self, dir: &Path) -> Result<BuildResult, BuildError> {
-        let main = self.compile_unit(dir, &self.setup.main, "main")?;
-        if let Some(main) = main.as_ref().filter(|m| !m.success()) {
-            return Ok(main.clone());
-        }
-        let test = self.compile_unit(dir, &self.setup.test, "test")?;
-        self.mark_compiled(dir)?;
-        Ok(match (main, test) {
-            (Some(main), Some(mut test)) => {
-                test.run.command = format!("{} && {}", main.run.command, test.run.command);
-                test.run.elapsed_ms += main.run.elapsed_ms;
-                test.run.output = format!("{}{}", main.run.output, test.run.output);
-                test
+        match incremental::plan(dir, &self.setup) {
+            incremental::Plan::UpToDate => Ok(combine(None, None, "javac (up to date)")),
+            incremental::Plan::Recompile(units) => self.compile_changed(dir, &units),
+            incremental::Plan::Full(why) => {
+                tracing::debug!("full compile: {why}");
+                self.compile_full(dir)
             }
-            (Some(one), None) | (None, Some(one)) => one,
-            (None, None) => BuildResult {
-                run: super::Invocation {
-                    command: "javac (no sources)".into(),
-                    exit_code: Some(0),
-                    timed_out: false,
-                    elapsed_ms: 0,
-                    output: String::new(),
-                },
-                failure: None,
-                diagnostics: Vec::new(),
-            },
-        })
+        }
     }
 
     fn test(&self, dir: &Path, selection: &TestSelection) -> Result<TestRun, BuildError> {
@@ -249,7 +314,7 @@ fn join_paths(dir: &Path, paths: &[PathBuf]) -> String {
 }
 
 /// The files under `root`, relative to it, sorted; nothing when it does not exist.
-fn files_under(root: &Path) -> Vec<PathBuf> {
+pub(super) fn files_under(root: &Path) -> Vec<PathBuf> {
     fn walk(root: &Path, rel: &Path, out: &mut Vec<PathBuf>) {
         let Ok(entries) = std::fs::read_dir(root.join(rel)) else { return };
         for e in entries.flatten() {

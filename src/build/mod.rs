@@ -18,10 +18,12 @@
 
 pub mod affected;
 pub mod baseline;
+pub mod classfile;
 pub mod command;
 pub mod diagnostics;
 pub mod direct;
 pub mod gradle;
+pub mod incremental;
 pub mod javac;
 pub mod maven;
 pub mod reports;

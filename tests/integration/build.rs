@@ -134,6 +134,56 @@ fn direct_runner_builds_and_tests_what_maven_does() {
     );
     let judged = judge(&direct, dir.path(), &base, &run).unwrap();
     assert!(!judged.accepted() && !judged.broken.is_empty());
+
+    // Incremental: a body change recompiles the changed file and the few that reach it, and
+    // the tests see the change.
+    edit(&service, "issueDate.plusDays(termDays + 1)", "issueDate.plusDays(termDays)");
+    let compiled = |unit: &str| {
+        std::fs::read_to_string(dir.path().join(format!(".mantra/direct/{unit}-sources.txt"))).unwrap_or_default()
+    };
+    let all_main = walkdir_java(&dir.path().join("src/main/java"));
+    assert!(direct.compile(dir.path()).unwrap().success());
+    let main = compiled("main");
+    assert!(main.lines().count() < all_main && main.contains("InvoiceService.java"), "{main}");
+    assert!(direct.test(dir.path(), &TestSelection::All).unwrap().success());
+
+    // Renaming a method without updating its callers in other files fails the compile there.
+    let money = dir.path().join(DEMO).join("money/Money.java");
+    edit(&money, "public Money plus(Money other)", "public Money add(Money other)");
+    let broken = direct.compile(dir.path()).unwrap();
+    assert_eq!(broken.failure, Some(FailureKind::Compile), "{}", broken.run.output);
+    assert!(broken.diagnostics.iter().all(|d| !d.file.ends_with("money/Money.java")), "{:?}", broken.diagnostics);
+    assert!(broken.diagnostics.iter().any(|d| d.message.contains("cannot find symbol")), "{:?}", broken.diagnostics);
+    assert!(compiled("main").lines().count() < all_main, "only Money's dependents were compiled");
+    // And a test calling the renamed method fails too, once main compiles again.
+    for file in
+        ["invoice/Invoice.java", "report/RevenueReport.java", "report/AgingReport.java", "tax/TaxCalculator.java"]
+    {
+        let path = dir.path().join(DEMO).join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replace(".plus(", ".add(").replace("::plus", "::add")).unwrap();
+    }
+    let broken = direct.compile(dir.path()).unwrap();
+    assert_eq!(broken.failure, Some(FailureKind::Compile), "{}", broken.run.output);
+    assert!(broken.diagnostics.iter().any(|d| d.file.ends_with("money/MoneyTest.java")), "{:?}", broken.diagnostics);
+    let mut test_file = std::fs::read_to_string(dir.path().join(DEMO_TESTS).join("money/MoneyTest.java")).unwrap();
+    test_file = test_file.replace(".plus(", ".add(");
+    std::fs::write(dir.path().join(DEMO_TESTS).join("money/MoneyTest.java"), test_file).unwrap();
+    let built = direct.compile(dir.path()).unwrap();
+    assert!(built.success(), "{}", built.run.output);
+    let run = direct.test(dir.path(), &TestSelection::All).unwrap();
+    assert!(run.success() && run.total == maven.total, "{}", run.run.output);
+}
+
+fn walkdir_java(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| match e.file_type().unwrap().is_dir() {
+            true => walkdir_java(&e.path()),
+            false => usize::from(e.path().extension().is_some_and(|x| x == "java")),
+        })
+        .sum()
 }
 
 #[test]
