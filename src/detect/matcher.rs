@@ -66,13 +66,31 @@ fn norms(m: &Method, subst: &HashMap<&str, Vec<String>>) -> Vec<Norm> {
     m.stmts.iter().map(|s| norm(s, subst)).collect()
 }
 
+/// The key of a substitution that holds the receiver a moved method was called on: its own
+/// unqualified calls are that receiver's calls in the code it came from (`getDueOn()` in `Loan`
+/// was `loan.getDueOn()` in `LoanDesk`), as `this` is the receiver.
+const RECEIVER: &str = "(receiver)";
+
 fn norm(s: &Stmt, subst: &HashMap<&str, Vec<String>>) -> Norm {
     if subst.is_empty() {
         return Norm { toks: s.toks.clone(), text: s.text.clone(), core: s.core.clone(), trivial: s.trivial };
     }
+    let receiver = subst.get(RECEIVER);
     let mut toks = Vec::with_capacity(s.toks.len());
     for (i, t) in s.toks.iter().enumerate() {
         let after_dot = i > 0 && s.toks[i - 1] == ".";
+        if let Some(rec) = receiver
+            && !after_dot
+            && s.toks.get(i + 1).is_some_and(|n| n == "(")
+            && !(i > 0 && s.toks[i - 1] == "new")
+            && t.starts_with(|c: char| c.is_ascii_lowercase())
+            && !super::replace::is_keyword(t)
+        {
+            toks.extend(rec.iter().cloned());
+            toks.push(".".into());
+            toks.push(t.clone());
+            continue;
+        }
         match subst.get(t.as_str()) {
             Some(rep) if !after_dot => toks.extend(rep.iter().cloned()),
             _ => toks.push(t.clone()),
@@ -601,13 +619,35 @@ impl<'s> Diff<'s> {
                     if typed == Some(false) {
                         continue;
                     }
-                    let subst = substitution(xm, call, &outer);
+                    let mut subst = substitution(xm, call, &outer);
                     let src = norms(xm, &subst);
                     let mut used = vec![false; pool.len()];
                     let mut mapping = map_onto(&src, &pool, &mut used);
                     // An untyped receiver across classes needs more than one statement of evidence.
                     if across && (call.qualified && typed.is_none() && mapping.mapped < 2 || mapping.exact == 0) {
                         mapping.mapped = 0;
+                    }
+                    // Moved to the receiver's class, `this` and its own calls were the receiver's
+                    // (`getDueOn()` in `Loan` was `loan.getDueOn()`). Tried only when the plain
+                    // mapping fails, for a receiver whose type is known to hold the method, and
+                    // accepted only when every statement then maps exactly: a guess here would
+                    // turn look-alike code into false moves.
+                    if mapping.mapped == 0
+                        && typed == Some(true)
+                        && !call.receiver.is_empty()
+                        && !call.receiver.contains(['(', '.'])
+                    {
+                        let rec: Vec<String> = call.receiver.split(' ').map(str::to_string).collect();
+                        let mut moved = subst.clone();
+                        moved.insert("this", rec.clone());
+                        moved.insert(RECEIVER, rec);
+                        let src = norms(xm, &moved);
+                        let mut used = vec![false; pool.len()];
+                        let m = map_onto(&src, &pool, &mut used);
+                        if m.exact > 0 && m.all_exact() && m.mapped == m.solid {
+                            mapping = m;
+                            subst = moved;
+                        }
                     }
                     if Self::enough(&mapping) {
                         seen.push(x);

@@ -66,7 +66,7 @@ fn is_name_or_literal(t: &str) -> bool {
     (t.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$' || c == '"' || c == '\'')) && !is_keyword(t)
 }
 
-fn is_keyword(t: &str) -> bool {
+pub(super) fn is_keyword(t: &str) -> bool {
     matches!(
         t,
         "return"
