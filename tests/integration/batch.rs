@@ -3,8 +3,8 @@
 //!
 //! The history, on top of library-junit4 plus a one-statement helper `record` (so there is a
 //! statement-level inline to detect): a Rename Method, a commit that only edits documentation,
-//! an Extract Method, an Inline Method, an Extract And Move Method (the compound; the detector
-//! calls it impure because the extracted body reads `loan.` as `this.`) and a Move Method. One
+//! an Extract Method, an Inline Method, an Extract And Move Method (the compound; pure: the moved
+//! body reads `loan.` as `this.`, which the detector maps back) and a Move Method. One
 //! output folder serves both modes, so the parents' checkouts and their baselines are shared.
 
 use std::path::Path;
@@ -126,7 +126,7 @@ fn batch_replays_a_history_in_oracle_and_planner_modes_and_tabulates_them() {
     assert!(run.stderr.contains("llm.base_url"), "{}", run.stderr);
     assert!(!out.exists(), "nothing is written without a model");
 
-    // The oracle: the human's own specs, every refactoring (the compound is impure).
+    // The oracle: the human's own specs, every refactoring (`--impure` takes the impure ones too).
     let args = ["--repo", repo, "--json", "batch", "--range", &range, "--spec", "oracle", "--impure", "--out", out_s];
     let run = mantra_env(dir.path(), &args, &env);
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -186,7 +186,7 @@ fn batch_replays_a_history_in_oracle_and_planner_modes_and_tabulates_them() {
         ["--repo", repo, "--json", "batch", "--range", &range, "--spec", "planner", "--jobs", "2", "--out", out_s];
     let run = mantra_env(dir.path(), &[&args[..], &["--fail-on", "rate:0.25"]].concat(), &env);
     let (tasks, summary) = events(&run.stdout);
-    assert_eq!(tasks.len(), 4, "the impure compound is left out without --impure: {}", run.stderr);
+    assert_eq!(tasks.len(), 5, "every refactoring of the history is pure: {}", run.stderr);
     for t in &tasks {
         assert_eq!(t["mode"], "planner");
         let all_three = t["compiled"] == true && t["tests_passed"] == true && t["verified"] == true;
@@ -197,13 +197,13 @@ fn batch_replays_a_history_in_oracle_and_planner_modes_and_tabulates_them() {
     let rename = tasks.iter().find(|t| t["type"] == "rename-method").unwrap();
     assert_eq!((&rename["success"], &rename["identical"]), (&Value::Bool(true), &Value::Bool(true)), "{rename:#}");
     let succeeded = summary["succeeded"].as_u64().unwrap();
-    assert_eq!(run.code, if succeeded * 4 < 4 { 1 } else { 0 }, "--fail-on rate:0.25 with {succeeded}/4");
+    assert_eq!(run.code, if succeeded * 4 < 5 { 1 } else { 0 }, "--fail-on rate:0.25 with {succeeded}/5");
     let md = std::fs::read_to_string(out.join("summary.md")).unwrap();
     assert!(
-        md.contains("| oracle | **all** | 5 |") && md.contains("| planner | **all** | 4 |"),
+        md.contains("| oracle | **all** | 5 |") && md.contains("| planner | **all** | 5 |"),
         "both modes in one table: {md}"
     );
-    assert_eq!(std::fs::read_to_string(out.join("results.jsonl")).unwrap().lines().count(), 9);
+    assert_eq!(std::fs::read_to_string(out.join("results.jsonl")).unwrap().lines().count(), 10);
 }
 
 #[test]
