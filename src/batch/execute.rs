@@ -19,7 +19,6 @@
 //! building) the batch builds it here as it builds an engine result. The agents' own verdict is
 //! kept beside the measures (`agents.status`).
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -53,36 +52,7 @@ pub struct Setup<'a> {
 pub fn run(setup: &Setup, task: &Task, commit: &Commit, checkout: &Path, checkout_ms: u64) -> TaskResult {
     let start = Instant::now();
     let deadline = start + setup.timeout;
-    let mut r = TaskResult {
-        id: task.id.clone(),
-        project: task.project.clone(),
-        mode: setup.source.name().to_string(),
-        commit: task.commit.clone(),
-        parent: Some(commit.parent.clone()),
-        kind: crate::commands::refactor::kind_name(task.kind),
-        method: format!("{}.{}", task.class, task.method),
-        description: task.description.clone(),
-        spec: None,
-        compiled: None,
-        tests_passed: None,
-        verified: None,
-        success: false,
-        codebleu: None,
-        ast_precision: None,
-        ast_recall: None,
-        identical: None,
-        times_ms: BTreeMap::new(),
-        overhead_ms: 0,
-        prompt_tokens: None,
-        completion_tokens: None,
-        cost: None,
-        failure: None,
-        diagnostic: None,
-        diff: String::new(),
-        our_code: None,
-        human_code: task.human_code.clone(),
-        agents: None,
-    };
+    let mut r = TaskResult::unstarted(task, setup.source.name(), Some(commit.parent.clone()));
     r.times_ms.insert("checkout".into(), checkout_ms);
     let model_ms = attempt(setup, task, commit, checkout, deadline, &mut r);
     if r.failure.is_none() && Instant::now() >= deadline {

@@ -275,34 +275,9 @@ fn run_one(
 /// The result of a task that could not start.
 fn unrunnable(setup: &execute::Setup, task: &Task, class: &str, message: String) -> TaskResult {
     TaskResult {
-        id: task.id.clone(),
-        project: task.project.clone(),
-        mode: setup.source.name().to_string(),
-        commit: task.commit.clone(),
-        parent: None,
-        kind: crate::commands::refactor::kind_name(task.kind),
-        method: format!("{}.{}", task.class, task.method),
-        description: task.description.clone(),
-        spec: None,
-        compiled: None,
-        tests_passed: None,
-        verified: None,
-        success: false,
-        codebleu: None,
-        ast_precision: None,
-        ast_recall: None,
-        identical: None,
-        times_ms: Default::default(),
-        overhead_ms: 0,
-        prompt_tokens: None,
-        completion_tokens: None,
-        cost: None,
         failure: Some(class.to_string()),
         diagnostic: Some(message),
-        diff: String::new(),
-        our_code: None,
-        human_code: task.human_code.clone(),
-        agents: None,
+        ..TaskResult::unstarted(task, setup.source.name(), None)
     }
 }
 

@@ -74,6 +74,42 @@ pub struct TaskResult {
     pub agents: Option<AgentRun>,
 }
 
+impl TaskResult {
+    /// The result of `task` in mode `mode` before anything ran: nothing measured, not a success.
+    pub fn unstarted(task: &super::task::Task, mode: &str, parent: Option<String>) -> TaskResult {
+        TaskResult {
+            id: task.id.clone(),
+            project: task.project.clone(),
+            mode: mode.to_string(),
+            commit: task.commit.clone(),
+            parent,
+            kind: crate::commands::refactor::kind_name(task.kind),
+            method: format!("{}.{}", task.class, task.method),
+            description: task.description.clone(),
+            spec: None,
+            compiled: None,
+            tests_passed: None,
+            verified: None,
+            success: false,
+            codebleu: None,
+            ast_precision: None,
+            ast_recall: None,
+            identical: None,
+            times_ms: Default::default(),
+            overhead_ms: 0,
+            prompt_tokens: None,
+            completion_tokens: None,
+            cost: None,
+            failure: None,
+            diagnostic: None,
+            diff: String::new(),
+            our_code: None,
+            human_code: task.human_code.clone(),
+            agents: None,
+        }
+    }
+}
+
 /// The agents' account of a task (`--spec llm`), beside the batch's own measures of their change.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct AgentRun {

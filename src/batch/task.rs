@@ -77,18 +77,6 @@ pub fn kind_of(t: RefactoringType) -> Option<RefactoringKind> {
     })
 }
 
-pub fn type_of(kind: RefactoringKind) -> RefactoringType {
-    match kind {
-        RefactoringKind::ExtractMethod => RefactoringType::ExtractMethod,
-        RefactoringKind::InlineMethod => RefactoringType::InlineMethod,
-        RefactoringKind::MoveMethod => RefactoringType::MoveMethod,
-        RefactoringKind::RenameMethod => RefactoringType::RenameMethod,
-        RefactoringKind::ExtractAndMoveMethod => RefactoringType::ExtractAndMoveMethod,
-        RefactoringKind::MoveAndInlineMethod => RefactoringType::MoveAndInlineMethod,
-        RefactoringKind::MoveAndRenameMethod => RefactoringType::MoveAndRenameMethod,
-    }
-}
-
 /// One task per refactoring mantra performs in `commit` (pure ones only unless `impure`).
 pub fn from_commit(project: &str, commit: &Commit, impure: bool) -> Vec<Task> {
     commit
