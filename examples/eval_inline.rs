@@ -158,13 +158,7 @@ fn evaluate_record(project: &str, r: &Value) -> Row {
     let elapsed = start.elapsed();
     let method = spec.method.name.clone();
     let outcome = match result {
-        Err(panic) => Outcome::Crashed(
-            panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default(),
-        ),
+        Err(panic) => Outcome::Crashed(mantra::error::panic_message(panic.as_ref()).unwrap_or_default()),
         Ok(Err(refusal)) => {
             let refusal: mantra::engine::Refusal = refusal;
             Outcome::Refused { reason: refusal.reason.to_string(), message: refusal.message }

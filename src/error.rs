@@ -85,3 +85,8 @@ fn as_classify<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a dyn C
     );
     None
 }
+
+/// The message a caught panic carried (`panic!("...")` gives a `&str` or a `String`), if any.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> Option<String> {
+    payload.downcast_ref::<String>().cloned().or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+}

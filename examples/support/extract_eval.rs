@@ -97,14 +97,7 @@ fn replay(project: &str, record: &Value, options: Options) -> Outcome {
     }));
     let time = start.elapsed();
     let status = match run {
-        Err(panic) => {
-            let message = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            Status::Crashed { message }
-        }
+        Err(panic) => Status::Crashed { message: mantra::error::panic_message(panic.as_ref()).unwrap_or_default() },
         Ok(Err(refusal)) => Status::Refused { reason: refusal.reason.to_string(), message: refusal.message },
         Ok(Ok(Err(conflict))) => Status::Crashed { message: conflict.to_string() },
         Ok(Ok(Ok(None))) => Status::Crashed { message: "the change set does not touch the file".into() },

@@ -207,14 +207,7 @@ fn replay(project_name: &str, record: &Value) -> Outcome {
     }));
     let time = start.elapsed();
     let status = match run {
-        Err(panic) => {
-            let message = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            Status::Crashed { message }
-        }
+        Err(panic) => Status::Crashed { message: mantra::error::panic_message(panic.as_ref()).unwrap_or_default() },
         Ok(Err(r)) => Status::Refused { reason: r.reason.to_string(), message: r.message },
         Ok(Ok(changes)) => match changes.render() {
             Err(e) => Status::Crashed { message: format!("edits do not apply: {e}") },

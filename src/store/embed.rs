@@ -168,11 +168,8 @@ impl Embedder {
         let model = match loaded {
             Ok(r) => r?,
             Err(panic) => {
-                let message = panic
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_else(|| "ONNX Runtime failed".into());
+                let message =
+                    crate::error::panic_message(panic.as_ref()).unwrap_or_else(|| "ONNX Runtime failed".into());
                 return Err(EmbedError::Runtime { path: files.onnxruntime.clone(), message });
             }
         };
