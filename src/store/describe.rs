@@ -2,7 +2,7 @@
 //!
 //! MANTRA describes each stored refactoring in a few sentences (what the code does, for whom,
 //! with what), so that code which looks alike but plays another role is not retrieved. With a
-//! model, [`describe_with_model`] asks it with `prompts/describe.md`, and keeps the answer in a
+//! model, [`describe_with_model`] asks it with `prompts/describe.md` (or its `prompts_dir` override), and keeps the answer in a
 //! cache keyed by the prompt's content hash, so re-running an import costs nothing. Without a
 //! model, [`summary`] writes the same facts deterministically: signature, class, called methods,
 //! callers and the leading comment.
@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::agent::{PromptError, Prompts};
 use crate::java::SourceFile;
 use crate::java::symbols::{self, CallKind};
 use crate::llm::{ChatModel, ChatRequest, LlmError, Message};
@@ -20,7 +21,6 @@ use crate::llm::{ChatModel, ChatRequest, LlmError, Message};
 use super::record::Record;
 
 /// The built-in description prompt.
-pub const PROMPT: &str = include_str!("../../prompts/describe.md");
 
 /// What the code of a method says about its role.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -177,15 +177,22 @@ pub fn query_text(text: &str) -> String {
     out
 }
 
-/// The description prompt for one record, filled in.
-pub fn render_prompt(template: &str, record: &Record) -> String {
+/// The description prompt for one record, filled in from `prompts` (the built-in `describe.md`,
+/// or the one in `prompts_dir`), with the agents' strict renderer.
+pub fn render_prompt(prompts: &Prompts, record: &Record) -> Result<String, PromptError> {
     let list = |v: &[String]| if v.is_empty() { "(none known)".to_string() } else { v.join(", ") };
-    template
-        .replace("{{code}}", &record.code_before)
-        .replace("{{class}}", &format!("{} {}", record.class_signature.trim(), record.class_name))
-        .replace("{{package}}", &record.package)
-        .replace("{{callers}}", &list(&record.callers))
-        .replace("{{callees}}", &list(&record.callees))
+    let class = format!("{} {}", record.class_signature.trim(), record.class_name);
+    let (callers, callees) = (list(&record.callers), list(&record.callees));
+    prompts.render(
+        "describe",
+        &[
+            ("code", &record.code_before),
+            ("class", &class),
+            ("package", &record.package),
+            ("callers", &callers),
+            ("callees", &callees),
+        ],
+    )
 }
 
 /// Model descriptions already paid for, by the git blob id of the prompt that produced them.
@@ -249,11 +256,11 @@ pub fn content_hash(text: &str) -> String {
 /// answered before. Returns the description and whether it came from the cache.
 pub fn describe_with_model(
     model: &dyn ChatModel,
-    template: &str,
+    prompts: &Prompts,
     record: &Record,
     cache: &mut DescriptionCache,
 ) -> Result<(String, bool), LlmError> {
-    let prompt = render_prompt(template, record);
+    let prompt = render_prompt(prompts, record).map_err(|e| LlmError::Config(e.to_string()))?;
     let key = content_hash(&prompt);
     if let Some(hit) = cache.get(&key) {
         return Ok((hit.to_string(), true));
@@ -282,7 +289,7 @@ pub enum Describer<'a> {
     /// The deterministic [`summary`].
     Summary,
     /// A model, with the cache; a failed request falls back to the summary and is counted.
-    Model { model: &'a dyn ChatModel, template: String, cache: DescriptionCache, tally: DescribeTally },
+    Model { model: &'a dyn ChatModel, prompts: Prompts, cache: DescriptionCache, tally: DescribeTally },
 }
 
 /// How the model descriptions went.
@@ -298,8 +305,8 @@ pub struct DescribeTally {
 impl Describer<'_> {
     /// Sets the record's description and its source.
     pub fn fill(&mut self, record: &mut Record) {
-        if let Describer::Model { model, template, cache, tally } = self {
-            match describe_with_model(*model, template, record, cache) {
+        if let Describer::Model { model, prompts, cache, tally } = self {
+            match describe_with_model(*model, prompts, record, cache) {
                 Ok((text, cached)) => {
                     if cached {
                         tally.cached += 1;
@@ -389,17 +396,17 @@ mod tests {
         let path = dir.path().join("descriptions.jsonl");
         let model = Scripted { calls: AtomicUsize::new(0), answer: " Returns how many items the list holds. ".into() };
         let mut cache = DescriptionCache::open(&path);
-        let (d, cached) = describe_with_model(&model, PROMPT, &record(), &mut cache).unwrap();
+        let (d, cached) = describe_with_model(&model, &Prompts::builtin(), &record(), &mut cache).unwrap();
         assert_eq!((d.as_str(), cached), ("Returns how many items the list holds.", false));
         // A new cache over the same file answers without the model.
         let mut cache = DescriptionCache::open(&path);
-        let (d2, cached) = describe_with_model(&model, PROMPT, &record(), &mut cache).unwrap();
+        let (d2, cached) = describe_with_model(&model, &Prompts::builtin(), &record(), &mut cache).unwrap();
         assert_eq!((d2, cached), (d, true));
         assert_eq!(model.calls.load(Ordering::SeqCst), 1);
         // Another record is another prompt.
         let mut other = record();
         other.code_before = "int size() { return n; }".into();
-        describe_with_model(&model, PROMPT, &other, &mut cache).unwrap();
+        describe_with_model(&model, &Prompts::builtin(), &other, &mut cache).unwrap();
         assert_eq!(model.calls.load(Ordering::SeqCst), 2);
     }
 
@@ -408,7 +415,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let model = Scripted { calls: AtomicUsize::new(0), answer: "  ".into() };
         let mut cache = DescriptionCache::open(&dir.path().join("d.jsonl"));
-        assert!(matches!(describe_with_model(&model, PROMPT, &record(), &mut cache), Err(LlmError::Malformed(_))));
+        assert!(matches!(
+            describe_with_model(&model, &Prompts::builtin(), &record(), &mut cache),
+            Err(LlmError::Malformed(_))
+        ));
         assert!(cache.is_empty());
     }
 
