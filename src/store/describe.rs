@@ -20,8 +20,6 @@ use crate::llm::{ChatModel, ChatRequest, LlmError, Message};
 
 use super::record::Record;
 
-/// The built-in description prompt.
-
 /// What the code of a method says about its role.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CodeFacts {
