@@ -237,9 +237,14 @@ pub fn run(
 }
 
 /// The example store the Developer searches: the repository's (`store.dir`, else
-/// `.mantra/store`), else the user-wide one; none when neither holds a record, or `--no-rag`.
+/// `.mantra/store`), else the user-wide one; none when neither holds a record, or with `--no-rag`
+/// (`rag` false).
 /// The store's notices (no embedding model, an index rebuilt) become warnings.
-pub fn examples(ctx: &mut Context) -> Box<dyn Examples> {
+pub fn examples(ctx: &mut Context, rag: bool) -> Box<dyn Examples> {
+    if !rag {
+        // The tool is not offered: no reason to open the index or load the embedding model.
+        return Box::new(NoExamples);
+    }
     let config = &ctx.config.config;
     let mut dirs = vec![crate::store::store_dir(&ctx.repo, config.store.dir.as_deref())];
     dirs.extend(crate::store::user_store_dir());

@@ -182,7 +182,8 @@ fn agents(ctx: &mut Context, args: &BatchArgs, out: &Path) -> anyhow::Result<Opt
         build: true,
         raw: a.baseline == Some(Baseline::Raw),
     };
-    Ok(Some(Agents::new(model, prompts, agent_refactor::examples(ctx), config, modes)))
+    let examples = agent_refactor::examples(ctx, modes.rag);
+    Ok(Some(Agents::new(model, prompts, examples, config, modes)))
 }
 
 /// The tasks and their commits, from `--commits`, `--range` or `--tasks`.

@@ -100,7 +100,7 @@ pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
     if complete.is_none()
         && let Some(model) = super::agent_refactor::open_model(ctx, &args.agents)?
     {
-        let examples = super::agent_refactor::examples(ctx);
+        let examples = super::agent_refactor::examples(ctx, !args.agents.no_rag);
         return super::agent_refactor::run(ctx, args, &project, method, model, examples.as_ref());
     }
     let (candidates, planned) = match complete {
