@@ -46,7 +46,7 @@ pub struct Example {
 }
 
 /// The example store as the Developer's `search_similar_refactorings` tool sees it. The store
-/// (`retrieve/`) implements it; [`NoExamples`] stands in while there is none.
+/// (`store/examples.rs`) implements it; [`NoExamples`] stands in when there is none.
 pub trait Examples: Send + Sync {
     /// The `k` examples of `kind` most similar to `query` (code or a description), best first.
     fn search(&self, query: &str, kind: RefactoringKind, k: usize) -> Result<Vec<Example>, String>;
