@@ -162,6 +162,71 @@ pub fn cache_path(dir: &Path, key: &str) -> PathBuf {
     dir.join(CACHE_DIR).join(format!("{safe}.json"))
 }
 
+/// How many baselines keep their compiled classes (the newest); class folders are large, and
+/// an older state is rarely reviewed again.
+const KEPT_CLASSES: usize = 3;
+
+/// `dir/.mantra/cache/baseline/<key>.classes/`: the baseline's class folders, kept so that a
+/// review reusing a cached baseline compiles incrementally instead of compiling everything.
+pub fn classes_path(dir: &Path, key: &str) -> PathBuf {
+    cache_path(dir, key).with_extension("classes")
+}
+
+/// Copies the class folders of `setup` in `root` (as the baseline compiled them) to `to`,
+/// written aside and renamed so a reader never sees half of them, then drops the class folders
+/// of all but the newest [`KEPT_CLASSES`] baselines beside it.
+pub fn store_classes(root: &Path, setup: &DirectSetup, to: &Path) -> std::io::Result<()> {
+    let parent = to.parent().ok_or_else(|| std::io::Error::other("a cache path has a parent"))?;
+    std::fs::create_dir_all(parent)?;
+    let tmp = to.with_extension(format!("classes.{}.tmp", std::process::id()));
+    let copied = (|| {
+        for unit in [&setup.main, &setup.test] {
+            super::direct::copy_tree(&root.join(&unit.output), &tmp.join(&unit.output))?;
+        }
+        if to.exists() {
+            std::fs::remove_dir_all(to)?;
+        }
+        std::fs::rename(&tmp, to)
+    })();
+    if copied.is_err() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    copied?;
+    prune_classes(parent, to);
+    Ok(())
+}
+
+/// Copies class folders kept by [`store_classes`] into `root`, unless `root` already has
+/// classes in them; whether it did. The caller must then record them as compiled from `root`'s
+/// sources, which it may only do when `root` holds the state the baseline was built from.
+pub fn restore_classes(from: &Path, root: &Path, setup: &DirectSetup) -> std::io::Result<bool> {
+    let units = [&setup.main, &setup.test];
+    if !from.is_dir() || units.iter().any(|u| !super::direct::files_under(&root.join(&u.output)).is_empty()) {
+        return Ok(false);
+    }
+    for unit in units {
+        super::direct::copy_tree(&from.join(&unit.output), &root.join(&unit.output))?;
+    }
+    Ok(true)
+}
+
+/// Removes the `*.classes` folders in `dir` other than `keep` beyond the newest [`KEPT_CLASSES`].
+fn prune_classes(dir: &Path, keep: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut kept: Vec<(std::time::SystemTime, PathBuf)> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p != keep && p.extension().is_some_and(|e| e == "classes") && p.is_dir())
+        .map(|p| (std::fs::metadata(&p).and_then(|m| m.modified()).unwrap_or(std::time::UNIX_EPOCH), p))
+        .collect();
+    kept.sort_by_key(|k| std::cmp::Reverse(k.0));
+    for (_, old) in kept.into_iter().skip(KEPT_CLASSES.saturating_sub(1)) {
+        if let Err(e) = std::fs::remove_dir_all(&old) {
+            tracing::debug!("cannot remove the old baseline classes {}: {e}", old.display());
+        }
+    }
+}
+
 /// A run after a refactoring, judged against the baseline.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Judgement {
@@ -238,5 +303,52 @@ mod tests {
         assert_ne!(state_key("c", &[("ab", "c")]), state_key("c", &[("a", "bc")]));
         assert_eq!(state_key::<&str, &str>("abc123", &[]), "abc123");
         assert_eq!(cache_path(Path::new("/p"), "a/b").file_name().unwrap(), "a_b.json");
+        assert_eq!(classes_path(Path::new("/p"), "a/b").file_name().unwrap(), "a_b.classes");
+    }
+
+    fn unit(output: &str) -> super::super::direct::Unit {
+        super::super::direct::Unit {
+            source_roots: Vec::new(),
+            resource_roots: Vec::new(),
+            output: output.into(),
+            classpath: Vec::new(),
+            javac_flags: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn kept_classes_come_back_only_into_an_empty_workspace_and_only_the_newest_are_kept() {
+        let setup = DirectSetup {
+            main: unit("target/classes"),
+            test: unit("target/test-classes"),
+            jvm_flags: Vec::new(),
+            launcher: "launcher.jar".into(),
+        };
+        let tmp = tempfile::tempdir().unwrap();
+        let (built, project) = (tmp.path().join("built"), tmp.path().join("project"));
+        for (rel, bytes) in [("target/classes/a/A.class", "A"), ("target/test-classes/a/ATest.class", "T")] {
+            std::fs::create_dir_all(built.join(rel).parent().unwrap()).unwrap();
+            std::fs::write(built.join(rel), bytes).unwrap();
+        }
+        for key in ["k1", "k2", "k3", "k4"] {
+            store_classes(&built, &setup, &classes_path(&project, key)).unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(20)); // distinct modification times
+        }
+        let left: Vec<String> = std::fs::read_dir(project.join(CACHE_DIR))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        assert_eq!(left, ["k2.classes", "k3.classes", "k4.classes"]);
+
+        let ws = tmp.path().join("ws");
+        assert!(restore_classes(&classes_path(&project, "k4"), &ws, &setup).unwrap());
+        assert_eq!(std::fs::read_to_string(ws.join("target/test-classes/a/ATest.class")).unwrap(), "T");
+        // A workspace that has classes already keeps its own.
+        std::fs::write(ws.join("target/classes/a/A.class"), "mine").unwrap();
+        assert!(!restore_classes(&classes_path(&project, "k4"), &ws, &setup).unwrap());
+        assert_eq!(std::fs::read_to_string(ws.join("target/classes/a/A.class")).unwrap(), "mine");
+        assert!(!restore_classes(&classes_path(&project, "k1"), &tmp.path().join("other"), &setup).unwrap());
     }
 }

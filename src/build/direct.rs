@@ -334,7 +334,7 @@ pub(super) fn files_under(root: &Path) -> Vec<PathBuf> {
 
 /// Copies every file under `from` into `to`, keeping relative paths (Maven's resource copy
 /// without filtering).
-fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+pub(super) fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     for rel in files_under(from) {
         let dest = to.join(&rel);
         if let Some(parent) = dest.parent() {

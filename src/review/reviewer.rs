@@ -212,6 +212,9 @@ impl Reviewer {
         if !base.cached {
             keep_cache(project, root, key);
         }
+        if let (Some(setup), Some(settings)) = (&base.direct, &direct) {
+            cache_classes(project, root, key, setup, settings, base.cached);
+        }
         let elapsed = start.elapsed();
         let timeout = self.build.timeout_secs;
         let mut details = json!({
@@ -612,6 +615,46 @@ fn keep_cache(project: &Path, root: &Path, key: &str) {
     })();
     if let Err(e) = result {
         tracing::warn!("cannot cache the baseline in {}: {e}", to.display());
+    }
+}
+
+/// Keeps a fresh baseline's class folders beside its cache in the user's project, or, for a
+/// cached baseline, puts the kept ones into the workspace (which holds exactly the baseline's
+/// state at this point) and records them as compiled, so the first compile after the change is
+/// incremental rather than a full `javac` of the project.
+fn cache_classes(
+    project: &Path,
+    root: &Path,
+    key: &str,
+    setup: &build::DirectSetup,
+    settings: &build::Settings,
+    cached: bool,
+) {
+    let kept = build::baseline::classes_path(project, key);
+    if !cached {
+        // Only beside a cached baseline: a timed-out one was not kept.
+        if build::baseline::cache_path(project, key).is_file()
+            && let Err(e) = build::baseline::store_classes(root, setup, &kept)
+        {
+            tracing::warn!("cannot keep the baseline's classes in {}: {e}", kept.display());
+        }
+        return;
+    }
+    let restored = build::baseline::restore_classes(&kept, root, setup).and_then(|done| {
+        if done {
+            build::Direct::new(setup.clone(), settings.clone())
+                .mark_compiled(root)
+                .map_err(std::io::Error::other)
+                .map(|()| true)
+        } else {
+            Ok(false)
+        }
+    });
+    match restored {
+        Ok(true) => tracing::debug!("reusing the baseline's classes from {}", kept.display()),
+        Ok(false) => {}
+        // Without a manifest the next compile is a full one, which overwrites whatever was copied.
+        Err(e) => tracing::warn!("cannot reuse the baseline's classes in {}: {e}", kept.display()),
     }
 }
 

@@ -148,10 +148,17 @@ fn verify_blames_a_compile_error_and_a_broken_test_and_checks_the_intended_refac
 
     // A broken test, in human form: the test's id on stdout, the baseline now from the cache.
     edit(dir, CATALOG, "String needle = wrds.trim()", "String needle = words");
-    let run = run_in(dir, &["verify"], &[]);
+    let run = run_in(dir, &["verify", "--keep-workspace"], &[]);
     assert_eq!(run.code, 1, "{run:?}");
     assert!(run.stderr.contains("[baseline] compiles, 13 tests pass (cached)"), "{}", run.stderr);
     assert!(run.stderr.contains("[compile] ok"), "{}", run.stderr);
+    // The cached baseline brought its classes along: only the changed source and the one that
+    // uses it are recompiled, not all five.
+    let kept = run.stdout.lines().find_map(|l| l.strip_prefix("workspace kept at ")).expect("the kept path");
+    let kept = PathBuf::from(kept.trim());
+    let compiled = std::fs::read_to_string(kept.join(".mantra/direct/main-sources.txt")).unwrap();
+    assert!(compiled.contains("Catalog.java") && !compiled.contains("Book.java"), "{compiled}");
+    std::fs::remove_dir_all(&kept).unwrap();
     assert!(run.stderr.contains("[tests affected] 1 failed, "), "{}", run.stderr);
     assert!(run.stdout.contains("verdict: rejected at tests affected"), "{}", run.stdout);
     assert!(
