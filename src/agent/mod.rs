@@ -21,12 +21,10 @@ pub mod review_loop;
 pub mod tools;
 pub mod turn;
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 use crate::cli::RefactoringKind;
-use crate::llm::{LlmError, Usage};
+use crate::llm::{LlmError, UsageMeter, UsageSummary};
 
 pub use prompts::{PromptError, Prompts};
 pub use review_loop::{Job, Modes, Outcome, run};
@@ -62,38 +60,27 @@ impl Examples for NoExamples {
     }
 }
 
-/// Tokens and time, per agent and in total.
-#[derive(Debug, Clone, Default, Serialize)]
+/// Tokens and time, per agent and in total. Tokens, failed requests and cost are tallied on the
+/// model client's [`UsageMeter`], so the agents and the client count the same way.
+#[derive(Debug, Clone, Default)]
 pub struct Meter {
-    /// `developer`, `repair`, `raw` → requests and tokens.
-    pub agents: BTreeMap<String, AgentUsage>,
+    /// `developer`, `repair`, `raw` → requests, tokens and cost.
+    pub usage: UsageMeter,
     /// Time spent waiting for the model, in µs.
     pub model_us: u64,
     /// mantra's own time per agent turn (tool execution included, model time excluded), in µs.
     pub turn_overhead_us: Vec<u64>,
 }
 
-#[derive(Debug, Clone, Copy, Default, Serialize)]
-pub struct AgentUsage {
-    pub requests: u32,
-    pub prompt_tokens: u64,
-    pub completion_tokens: u64,
-}
-
 impl Meter {
-    pub fn add(&mut self, agent: &str, usage: Usage) {
-        let a = self.agents.entry(agent.to_string()).or_default();
-        a.requests += 1;
-        a.prompt_tokens += usage.prompt_tokens;
-        a.completion_tokens += usage.completion_tokens;
+    /// A meter that prices tokens with `prices` (`llm.prices`).
+    pub fn new(prices: crate::config::Prices) -> Meter {
+        Meter { usage: UsageMeter::new(prices), ..Meter::default() }
     }
 
-    pub fn total(&self) -> Usage {
-        let mut u = Usage::default();
-        for a in self.agents.values() {
-            u += Usage { prompt_tokens: a.prompt_tokens, completion_tokens: a.completion_tokens };
-        }
-        u
+    /// Per agent and in total.
+    pub fn summary(&self) -> UsageSummary {
+        self.usage.summary()
     }
 }
 

@@ -177,7 +177,7 @@ impl Run<'_, '_> {
 
 /// Runs the agents on `job` with `model`; `observer` sees every step.
 pub fn run(job: &Job, model: &dyn ChatModel, observer: &mut dyn Observer) -> Result<Outcome, AgentError> {
-    let mut meter = Meter::default();
+    let mut meter = Meter::new(job.config.llm.prices.clone());
     let intent = crate::commands::verify::intent_for(job.project, job.method, job.kind);
     let mut bench = Workbench::new(job.repo, job.project, job.method, job.kind, job.examples);
     let mut run = Run { job, session: Session { model, meter: &mut meter, observer }, intent, baseline_key: None };

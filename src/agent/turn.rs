@@ -90,9 +90,11 @@ impl Session<'_> {
         let start = Instant::now();
         let response = self.model.chat(&request);
         self.meter.model_us += start.elapsed().as_micros() as u64;
-        let response = response?;
-        self.meter.add(agent, response.usage);
-        Ok(response)
+        match &response {
+            Ok(r) => self.meter.usage.add(agent, r.usage),
+            Err(_) => self.meter.usage.add_failure(agent),
+        }
+        Ok(response?)
     }
 
     pub fn event(&mut self, agent: &str, round: u32, step: u32, action: &'static str, message: impl Into<String>) {
@@ -316,7 +318,7 @@ pub(crate) mod tests {
         assert_eq!(results[2], "error: missing field `x`");
         assert!(results[3].contains("must be a JSON object"));
         assert_eq!(results[4], "hi");
-        assert_eq!(meter.agents["developer"].requests, 6);
+        assert_eq!(meter.summary().agents["developer"].requests, 6);
         assert_eq!(meter.turn_overhead_us.len(), 1);
         // every request offered the tools, finish included
         let reqs = model.requests.lock().unwrap();

@@ -17,7 +17,7 @@ use crate::agent::review_loop::Status;
 use crate::agent::{self, AgentEvent, Examples, Job, Modes, Observer, Prompts};
 use crate::config::Config;
 use crate::java::{MethodId, Project};
-use crate::llm::ChatModel;
+use crate::llm::{ChatModel, Usage};
 use crate::review::{Stage, StageReport};
 
 use super::result::AgentRun;
@@ -82,7 +82,7 @@ impl SpecSource for Agents {
         let mut timer = Timer::default();
         let outcome =
             agent::run(&job, self.model.as_ref(), &mut timer).map_err(|e| format!("the agents stopped: {e}"))?;
-        let usage = outcome.meter.total();
+        let usage = outcome.meter.summary();
         let (status, reason) = match &outcome.status {
             Status::Accepted => ("accepted", None),
             Status::Rejected(why) => ("rejected", Some(why.clone())),
@@ -96,7 +96,7 @@ impl SpecSource for Agents {
             repairs: outcome.repairs,
             engine: outcome.applied.iter().map(|s| crate::commands::refactor::kind_name(s.kind())).collect(),
             written: outcome.written.iter().map(|p| p.to_string_lossy().replace('\\', "/")).collect(),
-            requests: outcome.meter.agents.iter().map(|(a, u)| (a.clone(), u.requests)).collect(),
+            requests: usage.agents.iter().map(|(a, u)| (a.clone(), u.requests)).collect(),
         };
         Ok(Proposal {
             specs: Vec::new(),
@@ -107,8 +107,11 @@ impl SpecSource for Agents {
                 build_ms: timer.ms,
                 run,
             }),
-            usage: Some(usage),
-            cost: self.config.llm.prices.cost(usage.prompt_tokens, usage.completion_tokens),
+            usage: Some(Usage {
+                prompt_tokens: usage.total.prompt_tokens,
+                completion_tokens: usage.total.completion_tokens,
+            }),
+            cost: usage.total.cost,
             model_ms: outcome.meter.model_us / 1000,
         })
     }

@@ -126,7 +126,7 @@ pub struct AgentRun {
     /// Files the model wrote whole (`write_file`).
     pub written: Vec<String>,
     /// Model requests per agent (`developer`, `repair`, `raw`).
-    pub requests: BTreeMap<String, u32>,
+    pub requests: BTreeMap<String, u64>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

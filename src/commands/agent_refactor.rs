@@ -74,7 +74,7 @@ struct Tokens<'a> {
     prompt: u64,
     completion: u64,
     /// Per agent: requests and tokens.
-    by_agent: &'a std::collections::BTreeMap<String, agent::AgentUsage>,
+    by_agent: &'a std::collections::BTreeMap<String, crate::llm::usage::AgentUsage>,
     /// In the currency of `llm.prices`; `null` when the prices are not configured.
     cost: Option<f64>,
 }
@@ -186,8 +186,8 @@ pub fn run(
         (Status::BrokenBaseline, _) => "not judged: the original project is broken; nothing written".to_string(),
     };
     let meter: &Meter = &outcome.meter;
-    let total = meter.total();
-    let cost = config.llm.prices.cost(total.prompt_tokens, total.completion_tokens);
+    let usage = meter.summary();
+    let (total, cost) = (usage.total, usage.total.cost);
     let summary = format!("{} {label}: {what}", super::refactor::kind_name(args.kind));
     let engine: Vec<String> = outcome.applied.iter().map(|s| super::refactor::kind_name(s.kind())).collect();
     let how = match (engine.is_empty(), outcome.written.is_empty()) {
@@ -223,7 +223,7 @@ pub fn run(
             tokens: Tokens {
                 prompt: total.prompt_tokens,
                 completion: total.completion_tokens,
-                by_agent: &meter.agents,
+                by_agent: &usage.agents,
                 cost,
             },
             turn_overhead_us: &meter.turn_overhead_us,

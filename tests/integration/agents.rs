@@ -188,14 +188,16 @@ fn d_a_429_is_retried_and_the_run_goes_on() {
         reply_tool_call("extract_method", json!({"start_line": 38, "end_line": 44, "name": "validateIssuable"})),
         reply_tool_call("finish", json!({"summary": "done"})),
     ]);
-    let run = run_agents(dir.path(), Some(&server), &["--no-verify"], &[]);
+    let prices = [("MANTRA_LLM_PRICES_PROMPT", "2"), ("MANTRA_LLM_PRICES_COMPLETION", "10")];
+    let run = run_agents(dir.path(), Some(&server), &["--no-verify"], &prices);
     assert_eq!(run.code, 0, "{run:?}");
     server.assert_done();
     let r = server.requests();
     assert_eq!(r.len(), 3);
     assert_eq!(r[0].body, r[1].body, "the retry sends the same request");
     assert!(run.stdout.contains("1 file changed, not verified and not written"), "{}", run.stdout);
-    assert!(run.stdout.contains("tokens 200 sent, 40 received"), "{}", run.stdout);
+    // The retried 429 is the client's business: two answered requests, priced per million tokens.
+    assert!(run.stdout.contains("tokens 200 sent, 40 received, cost 0.0008"), "{}", run.stdout);
 }
 
 #[test]
