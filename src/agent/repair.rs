@@ -113,6 +113,10 @@ pub(crate) fn run(run: &mut Run, bench: &mut Workbench, failed: Review) -> Resul
     let mut failure = (failure_class(&failed.verdict).to_string(), stage_label(&failed.verdict).to_string());
     let mut last = failed;
     for attempt in 1..=max {
+        if attempt > 1 && job.out_of_time() {
+            run.session.event("repair", attempt, 0, "budget", super::review_loop::OUT_OF_TIME);
+            return Ok((last, attempt - 1));
+        }
         if attempt > 1 {
             reflect(run, &mut messages, attempt - 1, max, &failure, &before, &current)?;
         }

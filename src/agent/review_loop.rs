@@ -11,6 +11,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Instant;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -24,7 +25,7 @@ use crate::config::Config;
 use crate::engine::{ChangeSet, Spec};
 use crate::java::{MethodId, Project};
 use crate::llm::{ChatModel, Message};
-use crate::process::System;
+use crate::process::Runner;
 use crate::review::{
     BuiltinDetector, Change, Intent, Match, Review, Reviewer, Side, Stage, Validation, Validator, Verdict,
 };
@@ -64,7 +65,22 @@ pub struct Job<'a> {
     pub examples: &'a dyn Examples,
     pub modes: Modes,
     pub keep_workspace: bool,
+    /// Every build, test and Checkstyle process of the Reviewer runs through it (`mantra batch`
+    /// passes one that bounds each process by the task's `--timeout`).
+    pub runner: Arc<dyn Runner>,
+    /// Past it no new review round or repair attempt starts (`mantra batch --timeout`).
+    pub deadline: Option<Instant>,
 }
+
+impl Job<'_> {
+    /// Whether the run's time is up.
+    pub fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// The status of a run stopped by [`Job::deadline`].
+pub const OUT_OF_TIME: &str = "the time limit ran out before the change was accepted";
 
 /// How a run ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -157,7 +173,7 @@ impl Run<'_, '_> {
     /// The Reviewer on `change`: baseline (cached), detection, style, compile, tests.
     pub fn review(&mut self, change: &Change, round: u32) -> Result<Review, AgentError> {
         let key = self.key()?;
-        let mut reviewer = Reviewer::new(self.job.config, Arc::new(System));
+        let mut reviewer = Reviewer::new(self.job.config, self.job.runner.clone());
         reviewer.workspace = WorkspaceOptions { keep: self.job.keep_workspace, parent: None };
         let observer = &mut *self.session.observer;
         let review = reviewer.review(self.job.repo, change, Some(&self.intent), &key, &mut |s| observer.stage(s))?;
@@ -212,6 +228,9 @@ pub fn run(job: &Job, model: &dyn ChatModel, observer: &mut dyn Observer) -> Res
     let mut detection = None;
     let mut last_review = None;
     let status = loop {
+        if round > 0 && job.out_of_time() {
+            break Status::Rejected(OUT_OF_TIME.into());
+        }
         round += 1;
         let end = run.session.turn("developer", round, &mut messages, &mut bench, max_steps)?;
         let can_retry = job.modes.review && round < max_rounds;
@@ -300,6 +319,8 @@ pub fn run(job: &Job, model: &dyn ChatModel, observer: &mut dyn Observer) -> Res
                 repairs = attempts;
                 let status = if review.verdict.accepted() {
                     Status::Accepted
+                } else if job.out_of_time() {
+                    Status::Rejected(format!("{OUT_OF_TIME} ({attempts} repair attempt(s))"))
                 } else {
                     Status::Rejected(format!(
                         "still failing after {attempts} repair attempt(s) (agent.max_repair_attempts = {}): {}",

@@ -21,7 +21,7 @@ use crate::llm::{ChatModel, Usage};
 use crate::review::{Stage, StageReport};
 
 use super::result::AgentRun;
-use super::source::{Made, Proposal, SpecSource};
+use super::source::{Budget, Made, Proposal, SpecSource};
 use super::task::Task;
 
 /// The agents as a [`SpecSource`]; one model shared by every `--jobs` worker.
@@ -66,7 +66,7 @@ impl SpecSource for Agents {
         &self.name
     }
 
-    fn propose(&self, task: &Task, project: &Project, method: MethodId) -> Result<Proposal, String> {
+    fn propose(&self, task: &Task, project: &Project, method: MethodId, budget: &Budget) -> Result<Proposal, String> {
         let repo: &Path = project.root();
         let job = Job {
             repo,
@@ -78,6 +78,8 @@ impl SpecSource for Agents {
             examples: self.examples.as_ref(),
             modes: self.modes,
             keep_workspace: false,
+            runner: budget.runner.clone(),
+            deadline: Some(budget.deadline),
         };
         let mut timer = Timer::default();
         let outcome =

@@ -7,8 +7,8 @@
 //!
 //! Every external process of a task runs through a [`Deadline`] runner, so `--timeout` bounds the
 //! whole task: each build gets at most the time left, and one that runs past it is killed with
-//! its process group. (The agents' own builds, under `--spec llm`, run with the build timeouts of
-//! the configuration; a task that ends past its deadline still fails as `timeout`.)
+//! its process group. The agents' own builds, under `--spec llm`, run through the same runner, and
+//! past the deadline they start no new review round or repair attempt.
 //!
 //! `--spec llm` hands over a change the agents already made and judged ([`Made`]). The three
 //! measures keep one meaning in every mode: `compiled` and `tests_passed` are the build and tests
@@ -34,7 +34,7 @@ use crate::review::{self, Change, Match, Review, Reviewer, Side, Stage, StageSta
 use crate::workspace::WorkspaceOptions;
 
 use super::result::{CodeBleuScores, TaskResult};
-use super::source::{Made, SpecSource};
+use super::source::{Budget, Made, SpecSource};
 use super::task::{Commit, Task, kind_of, right_methods_text};
 use crate::metrics;
 
@@ -87,11 +87,15 @@ fn attempt(setup: &Setup, task: &Task, commit: &Commit, checkout: &Path, deadlin
         fail(r, "no-target", format!("no method `{}` in class `{}` at the parent commit", task.method, task.class));
         return 0;
     };
-    let proposal = match setup.source.propose(task, &project, method) {
+    let runner: Arc<dyn Runner> = Arc::new(Deadline { inner: setup.runner.clone(), at: deadline });
+    let budget = Budget { runner: runner.clone(), deadline };
+    let proposal = match setup.source.propose(task, &project, method, &budget) {
         Ok(p) => p,
         Err(e) => {
             r.times_ms.insert("spec".into(), t.elapsed().as_millis() as u64);
-            fail(r, "no-spec", e);
+            // The agents stop with an error when a build cannot start for want of time.
+            let class = if Instant::now() >= deadline { "timeout" } else { "no-spec" };
+            fail(r, class, e);
             return 0;
         }
     };
@@ -135,7 +139,6 @@ fn attempt(setup: &Setup, task: &Task, commit: &Commit, checkout: &Path, deadlin
 
     // Verification: the configured validator, on the change alone.
     let t = Instant::now();
-    let runner: Arc<dyn Runner> = Arc::new(Deadline { inner: setup.runner.clone(), at: deadline });
     let intent = intent(&project, method, task.kind, spec.as_ref().filter(|s| s.kind() == task.kind));
     let mut verify_reason = None;
     if let Some(validator) = review::default_validator(setup.config, runner.clone()) {

@@ -11,11 +11,14 @@
 //! it measures an engine result (see [`super::execute`]).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Instant;
 
 use crate::cli::RefactoringKind;
 use crate::engine::spec::{ExtractAndMoveSpec, MoveAndInlineSpec, MoveAndRenameSpec};
 use crate::engine::{ChangeSet, Destination, ExtractSpec, MoveSpec, RenameSpec, Spec, SpecFlags};
 use crate::java::{MethodId, Project};
+use crate::process::Runner;
 use crate::review::Review;
 
 use super::BatchError;
@@ -64,8 +67,17 @@ pub trait SpecSource: Send + Sync {
     /// `oracle`, `planner`, `llm` (`llm-no-rag`, `raw`, ...): the mode's name in results and reports.
     fn name(&self) -> &str;
     /// Specs for `task` on `method` (the task's target, resolved in `project`), best first. An
-    /// error is the task's failure (class `no-spec`), not the batch's.
-    fn propose(&self, task: &Task, project: &Project, method: MethodId) -> Result<Proposal, String>;
+    /// error is the task's failure (class `no-spec`), not the batch's. A source that builds
+    /// (the agents) stays within `budget`.
+    fn propose(&self, task: &Task, project: &Project, method: MethodId, budget: &Budget) -> Result<Proposal, String>;
+}
+
+/// The task's time limit, as a source that runs processes must respect it.
+#[derive(Clone)]
+pub struct Budget {
+    /// Runs every process with at most the time left until `deadline`.
+    pub runner: Arc<dyn Runner>,
+    pub deadline: Instant,
 }
 
 /// The spec source `--spec` names; `agents` is `--spec llm`'s, `None` when no model is configured.
@@ -92,7 +104,7 @@ impl SpecSource for Oracle {
         "oracle"
     }
 
-    fn propose(&self, task: &Task, project: &Project, method: MethodId) -> Result<Proposal, String> {
+    fn propose(&self, task: &Task, project: &Project, method: MethodId, _: &Budget) -> Result<Proposal, String> {
         let Some(human) = &task.human else {
             return Err(
                 "the detector did not find the human's refactoring in its commit, so there is no oracle spec".into()
@@ -201,7 +213,7 @@ impl SpecSource for Planner {
         "planner"
     }
 
-    fn propose(&self, task: &Task, project: &Project, method: MethodId) -> Result<Proposal, String> {
+    fn propose(&self, task: &Task, project: &Project, method: MethodId, _: &Budget) -> Result<Proposal, String> {
         let names_new = matches!(
             task.kind,
             RefactoringKind::ExtractMethod

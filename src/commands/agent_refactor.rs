@@ -141,6 +141,8 @@ pub fn run(
         examples,
         modes,
         keep_workspace: args.keep_workspace,
+        runner: Arc::new(crate::process::System),
+        deadline: None,
     };
     let label = super::refactor::method_label(project, method);
     let mode = if modes.raw { "raw baseline" } else { "agents" };

@@ -125,6 +125,18 @@ fn batch_spec_llm_runs_the_agents_and_scores_their_change() {
     for key in ["success", "identical", "spec", "diff", "prompt_tokens", "completion_tokens", "agents"] {
         assert_eq!(tasks[0][key], t[key], "{key}");
     }
+    // --timeout bounds the agents' own builds too: the Reviewer's baseline (a cold Maven build in a
+    // new checkout) is killed at the task's deadline, and the task fails as a timeout.
+    let short = out_dir.path().join("short");
+    let mut timed = replay.clone();
+    let at = timed.iter().position(|a| *a == out.to_str().unwrap()).unwrap();
+    timed[at] = short.to_str().unwrap();
+    let run = mantra_env(repo, &[&timed[..], &["--timeout", "2"]].concat(), FAST_BUILD);
+    assert_eq!(run.code, 0, "--fail-on never is the default: {}", run.stderr);
+    let (tasks, _) = events(&run.stdout);
+    assert_eq!(tasks[0]["failure"], "timeout", "{:#}", tasks[0]);
+    assert_ne!(tasks[0]["agents"]["status"], "accepted", "{:#}", tasks[0]);
+
     // Record and replay follow the exchanges in order: one task at a time.
     let run = mantra_env(repo, &[&replay[..], &["--jobs", "2"]].concat(), &[]);
     assert_eq!(run.code, 2, "{}", run.stderr);
