@@ -108,6 +108,7 @@ fn main() {
                 target: bench.target.clone(),
                 context: developer::context(&project, m),
                 rag: true,
+                fixed: String::new(),
             };
             let mut messages = developer::opening(&prompts, &task).unwrap();
             let model = Scripted::new(script.clone());

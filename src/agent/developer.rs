@@ -24,6 +24,8 @@ pub struct Task {
     pub context: String,
     /// Whether the example store is offered.
     pub rag: bool,
+    /// What the user fixed ([`super::review_loop::Fixed::sentence`]), empty when nothing.
+    pub fixed: String,
 }
 
 /// The gathered context: the method with line numbers, then `mantra analyze`'s rendering.
@@ -43,11 +45,10 @@ pub fn context(project: &Project, method: MethodId) -> String {
 /// The opening messages of the Developer's conversation.
 pub fn opening(prompts: &Prompts, task: &Task) -> Result<Vec<Message>, PromptError> {
     let kind = crate::commands::refactor::kind_name(task.kind);
-    let hint = if task.rag {
-        String::new()
-    } else {
-        "(The example store is not used in this run: skip step 2.)\n".to_string()
-    };
+    let mut hint = task.fixed.clone();
+    if !task.rag {
+        hint.push_str("(The example store is not used in this run: skip step 2.)\n");
+    }
     let user = prompts.render(
         "developer-task",
         &[

@@ -163,6 +163,7 @@ mod tests {
                     .into(),
             context: context.clone(),
             rag: true,
+            fixed: String::new(),
         };
         let opening = crate::agent::developer::opening(&p, &task).unwrap();
         let findings = ["no new method in `InvoiceService` is called from `issue`".to_string()];

@@ -70,6 +70,46 @@ pub struct Job<'a> {
     pub runner: Arc<dyn Runner>,
     /// Past it no new review round or repair attempt starts (`mantra batch --timeout`).
     pub deadline: Option<Instant>,
+    /// What the user fixed with the spec flags; the agents choose the rest.
+    pub fixed: Fixed,
+}
+
+/// The parts of the refactoring the user fixed with `mantra refactor`'s spec flags (`--name`,
+/// `--lines`, `--to`, `--at`, `--keep-delegate`) when they leave the rest open. The Developer is
+/// told to keep to them, and a fixed name is what the Reviewer looks for.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Fixed {
+    pub name: Option<String>,
+    pub lines: Option<String>,
+    pub to: Option<String>,
+    pub at: Option<String>,
+    pub keep_delegate: bool,
+}
+
+impl Fixed {
+    /// One line for the prompts, empty when nothing is fixed.
+    pub fn sentence(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(name) = &self.name {
+            parts.push(format!("the new method's name is `{name}`"));
+        }
+        if let Some(lines) = &self.lines {
+            parts.push(format!("the lines to extract are {lines}"));
+        }
+        if let Some(to) = &self.to {
+            parts.push(format!("the destination is `{to}`"));
+        }
+        if let Some(at) = &self.at {
+            parts.push(format!("only the call at {at} is inlined"));
+        }
+        if self.keep_delegate {
+            parts.push("a delegating method stays behind".to_string());
+        }
+        if parts.is_empty() {
+            return String::new();
+        }
+        format!("The user has fixed part of this refactoring; keep to it exactly: {}.\n", parts.join("; "))
+    }
 }
 
 impl Job<'_> {
@@ -147,7 +187,7 @@ impl Run<'_, '_> {
                 (get("new_name"), get("destination"))
             }
         };
-        if name.is_some() {
+        if name.is_some() && self.job.fixed.name.is_none() {
             self.intent.new_name = name;
         }
         if dest.is_some() {
@@ -194,7 +234,10 @@ impl Run<'_, '_> {
 /// Runs the agents on `job` with `model`; `observer` sees every step.
 pub fn run(job: &Job, model: &dyn ChatModel, observer: &mut dyn Observer) -> Result<Outcome, AgentError> {
     let mut meter = Meter::new(job.config.llm.prices.clone());
-    let intent = crate::commands::verify::intent_for(job.project, job.method, job.kind);
+    let mut intent = crate::commands::verify::intent_for(job.project, job.method, job.kind);
+    if job.fixed.name.is_some() {
+        intent.new_name = job.fixed.name.clone();
+    }
     let mut bench = Workbench::new(job.repo, job.project, job.method, job.kind, job.examples);
     let mut run = Run { job, session: Session { model, meter: &mut meter, observer }, intent, baseline_key: None };
     if job.modes.raw {
@@ -219,6 +262,7 @@ pub fn run(job: &Job, model: &dyn ChatModel, observer: &mut dyn Observer) -> Res
         target: bench.target.clone(),
         context: developer::context(job.project, job.method),
         rag: job.modes.rag,
+        fixed: job.fixed.sentence(),
     };
     let mut messages = developer::opening(job.prompts, &task)?;
     let max_rounds = job.config.agent.max_review_rounds.max(1);

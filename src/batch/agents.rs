@@ -80,6 +80,7 @@ impl SpecSource for Agents {
             keep_workspace: false,
             runner: budget.runner.clone(),
             deadline: Some(budget.deadline),
+            fixed: agent::Fixed::default(),
         };
         let mut timer = Timer::default();
         let outcome =

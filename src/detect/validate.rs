@@ -76,7 +76,23 @@ fn judge(intent: &Intent, found: &[Refactoring], b: &Side, a: &Side) -> Validati
             reason: format!("found: {}{}", one.description.replace('\t', ": "), if one.pure { " (pure)" } else { "" }),
             refactoring: Some((*one).clone()),
         },
-        [] => Validation { verdict: Verdict::Missing, reason: explain(intent, b, a, &about), refactoring: None },
+        [] => {
+            // The right refactoring under another name than the one asked for: say just that.
+            let misnamed = about.iter().find(|r| {
+                r.kind == intent.kind
+                    && intent.new_name.as_ref().is_some_and(|n| *n != r.subject.other_method)
+                    && intent.destination.as_ref().is_none_or(|d| class_matches(d, &r.subject.other_class))
+            });
+            let reason = match (misnamed, &intent.new_name) {
+                (Some(r), Some(wanted)) => format!(
+                    "found {}, but the method is named `{}` where `{wanted}` was asked for",
+                    r.description.replace('\t', ": "),
+                    r.subject.other_method
+                ),
+                _ => explain(intent, b, a, &about),
+            };
+            Validation { verdict: Verdict::Missing, reason, refactoring: None }
+        }
         many => {
             let list: Vec<String> = many.iter().map(|r| r.description.replace('\t', ": ")).collect();
             Validation {

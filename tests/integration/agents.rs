@@ -201,6 +201,38 @@ fn d_a_429_is_retried_and_the_run_goes_on() {
 }
 
 #[test]
+fn a_name_fixed_with_name_is_told_to_the_model_and_held_to_by_the_reviewer() {
+    let dir = copy_fixture("demo");
+    let server = ScriptedServer::start([
+        reply_tool_call("extract_method", json!({"start_line": 38, "end_line": 44, "name": "checkIssuable"})),
+        reply_tool_call("finish", json!({"summary": "extracted"})),
+        reply_tool_call(
+            "rename_method",
+            json!({"target": format!("{ISSUE}:checkIssuable"), "new_name": "validateIssuable"}),
+        ),
+        reply_tool_call("finish", json!({"summary": "renamed to the user's name"})),
+    ]);
+    let run = run_agents(dir.path(), Some(&server), &["--name", "validateIssuable", "--no-verify"], &[]);
+    assert_eq!(run.code, 0, "{run:?}");
+    server.assert_done();
+    let r = server.requests();
+    let task = messages(&r[0])[1]["content"].as_str().unwrap().to_string();
+    assert!(
+        task.contains("The user has fixed part of this refactoring; keep to it exactly: the new method's name is `validateIssuable`."),
+        "{task}"
+    );
+    // The model's own name does not count: the Reviewer looks for the user's.
+    let feedback = r[2].last_content();
+    assert!(feedback.contains("Stage: **detection**"), "{feedback}");
+    assert!(
+        feedback.contains("the method is named `checkIssuable` where `validateIssuable` was asked for"),
+        "{feedback}"
+    );
+    assert!(run.stdout.contains("+    private void validateIssuable("), "{}", run.stdout);
+    assert!(!run.stdout.contains("checkIssuable"), "{}", run.stdout);
+}
+
+#[test]
 fn e_a_malformed_tool_call_gets_an_error_result_and_the_model_corrects_itself() {
     let dir = copy_fixture("demo");
     let server = ScriptedServer::start([
