@@ -151,6 +151,16 @@ pub struct Outcome {
     pub elapsed: Duration,
 }
 
+/// What an interrupt prints (see [`crate::workspace::set_interrupt_note`]): how far the batch got
+/// and how to continue.
+pub fn interrupt_note(done: usize, total: usize, succeeded: usize, out: &std::path::Path) -> String {
+    format!(
+        "batch interrupted: {done} of {total} task(s) finished ({succeeded} succeeded); results and reports \
+         so far are in {}; run the same command with --resume to continue",
+        out.display()
+    )
+}
+
 /// Runs the plan's tasks not yet finished, writing each result and the reports as it ends;
 /// `on_result` sees each new result (the command reports it).
 pub fn run(
@@ -187,6 +197,16 @@ pub fn run(
     pending.sort_by_key(|t| order[t.commit.as_str()]);
     let skipped = plan.tasks.len() - pending.len();
     let mut progress = progress::Progress::new(pending.len(), skipped);
+    let note = |p: &progress::Progress| interrupt_note(p.done, p.total, p.succeeded, &options.out);
+    crate::workspace::set_interrupt_note(Some(note(&progress)));
+    // Cleared however this returns, so a later interrupt does not report a finished batch.
+    struct Cleared;
+    impl Drop for Cleared {
+        fn drop(&mut self) {
+            crate::workspace::set_interrupt_note(None);
+        }
+    }
+    let _cleared = Cleared;
 
     let checkouts = options.out.join("checkouts");
     let work = setup.work.clone();
@@ -226,6 +246,7 @@ pub fn run(
             }
             let Some(last) = all.last() else { continue };
             progress.finished(last);
+            crate::workspace::set_interrupt_note(Some(note(&progress)));
             on_result(last, &progress);
             progress.draw(&mut std::io::stderr());
         }

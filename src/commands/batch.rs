@@ -76,6 +76,7 @@ pub fn run(ctx: &mut Context, args: &BatchArgs) -> anyhow::Result<Exit> {
         let what = if args.impure { "method-level refactorings" } else { "pure method-level refactorings" };
         return Err(BatchError::NoTasks(format!("the commits hold no {what} mantra performs")).into());
     }
+    crate::workspace::set_interrupt_note(Some(crate::batch::interrupt_note(0, plan.tasks.len(), 0, &out)));
     ctx.reporter.progress("batch", format!("{} task(s), --spec {}", plan.tasks.len(), source.name()));
     let setup = execute::Setup {
         config: &ctx.config.config,

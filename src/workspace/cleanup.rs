@@ -21,6 +21,8 @@ use super::worktree::Linked;
 static LIVE: Mutex<BTreeMap<PathBuf, Option<Linked>>> = Mutex::new(BTreeMap::new());
 static GATE: RwLock<()> = RwLock::new(());
 static INSTALL: Once = Once::new();
+/// What the command wants said after an interrupt (a batch's tally), if anything.
+static NOTE: Mutex<Option<String>> = Mutex::new(None);
 
 /// The exit code after an interrupt: 128 + SIGINT, what shells report for Ctrl-C.
 pub const INTERRUPTED_EXIT: i32 = 130;
@@ -28,13 +30,25 @@ pub const INTERRUPTED_EXIT: i32 = 130;
 /// Lists `dir` (and the worktree `linked`, if it is one) for removal on a signal, installing the
 /// handler on first use.
 pub(super) fn register(dir: &Path, linked: Option<&Linked>) {
+    install();
+    live().insert(dir.to_path_buf(), linked.cloned());
+}
+
+fn install() {
     INSTALL.call_once(|| {
         if let Err(e) = ctrlc::set_handler(on_signal) {
             // Another handler owns the signals; Drop still cleans up on every other exit path.
             tracing::warn!("cannot install the interrupt handler that removes workspaces: {e}");
         }
     });
-    live().insert(dir.to_path_buf(), linked.cloned());
+}
+
+/// Sets (or with `None` clears) the line printed on stderr when mantra is interrupted, after the
+/// workspaces are removed: a long-running command's tally and how to continue. Installs the
+/// handler, so the line is printed even before the first workspace exists.
+pub fn set_interrupt_note(note: Option<String>) {
+    install();
+    *NOTE.lock().unwrap_or_else(|e| e.into_inner()) = note;
 }
 
 /// Takes `dir` off the list (it was removed, or is kept on purpose).
@@ -63,6 +77,9 @@ fn on_signal() {
     }
     if !dirs.is_empty() {
         eprintln!("mantra: interrupted; removed {} workspace(s)", dirs.len());
+    }
+    if let Some(note) = NOTE.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        eprintln!("mantra: {note}");
     }
     std::process::exit(INTERRUPTED_EXIT);
 }

@@ -36,7 +36,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use git2::{ObjectType, Oid};
 use rayon::prelude::*;
 
-pub use cleanup::INTERRUPTED_EXIT;
+pub use cleanup::{INTERRUPTED_EXIT, set_interrupt_note};
 
 use crate::engine::{ChangeSet, Edit, FileChange};
 use crate::error::Classify;

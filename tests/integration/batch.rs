@@ -215,3 +215,54 @@ fn batch_refuses_a_task_file_that_is_not_one() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("not a PureRefactor / SWE-Refactor task file"), "{}", run.stderr);
 }
+
+#[test]
+fn an_interrupted_batch_says_how_far_it_got_and_how_to_continue() {
+    let dir = copy_fixture("library-junit4");
+    let repo = dir.path();
+    std::fs::write(repo.join(".gitignore"), "target/\n.mantra/\n").unwrap();
+    git(repo, &["init", "-q"]);
+    git(repo, &["add", "-A"]);
+    git(repo, &["commit", "-qm", "base"]);
+    let base = git(repo, &["rev-parse", "HEAD"]).trim().to_string();
+    human_commit(
+        repo,
+        "extract checkLoanLimit",
+        &[
+            "--type",
+            "extract-method",
+            &format!("{P}/LoanDesk.java:checkOut"),
+            "--lines",
+            "33-36",
+            "--name",
+            "checkLoanLimit",
+        ],
+    );
+    let out = tempfile::tempdir().unwrap();
+    let range = format!("{base}..HEAD");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mantra"))
+        .args(["--repo", repo.to_str().unwrap(), "batch", "--range", &range, "--spec", "oracle", "--out"])
+        .arg(out.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The plan's line comes before the first task starts (its cold Maven baseline takes seconds).
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    while !seen.contains("1 task(s), --spec oracle") {
+        let mut line = String::new();
+        assert!(std::io::BufRead::read_line(&mut stderr, &mut line).unwrap() > 0, "no progress line: {seen}");
+        seen.push_str(&line);
+    }
+    // SAFETY: kill(2) with a pid we spawned and still own (not yet waited for).
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(mantra::workspace::INTERRUPTED_EXIT), "{seen}{rest}");
+    assert!(
+        rest.contains("batch interrupted: 0 of 1 task(s) finished (0 succeeded)") && rest.contains("--resume"),
+        "{seen}{rest}"
+    );
+}
