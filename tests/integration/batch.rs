@@ -25,6 +25,32 @@ pub(crate) fn human_commit(repo: &Path, message: &str, args: &[&str]) {
     git(repo, &["commit", "-qam", message]);
 }
 
+/// library-junit4 with one Extract Method commit on top (`checkLoanLimit` out of
+/// `LoanDesk.checkOut`); the repository and its base commit.
+pub(crate) fn one_extract_history() -> (tempfile::TempDir, String) {
+    let dir = copy_fixture("library-junit4");
+    let repo = dir.path();
+    std::fs::write(repo.join(".gitignore"), "target/\n.mantra/\n").unwrap();
+    git(repo, &["init", "-q"]);
+    git(repo, &["add", "-A"]);
+    git(repo, &["commit", "-qm", "base"]);
+    let base = git(repo, &["rev-parse", "HEAD"]).trim().to_string();
+    human_commit(
+        repo,
+        "extract checkLoanLimit",
+        &[
+            "--type",
+            "extract-method",
+            &format!("{P}/LoanDesk.java:checkOut"),
+            "--lines",
+            "33-36",
+            "--name",
+            "checkLoanLimit",
+        ],
+    );
+    (dir, base)
+}
+
 /// The repository and its base commit.
 fn history() -> (tempfile::TempDir, String) {
     let dir = copy_fixture("library-junit4");
@@ -218,26 +244,8 @@ fn batch_refuses_a_task_file_that_is_not_one() {
 
 #[test]
 fn an_interrupted_batch_says_how_far_it_got_and_how_to_continue() {
-    let dir = copy_fixture("library-junit4");
+    let (dir, base) = one_extract_history();
     let repo = dir.path();
-    std::fs::write(repo.join(".gitignore"), "target/\n.mantra/\n").unwrap();
-    git(repo, &["init", "-q"]);
-    git(repo, &["add", "-A"]);
-    git(repo, &["commit", "-qm", "base"]);
-    let base = git(repo, &["rev-parse", "HEAD"]).trim().to_string();
-    human_commit(
-        repo,
-        "extract checkLoanLimit",
-        &[
-            "--type",
-            "extract-method",
-            &format!("{P}/LoanDesk.java:checkOut"),
-            "--lines",
-            "33-36",
-            "--name",
-            "checkLoanLimit",
-        ],
-    );
     let out = tempfile::tempdir().unwrap();
     let range = format!("{base}..HEAD");
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mantra"))

@@ -9,11 +9,9 @@
 use serde_json::{Value, json};
 
 use crate::agents::FAST_BUILD;
-use crate::batch::{events, human_commit};
-use crate::harness::{copy_fixture, git, mantra_env};
+use crate::batch::{events, one_extract_history};
+use crate::harness::mantra_env;
 use crate::llm_server::{ScriptedServer, reply_tool_call};
-
-const DESK: &str = "src/main/java/com/acme/library/LoanDesk.java";
 
 fn script() -> ScriptedServer {
     ScriptedServer::start([
@@ -24,18 +22,8 @@ fn script() -> ScriptedServer {
 
 #[test]
 fn batch_spec_llm_runs_the_agents_and_scores_their_change() {
-    let dir = copy_fixture("library-junit4");
+    let (dir, base) = one_extract_history();
     let repo = dir.path();
-    std::fs::write(repo.join(".gitignore"), "target/\n.mantra/\n").unwrap();
-    git(repo, &["init", "-q"]);
-    git(repo, &["add", "-A"]);
-    git(repo, &["commit", "-qm", "base"]);
-    let base = git(repo, &["rev-parse", "HEAD"]).trim().to_string();
-    human_commit(
-        repo,
-        "extract checkLoanLimit",
-        &["--type", "extract-method", &format!("{DESK}:checkOut"), "--lines", "33-36", "--name", "checkLoanLimit"],
-    );
     let repo_s = repo.to_str().unwrap();
     let out_dir = tempfile::tempdir().unwrap();
     let out = out_dir.path().join("out");
