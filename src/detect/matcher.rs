@@ -175,6 +175,106 @@ fn map_onto(src: &[Norm], pool: &[&Norm], used: &mut [bool]) -> Mapping {
     m
 }
 
+/// RefactoringMiner's expression replaced by an invocation: a method's `return e;` was (or
+/// becomes) an expression inside a larger statement of its caller. `String loc = layered.tools()
+/// ? DIR : null;` became `String loc = isIncludeTools() ? DIR : null;` with `isIncludeTools()`
+/// returning `layered.tools()`: the statement holding the call (`site`), with the call replaced
+/// by `e`, is the pool's statement, and the pool's statement holds `e` unchanged. Each such
+/// `return` pairs as exact, for the statement it came from is there word for word. `lone_name`:
+/// whether `return name;` may count.
+fn embedded_returns(src: &[Norm], pool: &[&Norm], m: &mut Mapping, site: &[String], call: &Call, lone_name: bool) {
+    let Some((start, end)) = call_range(site, call) else { return };
+    let mut used = vec![false; pool.len()];
+    let mut done = vec![false; src.len()];
+    for &(i, j, _) in &m.pairs {
+        done[i] = true;
+        used[j] = true;
+    }
+    for (i, s) in src.iter().enumerate() {
+        let n = s.toks.len();
+        if done[i] || n < 3 || s.toks[0] != "return" || s.toks[n - 1] != ";" {
+            continue;
+        }
+        let e = &s.toks[1..n - 1];
+        // A lone name is evidence only for a getter in the same class: returned as it came in, it
+        // is the call dropped (`checkHost(uri)` → `uri`), and across classes any local may share
+        // the field's name.
+        if e.len() == 1 && (!lone_name || call.args.iter().any(|a| a.as_slice() == e)) {
+            continue;
+        }
+        let mut candidate: Vec<String> = site[..start].to_vec();
+        candidate.extend(e.iter().cloned());
+        candidate.extend(site[end..].iter().cloned());
+        let fits = |p: &Norm| p.toks.windows(e.len()).any(|w| w == e) && near_equal(&candidate, &p.toks);
+        if let Some(j) = (0..pool.len()).find(|&j| !used[j] && fits(pool[j])) {
+            used[j] = true;
+            m.pairs.push((i, j, Pairing::Core));
+            if !s.trivial {
+                m.mapped += 1;
+                m.exact += 1;
+            }
+        }
+    }
+}
+
+/// Equal, or equal but for one renamed variable (`String location = ...` / `String toolsLocation
+/// = ...`): a renamed method or a changed argument is another statement.
+fn near_equal(x: &[String], y: &[String]) -> bool {
+    if x.len() != y.len() {
+        return false;
+    }
+    let mut diffs = (0..x.len()).filter(|&i| x[i] != y[i]);
+    match (diffs.next(), diffs.next()) {
+        (None, _) => true,
+        (Some(i), None) => {
+            let name =
+                |t: &str| t.starts_with(|c: char| c.is_alphabetic() || c == '_') && !super::replace::is_keyword(t);
+            name(&x[i]) && name(&y[i]) && x.get(i + 1).is_none_or(|n| n != "(" && n != ".")
+        }
+        _ => false,
+    }
+}
+
+/// The token range of `call` (its receiver included) in a statement's tokens.
+fn call_range(toks: &[String], call: &Call) -> Option<(usize, usize)> {
+    let receiver: Vec<&str> = if call.qualified { call.receiver.split(' ').collect() } else { Vec::new() };
+    for p in 0..toks.len().saturating_sub(1) {
+        if toks[p] != call.name || toks[p + 1] != "(" {
+            continue;
+        }
+        let mut depth = 0i32;
+        let mut end = None;
+        for (q, t) in toks.iter().enumerate().skip(p + 1) {
+            match t.as_str() {
+                "(" => depth += 1,
+                ")" => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(q + 1);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let end = end?;
+        let start = if receiver.is_empty() {
+            p
+        } else {
+            let r = receiver.len();
+            let fits = p > r
+                && toks[p - 1] == "."
+                && toks[p - 1 - r..p - 1].iter().map(String::as_str).eq(receiver.iter().copied());
+            if !fits {
+                continue;
+            }
+            p - 1 - r
+        };
+        return Some((start, end));
+    }
+    None
+}
+
 /// Maps all of `x`'s statements onto all of `y`'s.
 fn map_bodies(x: &[Norm], y: &[Norm]) -> Mapping {
     let pool: Vec<&Norm> = y.iter().collect();
@@ -649,6 +749,12 @@ impl<'s> Diff<'s> {
                             subst = moved;
                         }
                     }
+                    if depth == 0
+                        && !Self::enough(&mapping)
+                        && let Some(k) = call.stmt
+                    {
+                        embedded_returns(&src, &pool, &mut mapping, &am.stmts[k].toks, call, !across);
+                    }
                     if Self::enough(&mapping) {
                         seen.push(x);
                         if depth < 2 {
@@ -739,6 +845,11 @@ impl<'s> Diff<'s> {
                     let mut mapping = map_onto(&src, &pool, &mut used);
                     if across && call.qualified && typed.is_none() && mapping.mapped < 2 {
                         mapping.mapped = 0;
+                    }
+                    if !Self::enough(&mapping)
+                        && let Some(k) = call.stmt
+                    {
+                        embedded_returns(&src, &pool, &mut mapping, &bm.stmts[k].toks, call, !across);
                     }
                     if Self::enough(&mapping) {
                         seen.push(r);

@@ -249,3 +249,67 @@ fn validate_reports_ambiguity() {
     assert_eq!(v.verdict, Verdict::Ambiguous, "{}", v.reason);
     assert!(v.reason.starts_with("2 refactorings fit"), "{}", v.reason);
 }
+
+const JAR_BEFORE: &str = r#"package build;
+
+public class BootJar {
+    private Layered layered;
+    private Support support;
+
+    protected CopyAction createCopyAction() {
+        Loader loader = getLoaderImplementation().getOrElse(Loader.DEFAULT);
+        if (!isLayeredDisabled()) {
+            Resolver resolver = new Resolver(this.resolvedDependencies, this.layered);
+            String toolsLocation = this.layered.getIncludeLayerTools().get() ? LIB_DIRECTORY : null;
+            return this.support.createCopyAction(this, loader, resolver, toolsLocation);
+        }
+        return this.support.createCopyAction(this, loader);
+    }
+}
+"#;
+
+const JAR_AFTER: &str = r#"package build;
+
+public class BootJar {
+    private Layered layered;
+    private Support support;
+
+    protected CopyAction createCopyAction() {
+        Loader loader = getLoaderImplementation().getOrElse(Loader.DEFAULT);
+        Resolver resolver = null;
+        if (!isLayeredDisabled()) {
+            resolver = new Resolver(this.resolvedDependencies, this.layered);
+        }
+        String jarmodeLocation = isIncludeJarmodeTools() ? LIB_DIRECTORY : null;
+        return this.support.createCopyAction(this, loader, resolver, jarmodeLocation);
+    }
+
+    private boolean isIncludeJarmodeTools() {
+        if (!this.getIncludeTools().get()) {
+            return false;
+        }
+        return this.layered.getIncludeLayerTools().get();
+    }
+}
+"#;
+
+/// The extracted method returns an expression that was part of a larger statement: the statement
+/// holding the call, with the call replaced by the returned expression, is the removed statement.
+#[test]
+fn extract_method_of_an_expression_inside_a_statement() {
+    let found = detect(&snap(&[("BootJar.java", JAR_BEFORE)]), &snap(&[("BootJar.java", JAR_AFTER)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract Method\tprivate isIncludeJarmodeTools() : boolean extracted from protected createCopyAction() : CopyAction in class build.BootJar"
+        ]
+    );
+    // Reversed, the same evidence is an inlining.
+    let found = detect(&snap(&[("BootJar.java", JAR_AFTER)]), &snap(&[("BootJar.java", JAR_BEFORE)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Inline Method\tprivate isIncludeJarmodeTools() : boolean inlined to protected createCopyAction() : CopyAction in class build.BootJar"
+        ]
+    );
+}
