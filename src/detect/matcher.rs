@@ -499,6 +499,7 @@ impl<'s> Diff<'s> {
                 found.push((mb, ma, pure));
             }
         }
+        self.renames_by_call_sites(&mut found);
         // Ambiguous here is not explained better elsewhere (a move would pick one at random).
         for mb in ambiguous {
             if self.fwd[mb].is_none() {
@@ -540,6 +541,82 @@ impl<'s> Diff<'s> {
             let right = vec![self.decl(false, ma, "renamed method declaration")];
             self.push(RefactoringType::RenameMethod, description, left, right, pure, (true, mb), (false, ma));
         }
+    }
+
+    /// Renames whose bodies were rewritten too, told by their callers, as RefactoringMiner's
+    /// call-site evidence: in the same class, the one removed and the one added method with the
+    /// same return type such that every matched method that called the old name calls the new
+    /// one instead, as many times, and nothing called the new name before or calls the old one
+    /// after. Each side must have exactly one such counterpart, and the parameter types are the
+    /// same or the bodies still share a statement (a setter replaced by another is no rename).
+    fn renames_by_call_sites(&mut self, found: &mut Vec<(usize, usize, bool)>) {
+        // (name, arity) → calls per matched method, before and after.
+        let mut calls_b: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+        let mut calls_a: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+        for (mb, ma) in self.fwd.iter().enumerate() {
+            let Some(ma) = *ma else { continue };
+            for c in &self.b.methods[mb].calls {
+                let v = calls_b.entry(c.name.as_str()).or_default();
+                match v.iter_mut().find(|e| e.0 == mb) {
+                    Some(e) => e.1 += 1,
+                    None => v.push((mb, 1)),
+                }
+            }
+            for c in &self.a.methods[ma].calls {
+                let v = calls_a.entry(c.name.as_str()).or_default();
+                match v.iter_mut().find(|e| e.0 == ma) {
+                    Some(e) => e.1 += 1,
+                    None => v.push((ma, 1)),
+                }
+            }
+        }
+        let renamed_calls = |old: &str, new: &str| -> bool {
+            let (Some(before), Some(after)) = (calls_b.get(old), calls_a.get(new)) else { return false };
+            if calls_b.contains_key(new) || calls_a.contains_key(old) || before.len() != after.len() {
+                return false;
+            }
+            before.iter().all(|&(mb, n)| after.iter().any(|&(ma, k)| self.fwd[mb] == Some(ma) && k == n))
+        };
+        let classes: Vec<(usize, usize)> = self.class_fwd.iter().map(|(&b, &a)| (b, a)).collect();
+        let mut pairs = Vec::new();
+        for (cb, ca) in classes {
+            let lone = |side: &Side, c: usize, map: &[Option<usize>]| -> Vec<usize> {
+                side.classes[c].methods.iter().copied().filter(|&m| map[m].is_none() && !side.methods[m].ctor).collect()
+            };
+            let (lone_b, lone_a) = (lone(self.b, cb, &self.fwd), lone(self.a, ca, &self.back));
+            let mut cands = Vec::new();
+            for &mb in &lone_b {
+                for &ma in &lone_a {
+                    let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
+                    if x.name != y.name
+                        && x.ret == y.ret
+                        && x.is_static == y.is_static
+                        && !self.by_name_a.contains_key(x.name.as_str())
+                        && !self.by_name_b.contains_key(y.name.as_str())
+                        && renamed_calls(&x.name, &y.name)
+                        && (x.params.iter().map(|p| &p.1).eq(y.params.iter().map(|p| &p.1))
+                            || self.shares_statement(mb, ma))
+                    {
+                        cands.push((mb, ma));
+                    }
+                }
+            }
+            for &(mb, ma) in &cands {
+                if cands.iter().filter(|c| c.0 == mb || c.1 == ma).count() == 1 {
+                    pairs.push((mb, ma));
+                }
+            }
+        }
+        for (mb, ma) in pairs {
+            self.pair_method(mb, ma);
+            found.push((mb, ma, false));
+        }
+    }
+
+    /// Whether some solid statement of `mb` maps onto one of `ma` (exactly, fuzzily or replaced).
+    fn shares_statement(&self, mb: usize, ma: usize) -> bool {
+        let empty = HashMap::new();
+        map_bodies(&norms(&self.b.methods[mb], &empty), &norms(&self.a.methods[ma], &empty)).mapped > 0
     }
 
     /// Whether removed `mb` and added `ma` are one method (renamed or moved): (score, pure).

@@ -313,3 +313,68 @@ fn extract_method_of_an_expression_inside_a_statement() {
         ]
     );
 }
+
+const LISTENER_BEFORE: &str = r#"package server;
+
+public class StateListener {
+    public void lifeCycleStarted(LifeCycle event) {
+        writeState("STARTED", event);
+    }
+
+    public void lifeCycleStopped(LifeCycle event) {
+        writeState("STOPPED", event);
+    }
+
+    private void writeState(String action, LifeCycle lifecycle) {
+        try (Writer out = Files.newBufferedWriter(filename, UTF_8, WRITE, CREATE, APPEND)) {
+            out.append(action).append(" ").append(lifecycle.toString()).append("\n");
+        } catch (Exception e) {
+            LOG.warn("Unable to write state", e);
+        }
+    }
+}
+"#;
+
+const LISTENER_AFTER: &str = r#"package server;
+
+public class StateListener {
+    public void lifeCycleStarted(LifeCycle event) {
+        appendStateChange("STARTED", event);
+    }
+
+    public void lifeCycleStopped(LifeCycle event) {
+        appendStateChange("STOPPED", event);
+    }
+
+    private void appendStateChange(String action, Object obj) {
+        try (Writer out = Files.newBufferedWriter(stateFile, UTF_8, WRITE, APPEND)) {
+            String entry = String.format("%s %s\n", action, obj);
+            if (LOG.isDebugEnabled())
+                LOG.debug("appendEntry to {}: {}", stateFile, entry);
+            out.append(entry);
+        } catch (Exception e) {
+            LOG.warn("Unable to append state change", e);
+        }
+    }
+}
+"#;
+
+/// A rename whose body and parameters were rewritten too is told by its call sites: every caller
+/// of the old name calls the new one instead; a setter replaced by an unrelated one is not.
+#[test]
+fn rename_method_with_a_rewritten_body_by_its_call_sites() {
+    let found =
+        detect(&snap(&[("StateListener.java", LISTENER_BEFORE)]), &snap(&[("StateListener.java", LISTENER_AFTER)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Rename Method\tprivate writeState(action String, lifecycle LifeCycle) : void renamed to private appendStateChange(action String, obj Object) : void in class server.StateListener"
+        ]
+    );
+    let before = "class Index {\n    void load(IntSet ids) { addDirtyIds(ids); }\n    \
+                  void addDirtyIds(IntSet ids) { synchronized (dirty) { dirty.addAll(ids); } }\n}\n";
+    let after = "class Index {\n    void load(IntSet ids) { setDirtyQueue(new Queue(ids)); }\n    \
+                 void setDirtyQueue(Queue queue) { dirtyQueue = queue; }\n}\n";
+    let found = detect(&snap(&[("Index.java", before)]), &snap(&[("Index.java", after)]));
+    assert!(found.is_empty(), "{found:?}");
+}
