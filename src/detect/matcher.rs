@@ -1118,12 +1118,11 @@ impl<'s> Diff<'s> {
         }
         candidates.sort_by(|p, q| (q.0, q.1).partial_cmp(&(p.0, p.1)).unwrap_or(std::cmp::Ordering::Equal));
         let mut pushed = Vec::new();
-        for (_, _, mb, ma, pure) in candidates {
-            if self.used_b[mb] || self.used_a[ma] {
+        let mut split = vec![false; self.b.methods.len()];
+        for &(same_name, score, mb, ma, pure) in &candidates {
+            if self.used_b[mb] || self.used_a[ma] || split[mb] {
                 continue;
             }
-            self.used_b[mb] = true;
-            self.used_a[ma] = true;
             let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
             let (cx, cy) = (self.b.class_of(mb), self.a.class_of(ma));
             let cx_after = self.class_fwd.get(&x.class).map(|&c| self.a.classes[c].simple.as_str()).unwrap_or("");
@@ -1136,6 +1135,19 @@ impl<'s> Diff<'s> {
             } else {
                 RefactoringType::MoveAndRenameMethod
             };
+            // A method copied into several unrelated classes that fit it equally well (generated
+            // variants, one per type) moved to none of them in particular: naming one would be a
+            // guess. Copies into subclasses are a push down, handled below.
+            let rivals = candidates
+                .iter()
+                .filter(|c| c.2 == mb && c.3 != ma && (c.0, c.1) == (same_name, score) && !self.used_a[c.3])
+                .count();
+            if rivals > 0 && matches!(kind, RefactoringType::MoveMethod | RefactoringType::MoveAndRenameMethod) {
+                split[mb] = true;
+                continue;
+            }
+            self.used_b[mb] = true;
+            self.used_a[ma] = true;
             let description = format!(
                 "{}\t{} from class {} to {} from class {}",
                 kind.display_name(),

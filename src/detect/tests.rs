@@ -378,3 +378,36 @@ fn rename_method_with_a_rewritten_body_by_its_call_sites() {
     let found = detect(&snap(&[("Index.java", before)]), &snap(&[("Index.java", after)]));
     assert!(found.is_empty(), "{found:?}");
 }
+
+/// A method copied into two unrelated classes that fit it equally well moved to neither in
+/// particular; with one copy it is a move.
+#[test]
+fn move_method_into_equal_copies_is_not_reported() {
+    let before = "package e;\n\npublic class Merge {\n    static class Builder {\n        \
+                  public void close() {\n            Releasables.close(builders);\n            \
+                  closed = markClosed(builders.length);\n        }\n    }\n}\n";
+    let target = |name: &str| {
+        format!(
+            "package e;\n\npublic class {name} {{\n    public void close() {{\n        \
+             Releasables.close(builders);\n        closed = markClosed(builders.length);\n    }}\n}}\n"
+        )
+    };
+    let after_merge = "package e;\n\npublic class Merge {\n    static class Builder {\n    }\n}\n";
+    let one = detect(
+        &snap(&[("e/Merge.java", before)]),
+        &snap(&[("e/Merge.java", after_merge), ("e/ForInt.java", &target("ForInt"))]),
+    );
+    assert_eq!(
+        descriptions(&one),
+        ["Move Method\tpublic close() : void from class e.Merge.Builder to public close() : void from class e.ForInt"]
+    );
+    let two = detect(
+        &snap(&[("e/Merge.java", before)]),
+        &snap(&[
+            ("e/Merge.java", after_merge),
+            ("e/ForInt.java", &target("ForInt")),
+            ("e/ForLong.java", &target("ForLong")),
+        ]),
+    );
+    assert!(two.is_empty(), "{two:?}");
+}
