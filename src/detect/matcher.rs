@@ -766,6 +766,7 @@ impl<'s> Diff<'s> {
             let before: Vec<Norm> = pair.removed.iter().map(|&i| norm(&bm.stmts[i], &empty)).collect();
             let pool: Vec<&Norm> = before.iter().collect();
             let (count_b, count_a) = (call_counts(bm), call_counts(am));
+            let inits = removed_initializers(bm, &pair.removed);
             let mut seen = Vec::new();
             // (call in the caller or in an extracted method, the substitution in force there)
             let mut queue: Vec<(&Call, Subst, usize)> = am.calls.iter().map(|c| (c, HashMap::new(), 0)).collect();
@@ -824,6 +825,25 @@ impl<'s> Diff<'s> {
                         if m.exact > 0 && m.all_exact() && m.mapped == m.solid {
                             mapping = m;
                             subst = moved;
+                        }
+                    }
+                    // An argument that was a removed local's initializer stands for the local
+                    // (`range(new ArrayList<>(), 0, 50)` for `fileRanges.add(...)` after
+                    // `List<FileRange> fileRanges = new ArrayList<>();` was removed); tried when
+                    // the arguments as written do not map.
+                    if !Self::enough(&mapping) && subst.values().any(|a| inits.contains_key(a.as_slice())) {
+                        let mut local = subst.clone();
+                        for arg in local.values_mut() {
+                            if let Some(name) = inits.get(arg.as_slice()) {
+                                *arg = vec![name.clone()];
+                            }
+                        }
+                        let src = norms(xm, &local);
+                        let mut used = vec![false; pool.len()];
+                        let m = map_onto(&src, &pool, &mut used);
+                        if Self::enough(&m) && !(across && m.exact == 0) {
+                            mapping = m;
+                            subst = local;
                         }
                     }
                     if depth == 0
@@ -1300,6 +1320,35 @@ fn accepts(m: &Method, args: usize) -> bool {
         Some((_, t)) if t.ends_with("...") => args + 1 >= m.params.len(),
         _ => args == m.params.len(),
     }
+}
+
+/// The removed local declarations `T v = init;` of a method, as init tokens → `v`, for inits
+/// of more than one token (a lone literal or name is no evidence of which local it was).
+fn removed_initializers(m: &Method, removed: &[usize]) -> HashMap<Vec<String>, String> {
+    let mut out = HashMap::new();
+    for &i in removed {
+        let st = &m.stmts[i];
+        let t = &st.toks;
+        if st.kind != "VARIABLE_DECLARATION_STATEMENT" || t.last().is_none_or(|x| x != ";") {
+            continue;
+        }
+        let mut depth = 0i32;
+        let eq = t.iter().position(|x| {
+            match x.as_str() {
+                "(" | "[" | "<" => depth += 1,
+                ")" | "]" | ">" => depth -= 1,
+                _ => {}
+            }
+            depth == 0 && x == "="
+        });
+        if let Some(eq) = eq
+            && eq >= 2
+            && t.len() - eq - 2 >= 2
+        {
+            out.insert(t[eq + 1..t.len() - 1].to_vec(), t[eq - 1].clone());
+        }
+    }
+    out
 }
 
 /// The callee's parameters replaced by the call's arguments (themselves substituted by `outer`).

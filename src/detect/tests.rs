@@ -411,3 +411,47 @@ fn move_method_into_equal_copies_is_not_reported() {
     );
     assert!(two.is_empty(), "{two:?}");
 }
+
+const SSL_BEFORE: &str = r#"package web;
+
+public class TomcatFactory {
+    private void customizeSsl(Connector connector) {
+        SslCustomizer customizer = new SslCustomizer(logger, connector);
+        customizer.customize(getSslBundle());
+        String sslBundleName = getSsl().getBundle();
+        if (StringUtils.hasText(sslBundleName)) {
+            getSslBundles().addBundleUpdateHandler(sslBundleName, customizer::update);
+        }
+    }
+}
+"#;
+
+const SSL_AFTER: &str = r#"package web;
+
+public class TomcatFactory {
+    private void customizeSsl(Connector connector) {
+        SslCustomizer customizer = new SslCustomizer(logger, connector);
+        customizer.customize(getSslBundle(), getServerNameBundles());
+        addBundleUpdateHandler(getSsl().getBundle(), customizer);
+    }
+
+    private void addBundleUpdateHandler(String sslBundleName, SslCustomizer customizer) {
+        if (StringUtils.hasText(sslBundleName)) {
+            getSslBundles().addBundleUpdateHandler(sslBundleName, (bundle) -> customizer.update(bundle));
+        }
+    }
+}
+"#;
+
+/// An argument that was the initializer of a removed local stands for that local: the extracted
+/// method's `sslBundleName` is the caller's removed `String sslBundleName = getSsl().getBundle();`.
+#[test]
+fn extract_method_with_a_local_passed_as_its_initializer() {
+    let found = detect(&snap(&[("TomcatFactory.java", SSL_BEFORE)]), &snap(&[("TomcatFactory.java", SSL_AFTER)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract Method\tprivate addBundleUpdateHandler(sslBundleName String, customizer SslCustomizer) : void extracted from private customizeSsl(connector Connector) : void in class web.TomcatFactory"
+        ]
+    );
+}
