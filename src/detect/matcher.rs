@@ -175,6 +175,106 @@ fn map_onto(src: &[Norm], pool: &[&Norm], used: &mut [bool]) -> Mapping {
     m
 }
 
+/// RefactoringMiner's expression replaced by an invocation: a method's `return e;` was (or
+/// becomes) an expression inside a larger statement of its caller. `String loc = layered.tools()
+/// ? DIR : null;` became `String loc = isIncludeTools() ? DIR : null;` with `isIncludeTools()`
+/// returning `layered.tools()`: the statement holding the call (`site`), with the call replaced
+/// by `e`, is the pool's statement, and the pool's statement holds `e` unchanged. Each such
+/// `return` pairs as exact, for the statement it came from is there word for word. `lone_name`:
+/// whether `return name;` may count.
+fn embedded_returns(src: &[Norm], pool: &[&Norm], m: &mut Mapping, site: &[String], call: &Call, lone_name: bool) {
+    let Some((start, end)) = call_range(site, call) else { return };
+    let mut used = vec![false; pool.len()];
+    let mut done = vec![false; src.len()];
+    for &(i, j, _) in &m.pairs {
+        done[i] = true;
+        used[j] = true;
+    }
+    for (i, s) in src.iter().enumerate() {
+        let n = s.toks.len();
+        if done[i] || n < 3 || s.toks[0] != "return" || s.toks[n - 1] != ";" {
+            continue;
+        }
+        let e = &s.toks[1..n - 1];
+        // A lone name is evidence only for a getter in the same class: returned as it came in, it
+        // is the call dropped (`checkHost(uri)` → `uri`), and across classes any local may share
+        // the field's name.
+        if e.len() == 1 && (!lone_name || call.args.iter().any(|a| a.as_slice() == e)) {
+            continue;
+        }
+        let mut candidate: Vec<String> = site[..start].to_vec();
+        candidate.extend(e.iter().cloned());
+        candidate.extend(site[end..].iter().cloned());
+        let fits = |p: &Norm| p.toks.windows(e.len()).any(|w| w == e) && near_equal(&candidate, &p.toks);
+        if let Some(j) = (0..pool.len()).find(|&j| !used[j] && fits(pool[j])) {
+            used[j] = true;
+            m.pairs.push((i, j, Pairing::Core));
+            if !s.trivial {
+                m.mapped += 1;
+                m.exact += 1;
+            }
+        }
+    }
+}
+
+/// Equal, or equal but for one renamed variable (`String location = ...` / `String toolsLocation
+/// = ...`): a renamed method or a changed argument is another statement.
+fn near_equal(x: &[String], y: &[String]) -> bool {
+    if x.len() != y.len() {
+        return false;
+    }
+    let mut diffs = (0..x.len()).filter(|&i| x[i] != y[i]);
+    match (diffs.next(), diffs.next()) {
+        (None, _) => true,
+        (Some(i), None) => {
+            let name =
+                |t: &str| t.starts_with(|c: char| c.is_alphabetic() || c == '_') && !super::replace::is_keyword(t);
+            name(&x[i]) && name(&y[i]) && x.get(i + 1).is_none_or(|n| n != "(" && n != ".")
+        }
+        _ => false,
+    }
+}
+
+/// The token range of `call` (its receiver included) in a statement's tokens.
+fn call_range(toks: &[String], call: &Call) -> Option<(usize, usize)> {
+    let receiver: Vec<&str> = if call.qualified { call.receiver.split(' ').collect() } else { Vec::new() };
+    for p in 0..toks.len().saturating_sub(1) {
+        if toks[p] != call.name || toks[p + 1] != "(" {
+            continue;
+        }
+        let mut depth = 0i32;
+        let mut end = None;
+        for (q, t) in toks.iter().enumerate().skip(p + 1) {
+            match t.as_str() {
+                "(" => depth += 1,
+                ")" => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(q + 1);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let end = end?;
+        let start = if receiver.is_empty() {
+            p
+        } else {
+            let r = receiver.len();
+            let fits = p > r
+                && toks[p - 1] == "."
+                && toks[p - 1 - r..p - 1].iter().map(String::as_str).eq(receiver.iter().copied());
+            if !fits {
+                continue;
+            }
+            p - 1 - r
+        };
+        return Some((start, end));
+    }
+    None
+}
+
 /// Maps all of `x`'s statements onto all of `y`'s.
 fn map_bodies(x: &[Norm], y: &[Norm]) -> Mapping {
     let pool: Vec<&Norm> = y.iter().collect();
@@ -399,6 +499,7 @@ impl<'s> Diff<'s> {
                 found.push((mb, ma, pure));
             }
         }
+        self.renames_by_call_sites(&mut found);
         // Ambiguous here is not explained better elsewhere (a move would pick one at random).
         for mb in ambiguous {
             if self.fwd[mb].is_none() {
@@ -440,6 +541,82 @@ impl<'s> Diff<'s> {
             let right = vec![self.decl(false, ma, "renamed method declaration")];
             self.push(RefactoringType::RenameMethod, description, left, right, pure, (true, mb), (false, ma));
         }
+    }
+
+    /// Renames whose bodies were rewritten too, told by their callers, as RefactoringMiner's
+    /// call-site evidence: in the same class, the one removed and the one added method with the
+    /// same return type such that every matched method that called the old name calls the new
+    /// one instead, as many times, and nothing called the new name before or calls the old one
+    /// after. Each side must have exactly one such counterpart, and the parameter types are the
+    /// same or the bodies still share a statement (a setter replaced by another is no rename).
+    fn renames_by_call_sites(&mut self, found: &mut Vec<(usize, usize, bool)>) {
+        // (name, arity) → calls per matched method, before and after.
+        let mut calls_b: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+        let mut calls_a: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+        for (mb, ma) in self.fwd.iter().enumerate() {
+            let Some(ma) = *ma else { continue };
+            for c in &self.b.methods[mb].calls {
+                let v = calls_b.entry(c.name.as_str()).or_default();
+                match v.iter_mut().find(|e| e.0 == mb) {
+                    Some(e) => e.1 += 1,
+                    None => v.push((mb, 1)),
+                }
+            }
+            for c in &self.a.methods[ma].calls {
+                let v = calls_a.entry(c.name.as_str()).or_default();
+                match v.iter_mut().find(|e| e.0 == ma) {
+                    Some(e) => e.1 += 1,
+                    None => v.push((ma, 1)),
+                }
+            }
+        }
+        let renamed_calls = |old: &str, new: &str| -> bool {
+            let (Some(before), Some(after)) = (calls_b.get(old), calls_a.get(new)) else { return false };
+            if calls_b.contains_key(new) || calls_a.contains_key(old) || before.len() != after.len() {
+                return false;
+            }
+            before.iter().all(|&(mb, n)| after.iter().any(|&(ma, k)| self.fwd[mb] == Some(ma) && k == n))
+        };
+        let classes: Vec<(usize, usize)> = self.class_fwd.iter().map(|(&b, &a)| (b, a)).collect();
+        let mut pairs = Vec::new();
+        for (cb, ca) in classes {
+            let lone = |side: &Side, c: usize, map: &[Option<usize>]| -> Vec<usize> {
+                side.classes[c].methods.iter().copied().filter(|&m| map[m].is_none() && !side.methods[m].ctor).collect()
+            };
+            let (lone_b, lone_a) = (lone(self.b, cb, &self.fwd), lone(self.a, ca, &self.back));
+            let mut cands = Vec::new();
+            for &mb in &lone_b {
+                for &ma in &lone_a {
+                    let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
+                    if x.name != y.name
+                        && x.ret == y.ret
+                        && x.is_static == y.is_static
+                        && !self.by_name_a.contains_key(x.name.as_str())
+                        && !self.by_name_b.contains_key(y.name.as_str())
+                        && renamed_calls(&x.name, &y.name)
+                        && (x.params.iter().map(|p| &p.1).eq(y.params.iter().map(|p| &p.1))
+                            || self.shares_statement(mb, ma))
+                    {
+                        cands.push((mb, ma));
+                    }
+                }
+            }
+            for &(mb, ma) in &cands {
+                if cands.iter().filter(|c| c.0 == mb || c.1 == ma).count() == 1 {
+                    pairs.push((mb, ma));
+                }
+            }
+        }
+        for (mb, ma) in pairs {
+            self.pair_method(mb, ma);
+            found.push((mb, ma, false));
+        }
+    }
+
+    /// Whether some solid statement of `mb` maps onto one of `ma` (exactly, fuzzily or replaced).
+    fn shares_statement(&self, mb: usize, ma: usize) -> bool {
+        let empty = HashMap::new();
+        map_bodies(&norms(&self.b.methods[mb], &empty), &norms(&self.a.methods[ma], &empty)).mapped > 0
     }
 
     /// Whether removed `mb` and added `ma` are one method (renamed or moved): (score, pure).
@@ -589,6 +766,7 @@ impl<'s> Diff<'s> {
             let before: Vec<Norm> = pair.removed.iter().map(|&i| norm(&bm.stmts[i], &empty)).collect();
             let pool: Vec<&Norm> = before.iter().collect();
             let (count_b, count_a) = (call_counts(bm), call_counts(am));
+            let inits = removed_initializers(bm, &pair.removed);
             let mut seen = Vec::new();
             // (call in the caller or in an extracted method, the substitution in force there)
             let mut queue: Vec<(&Call, Subst, usize)> = am.calls.iter().map(|c| (c, HashMap::new(), 0)).collect();
@@ -648,6 +826,31 @@ impl<'s> Diff<'s> {
                             mapping = m;
                             subst = moved;
                         }
+                    }
+                    // An argument that was a removed local's initializer stands for the local
+                    // (`range(new ArrayList<>(), 0, 50)` for `fileRanges.add(...)` after
+                    // `List<FileRange> fileRanges = new ArrayList<>();` was removed); tried when
+                    // the arguments as written do not map.
+                    if !Self::enough(&mapping) && subst.values().any(|a| inits.contains_key(a.as_slice())) {
+                        let mut local = subst.clone();
+                        for arg in local.values_mut() {
+                            if let Some(name) = inits.get(arg.as_slice()) {
+                                *arg = vec![name.clone()];
+                            }
+                        }
+                        let src = norms(xm, &local);
+                        let mut used = vec![false; pool.len()];
+                        let m = map_onto(&src, &pool, &mut used);
+                        if Self::enough(&m) && !(across && m.exact == 0) {
+                            mapping = m;
+                            subst = local;
+                        }
+                    }
+                    if depth == 0
+                        && !Self::enough(&mapping)
+                        && let Some(k) = call.stmt
+                    {
+                        embedded_returns(&src, &pool, &mut mapping, &am.stmts[k].toks, call, !across);
                     }
                     if Self::enough(&mapping) {
                         seen.push(x);
@@ -739,6 +942,11 @@ impl<'s> Diff<'s> {
                     let mut mapping = map_onto(&src, &pool, &mut used);
                     if across && call.qualified && typed.is_none() && mapping.mapped < 2 {
                         mapping.mapped = 0;
+                    }
+                    if !Self::enough(&mapping)
+                        && let Some(k) = call.stmt
+                    {
+                        embedded_returns(&src, &pool, &mut mapping, &bm.stmts[k].toks, call, !across);
                     }
                     if Self::enough(&mapping) {
                         seen.push(r);
@@ -930,12 +1138,11 @@ impl<'s> Diff<'s> {
         }
         candidates.sort_by(|p, q| (q.0, q.1).partial_cmp(&(p.0, p.1)).unwrap_or(std::cmp::Ordering::Equal));
         let mut pushed = Vec::new();
-        for (_, _, mb, ma, pure) in candidates {
-            if self.used_b[mb] || self.used_a[ma] {
+        let mut split = vec![false; self.b.methods.len()];
+        for &(same_name, score, mb, ma, pure) in &candidates {
+            if self.used_b[mb] || self.used_a[ma] || split[mb] {
                 continue;
             }
-            self.used_b[mb] = true;
-            self.used_a[ma] = true;
             let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
             let (cx, cy) = (self.b.class_of(mb), self.a.class_of(ma));
             let cx_after = self.class_fwd.get(&x.class).map(|&c| self.a.classes[c].simple.as_str()).unwrap_or("");
@@ -948,6 +1155,19 @@ impl<'s> Diff<'s> {
             } else {
                 RefactoringType::MoveAndRenameMethod
             };
+            // A method copied into several unrelated classes that fit it equally well (generated
+            // variants, one per type) moved to none of them in particular: naming one would be a
+            // guess. Copies into subclasses are a push down, handled below.
+            let rivals = candidates
+                .iter()
+                .filter(|c| c.2 == mb && c.3 != ma && (c.0, c.1) == (same_name, score) && !self.used_a[c.3])
+                .count();
+            if rivals > 0 && matches!(kind, RefactoringType::MoveMethod | RefactoringType::MoveAndRenameMethod) {
+                split[mb] = true;
+                continue;
+            }
+            self.used_b[mb] = true;
+            self.used_a[ma] = true;
             let description = format!(
                 "{}\t{} from class {} to {} from class {}",
                 kind.display_name(),
@@ -1100,6 +1320,35 @@ fn accepts(m: &Method, args: usize) -> bool {
         Some((_, t)) if t.ends_with("...") => args + 1 >= m.params.len(),
         _ => args == m.params.len(),
     }
+}
+
+/// The removed local declarations `T v = init;` of a method, as init tokens → `v`, for inits
+/// of more than one token (a lone literal or name is no evidence of which local it was).
+fn removed_initializers(m: &Method, removed: &[usize]) -> HashMap<Vec<String>, String> {
+    let mut out = HashMap::new();
+    for &i in removed {
+        let st = &m.stmts[i];
+        let t = &st.toks;
+        if st.kind != "VARIABLE_DECLARATION_STATEMENT" || t.last().is_none_or(|x| x != ";") {
+            continue;
+        }
+        let mut depth = 0i32;
+        let eq = t.iter().position(|x| {
+            match x.as_str() {
+                "(" | "[" | "<" => depth += 1,
+                ")" | "]" | ">" => depth -= 1,
+                _ => {}
+            }
+            depth == 0 && x == "="
+        });
+        if let Some(eq) = eq
+            && eq >= 2
+            && t.len() - eq - 2 >= 2
+        {
+            out.insert(t[eq + 1..t.len() - 1].to_vec(), t[eq - 1].clone());
+        }
+    }
+    out
 }
 
 /// The callee's parameters replaced by the call's arguments (themselves substituted by `outer`).

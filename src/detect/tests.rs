@@ -249,3 +249,209 @@ fn validate_reports_ambiguity() {
     assert_eq!(v.verdict, Verdict::Ambiguous, "{}", v.reason);
     assert!(v.reason.starts_with("2 refactorings fit"), "{}", v.reason);
 }
+
+const JAR_BEFORE: &str = r#"package build;
+
+public class BootJar {
+    private Layered layered;
+    private Support support;
+
+    protected CopyAction createCopyAction() {
+        Loader loader = getLoaderImplementation().getOrElse(Loader.DEFAULT);
+        if (!isLayeredDisabled()) {
+            Resolver resolver = new Resolver(this.resolvedDependencies, this.layered);
+            String toolsLocation = this.layered.getIncludeLayerTools().get() ? LIB_DIRECTORY : null;
+            return this.support.createCopyAction(this, loader, resolver, toolsLocation);
+        }
+        return this.support.createCopyAction(this, loader);
+    }
+}
+"#;
+
+const JAR_AFTER: &str = r#"package build;
+
+public class BootJar {
+    private Layered layered;
+    private Support support;
+
+    protected CopyAction createCopyAction() {
+        Loader loader = getLoaderImplementation().getOrElse(Loader.DEFAULT);
+        Resolver resolver = null;
+        if (!isLayeredDisabled()) {
+            resolver = new Resolver(this.resolvedDependencies, this.layered);
+        }
+        String jarmodeLocation = isIncludeJarmodeTools() ? LIB_DIRECTORY : null;
+        return this.support.createCopyAction(this, loader, resolver, jarmodeLocation);
+    }
+
+    private boolean isIncludeJarmodeTools() {
+        if (!this.getIncludeTools().get()) {
+            return false;
+        }
+        return this.layered.getIncludeLayerTools().get();
+    }
+}
+"#;
+
+/// The extracted method returns an expression that was part of a larger statement: the statement
+/// holding the call, with the call replaced by the returned expression, is the removed statement.
+#[test]
+fn extract_method_of_an_expression_inside_a_statement() {
+    let found = detect(&snap(&[("BootJar.java", JAR_BEFORE)]), &snap(&[("BootJar.java", JAR_AFTER)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract Method\tprivate isIncludeJarmodeTools() : boolean extracted from protected createCopyAction() : CopyAction in class build.BootJar"
+        ]
+    );
+    // Reversed, the same evidence is an inlining.
+    let found = detect(&snap(&[("BootJar.java", JAR_AFTER)]), &snap(&[("BootJar.java", JAR_BEFORE)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Inline Method\tprivate isIncludeJarmodeTools() : boolean inlined to protected createCopyAction() : CopyAction in class build.BootJar"
+        ]
+    );
+}
+
+const LISTENER_BEFORE: &str = r#"package server;
+
+public class StateListener {
+    public void lifeCycleStarted(LifeCycle event) {
+        writeState("STARTED", event);
+    }
+
+    public void lifeCycleStopped(LifeCycle event) {
+        writeState("STOPPED", event);
+    }
+
+    private void writeState(String action, LifeCycle lifecycle) {
+        try (Writer out = Files.newBufferedWriter(filename, UTF_8, WRITE, CREATE, APPEND)) {
+            out.append(action).append(" ").append(lifecycle.toString()).append("\n");
+        } catch (Exception e) {
+            LOG.warn("Unable to write state", e);
+        }
+    }
+}
+"#;
+
+const LISTENER_AFTER: &str = r#"package server;
+
+public class StateListener {
+    public void lifeCycleStarted(LifeCycle event) {
+        appendStateChange("STARTED", event);
+    }
+
+    public void lifeCycleStopped(LifeCycle event) {
+        appendStateChange("STOPPED", event);
+    }
+
+    private void appendStateChange(String action, Object obj) {
+        try (Writer out = Files.newBufferedWriter(stateFile, UTF_8, WRITE, APPEND)) {
+            String entry = String.format("%s %s\n", action, obj);
+            if (LOG.isDebugEnabled())
+                LOG.debug("appendEntry to {}: {}", stateFile, entry);
+            out.append(entry);
+        } catch (Exception e) {
+            LOG.warn("Unable to append state change", e);
+        }
+    }
+}
+"#;
+
+/// A rename whose body and parameters were rewritten too is told by its call sites: every caller
+/// of the old name calls the new one instead; a setter replaced by an unrelated one is not.
+#[test]
+fn rename_method_with_a_rewritten_body_by_its_call_sites() {
+    let found =
+        detect(&snap(&[("StateListener.java", LISTENER_BEFORE)]), &snap(&[("StateListener.java", LISTENER_AFTER)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Rename Method\tprivate writeState(action String, lifecycle LifeCycle) : void renamed to private appendStateChange(action String, obj Object) : void in class server.StateListener"
+        ]
+    );
+    let before = "class Index {\n    void load(IntSet ids) { addDirtyIds(ids); }\n    \
+                  void addDirtyIds(IntSet ids) { synchronized (dirty) { dirty.addAll(ids); } }\n}\n";
+    let after = "class Index {\n    void load(IntSet ids) { setDirtyQueue(new Queue(ids)); }\n    \
+                 void setDirtyQueue(Queue queue) { dirtyQueue = queue; }\n}\n";
+    let found = detect(&snap(&[("Index.java", before)]), &snap(&[("Index.java", after)]));
+    assert!(found.is_empty(), "{found:?}");
+}
+
+/// A method copied into two unrelated classes that fit it equally well moved to neither in
+/// particular; with one copy it is a move.
+#[test]
+fn move_method_into_equal_copies_is_not_reported() {
+    let before = "package e;\n\npublic class Merge {\n    static class Builder {\n        \
+                  public void close() {\n            Releasables.close(builders);\n            \
+                  closed = markClosed(builders.length);\n        }\n    }\n}\n";
+    let target = |name: &str| {
+        format!(
+            "package e;\n\npublic class {name} {{\n    public void close() {{\n        \
+             Releasables.close(builders);\n        closed = markClosed(builders.length);\n    }}\n}}\n"
+        )
+    };
+    let after_merge = "package e;\n\npublic class Merge {\n    static class Builder {\n    }\n}\n";
+    let one = detect(
+        &snap(&[("e/Merge.java", before)]),
+        &snap(&[("e/Merge.java", after_merge), ("e/ForInt.java", &target("ForInt"))]),
+    );
+    assert_eq!(
+        descriptions(&one),
+        ["Move Method\tpublic close() : void from class e.Merge.Builder to public close() : void from class e.ForInt"]
+    );
+    let two = detect(
+        &snap(&[("e/Merge.java", before)]),
+        &snap(&[
+            ("e/Merge.java", after_merge),
+            ("e/ForInt.java", &target("ForInt")),
+            ("e/ForLong.java", &target("ForLong")),
+        ]),
+    );
+    assert!(two.is_empty(), "{two:?}");
+}
+
+const SSL_BEFORE: &str = r#"package web;
+
+public class TomcatFactory {
+    private void customizeSsl(Connector connector) {
+        SslCustomizer customizer = new SslCustomizer(logger, connector);
+        customizer.customize(getSslBundle());
+        String sslBundleName = getSsl().getBundle();
+        if (StringUtils.hasText(sslBundleName)) {
+            getSslBundles().addBundleUpdateHandler(sslBundleName, customizer::update);
+        }
+    }
+}
+"#;
+
+const SSL_AFTER: &str = r#"package web;
+
+public class TomcatFactory {
+    private void customizeSsl(Connector connector) {
+        SslCustomizer customizer = new SslCustomizer(logger, connector);
+        customizer.customize(getSslBundle(), getServerNameBundles());
+        addBundleUpdateHandler(getSsl().getBundle(), customizer);
+    }
+
+    private void addBundleUpdateHandler(String sslBundleName, SslCustomizer customizer) {
+        if (StringUtils.hasText(sslBundleName)) {
+            getSslBundles().addBundleUpdateHandler(sslBundleName, (bundle) -> customizer.update(bundle));
+        }
+    }
+}
+"#;
+
+/// An argument that was the initializer of a removed local stands for that local: the extracted
+/// method's `sslBundleName` is the caller's removed `String sslBundleName = getSsl().getBundle();`.
+#[test]
+fn extract_method_with_a_local_passed_as_its_initializer() {
+    let found = detect(&snap(&[("TomcatFactory.java", SSL_BEFORE)]), &snap(&[("TomcatFactory.java", SSL_AFTER)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract Method\tprivate addBundleUpdateHandler(sslBundleName String, customizer SslCustomizer) : void extracted from private customizeSsl(connector Connector) : void in class web.TomcatFactory"
+        ]
+    );
+}
