@@ -15,14 +15,22 @@
 //! the averages (their count is printed). recall@3: the share of queries with a relevant example
 //! in the top 3; MRR@10: the mean of 1/rank of the first relevant example in the top 10 (0 if
 //! none). "random" is the expected recall@3 of a random ordering of the same-type examples.
+//!
+//! The `hybrid w=...` rows fuse the same BM25 and embedding lists (50 deep) by weighted RRF with
+//! the embedding list at weight w (`fusion::fuse_weighted`), to choose `fusion::EMBED_WEIGHT`;
+//! `mode=hybrid` is what the store itself returns.
 
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
 use mantra::dataset::{pure_refactor_files, shared_data_dir};
 use mantra::store::describe::{Describer, summary};
+use mantra::store::fusion::fuse_weighted;
 use mantra::store::import::import_path;
 use mantra::store::{EmbedSetting, Mode, Query, Record, Store, StoreOptions};
+
+/// Embedding-list weights tried in the fusion sweep (code queries).
+const SWEEP: [f64; 5] = [0.1, 0.25, 0.5, 0.75, 1.0];
 
 const COMMON: usize = 20;
 
@@ -114,21 +122,38 @@ fn run() -> Result<(), String> {
             for (t, label) in texts.iter().enumerate() {
                 let text =
                     if *label == "code" { q.code_before.clone() } else { format!("{}\n{}", summary(q), q.code_before) };
-                for (m, mode) in modes.iter().enumerate() {
-                    let hits = store
-                        .search(&Query { text: text.clone(), kind: Some(q.kind), k: 10, mode: *mode })
-                        .map_err(|e| e.to_string())?;
-                    let first = hits.iter().position(|h| relevant.contains(h.record.id.as_str()));
-                    let s = fold.entry((t, m)).or_default();
+                let mut tally = |key: (usize, usize), ranked: &[String]| {
+                    let first = ranked.iter().take(10).position(|id| relevant.contains(id.as_str()));
+                    let s = fold.entry(key).or_default();
                     s.queries += 1;
                     s.hits3 += usize::from(first.is_some_and(|p| p < 3));
                     s.rr += first.map_or(0.0, |p| 1.0 / (p + 1) as f64);
                     s.random3 += random3;
+                };
+                let mut lists: Vec<Vec<String>> = Vec::new();
+                for (m, mode) in modes.iter().enumerate() {
+                    let depth = if *mode == Mode::Hybrid { 10 } else { 50 };
+                    let hits = store
+                        .search(&Query { text: text.clone(), kind: Some(q.kind), k: depth, mode: *mode })
+                        .map_err(|e| e.to_string())?;
+                    let ids: Vec<String> = hits.into_iter().map(|h| h.record.id).collect();
+                    tally((t, m), &ids);
+                    lists.push(ids);
+                }
+                if *label == "code" {
+                    for (w, weight) in SWEEP.iter().enumerate() {
+                        let fused: Vec<String> =
+                            fuse_weighted(&lists[..2], &[1.0, *weight]).into_iter().map(|f| f.id).collect();
+                        tally((t, modes.len() + w), &fused);
+                    }
                 }
             }
         }
-        for (key, s) in fold {
-            println!("{}", row(&format!("held out {name}"), texts[key.0], modes[key.1], &s));
+        let mut keys: Vec<(usize, usize)> = fold.keys().copied().collect();
+        keys.sort();
+        for key in keys {
+            let s = fold[&key];
+            println!("{}", row(&format!("held out {name}"), texts[key.0], &mode_label(key.1), &s));
             let t = totals.entry(key).or_default();
             t.queries += s.queries;
             t.hits3 += s.hits3;
@@ -138,20 +163,29 @@ fn run() -> Result<(), String> {
     }
     println!("\nall three folds ({skipped} queries without a relevant example left out):");
     for (t, text) in texts.iter().enumerate() {
-        for (m, mode) in modes.iter().enumerate() {
+        for m in 0..modes.len() + SWEEP.len() {
             if let Some(s) = totals.get(&(t, m)) {
-                println!("{}", row("all", text, *mode, s));
+                println!("{}", row("all", text, &mode_label(m), s));
             }
         }
     }
     Ok(())
 }
 
-fn row(fold: &str, text: &str, mode: Mode, s: &Score) -> String {
+/// `bm25`, `embed`, `hybrid`, then the sweep's `hybrid w=0.25`...
+fn mode_label(m: usize) -> String {
+    match m {
+        0 => "bm25".into(),
+        1 => "embed".into(),
+        2 => "hybrid".into(),
+        _ => format!("hybrid w={}", SWEEP[m - 3]),
+    }
+}
+
+fn row(fold: &str, text: &str, mode: &str, s: &Score) -> String {
     let n = s.queries.max(1) as f64;
     format!(
-        "{fold:<24} query={text:<13} mode={:<7} queries={:>3} recall@3={:.3} MRR@10={:.3} random recall@3={:.3}",
-        format!("{mode:?}").to_lowercase(),
+        "{fold:<24} query={text:<13} mode={mode:<12} queries={:>3} recall@3={:.3} MRR@10={:.3} random recall@3={:.3}",
         s.queries,
         s.hits3 as f64 / n,
         s.rr / n,

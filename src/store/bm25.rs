@@ -58,7 +58,7 @@ pub fn code_terms(text: &str) -> Vec<(usize, usize, String)> {
 }
 
 /// Byte ranges of an identifier's parts: `HTTPServer_v2x` → `HTTP`, `Server`, `v`, `2`, `x`.
-fn split_identifier(word: &str) -> Vec<(usize, usize)> {
+pub(crate) fn split_identifier(word: &str) -> Vec<(usize, usize)> {
     let b = word.as_bytes();
     let mut parts = Vec::new();
     let mut start = None;

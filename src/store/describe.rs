@@ -153,9 +153,133 @@ pub fn summary(record: &Record) -> String {
     out.trim_end().to_string()
 }
 
-/// What an embedding query reads for a query `text`: when it is Java code (it has a body), the
-/// summary of that code in the records' own words (signature, calls, comment), so that the query
-/// and the descriptions it is compared with are the same kind of text; otherwise the text itself.
+/// Callees named in an embedding text: enough for a method's role, few enough that the
+/// text stays short (each costs three tokens or so).
+const WORDS_CALLEES: usize = 12;
+/// Words of the leading comment kept in an embedding text.
+const WORDS_COMMENT: usize = 16;
+
+/// What the embedding model reads for a method: its facts in words rather than Java.
+///
+/// all-MiniLM-L6-v2 was trained on sentences; `getLineCount(TokenEntry mark)` is a few rare
+/// word pieces to it, `get line count (token entry mark)` is four words it knows. So the text is
+/// the method's name, its parameters, the methods it calls (the best sign of its role) and the
+/// start of its comment, identifiers split into lower-case words:
+/// `get line count (token entry mark, match). calls get, get index, get token count. counts the lines.`
+/// Records and code queries both get this text, so like is compared with like; it is a few dozen
+/// tokens, which keeps embedding cheap.
+pub fn embedding_words(facts: &CodeFacts, callees: &[String]) -> String {
+    let mut out = identifier_words(&facts.name);
+    let params = parameter_words(&facts.signature);
+    if !params.is_empty() {
+        out.push_str(&format!(" ({params})"));
+    }
+    let callees = if callees.is_empty() { &facts.callees } else { callees };
+    let calls: Vec<String> = callees
+        .iter()
+        .take(WORDS_CALLEES)
+        .map(|c| c.split_whitespace().map(identifier_words).collect::<Vec<_>>().join(" "))
+        .filter(|w| !w.is_empty())
+        .collect();
+    if !calls.is_empty() {
+        out.push_str(&format!(". calls {}", calls.join(", ")));
+    }
+    if let Some(comment) = &facts.comment {
+        let words = comment_words(comment);
+        if !words.is_empty() {
+            out.push_str(&format!(". {words}"));
+        }
+    }
+    out.trim_start().to_string()
+}
+
+/// The first words of a comment without its markup: HTML tags dropped, `{@link #performX}` and
+/// `{@code x}` as their words.
+fn comment_words(comment: &str) -> String {
+    let mut plain = String::with_capacity(comment.len());
+    let mut rest = comment;
+    while let Some(at) = rest.find(['<', '{']) {
+        plain.push_str(&rest[..at]);
+        let close = if rest[at..].starts_with('<') { '>' } else { '}' };
+        let Some(end) = rest[at..].find(close) else {
+            rest = &rest[at + 1..];
+            continue;
+        };
+        let inner = &rest[at + 1..at + end];
+        if close == '}' {
+            let target = inner.split_whitespace().skip(1).collect::<Vec<_>>().join(" ");
+            let target = target.rsplit(['#', '.']).next().unwrap_or("");
+            plain.push(' ');
+            plain.push_str(&identifier_words(target.trim_end_matches("()")));
+        }
+        plain.push(' ');
+        rest = &rest[at + end + 1..];
+    }
+    plain.push_str(rest);
+    plain.split_whitespace().take(WORDS_COMMENT).collect::<Vec<_>>().join(" ")
+}
+
+/// `getHTTPServer_v2` → `get http server v 2`.
+fn identifier_words(ident: &str) -> String {
+    super::bm25::split_identifier(ident)
+        .into_iter()
+        .map(|(s, e)| ident[s..e].to_ascii_lowercase())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The parameters of a signature in words, `(TokenEntry mark, Match match)` → `token entry mark,
+/// match`: a name that only repeats its type is said once; modifiers and annotations are dropped.
+fn parameter_words(signature: &str) -> String {
+    let (Some(open), Some(close)) = (signature.find('('), signature.rfind(')')) else { return String::new() };
+    if close <= open {
+        return String::new();
+    }
+    let mut params: Vec<String> = Vec::new();
+    for param in split_top_level(&signature[open + 1..close]) {
+        let idents: Vec<&str> = param
+            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$' || c == '@'))
+            .filter(|w| !w.is_empty() && !w.starts_with('@') && *w != "final")
+            .collect();
+        let mut words: Vec<String> = Vec::new();
+        for (i, ident) in idents.iter().enumerate() {
+            let w = identifier_words(ident);
+            let last = i + 1 == idents.len();
+            // `TableInclusionChecker inclusionChecker`: the name repeats the type's words.
+            let repeats = last && i > 0 && words.last().is_some_and(|prev| prev.ends_with(&w));
+            if !repeats && !w.is_empty() {
+                words.push(w);
+            }
+        }
+        if !words.is_empty() {
+            params.push(words.join(" "));
+        }
+    }
+    params.join(", ")
+}
+
+/// `Map<K, V> m, int n` → `Map<K, V> m`, `int n`: commas inside type arguments do not split.
+fn split_top_level(params: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in params.char_indices() {
+        match c {
+            '<' | '(' => depth += 1,
+            '>' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&params[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&params[start..]);
+    out
+}
+
+/// What an embedding query reads for a query `text`: when it is Java code (it has a body), its
+/// [`embedding_words`], the same kind of text the records are embedded as; otherwise the text
+/// itself (a description, a few words).
 pub fn query_text(text: &str) -> String {
     if !(text.contains('{') && (text.contains(';') || text.contains('}'))) {
         return text.to_string();
@@ -164,15 +288,7 @@ pub fn query_text(text: &str) -> String {
     if facts.signature.is_empty() {
         return text.to_string();
     }
-    let mut out = format!("Method {}.", facts.signature);
-    if !facts.callees.is_empty() {
-        out.push_str(&format!("\nCalls: {}.", facts.callees.join(", ")));
-    }
-    if let Some(comment) = &facts.comment {
-        let short: String = comment.chars().take(300).collect();
-        out.push_str(&format!("\nComment: {short}"));
-    }
-    out
+    embedding_words(&facts, &[])
 }
 
 /// The description prompt for one record, filled in from `prompts` (the built-in `describe.md`,
@@ -418,6 +534,21 @@ mod tests {
             Err(LlmError::Malformed(_))
         ));
         assert!(cache.is_empty());
+    }
+
+    #[test]
+    fn embedding_words_read_like_words() {
+        let code = "/** Counts the <b>lines</b> as {@link Foo#lineCount()} does.\n * @param mark the start */\npublic int getLineCount(final TokenEntry mark, Match match, CheckedMatch checkedMatch, Map<String, List<URL>> byName) {\n  return get(mark.getIndex()) + new HTTPServer_v2().x();\n}";
+        assert_eq!(
+            query_text(code),
+            "get line count (token entry mark, match, checked match, map string list url by name). calls get, get index, x, new http server v 2. Counts the lines as line count does."
+        );
+        let facts = code_facts(code);
+        assert_eq!(
+            embedding_words(&facts, &["size".into()]),
+            "get line count (token entry mark, match, checked match, map string list url by name). calls size. Counts the lines as line count does."
+        );
+        assert_eq!(query_text("parse the header"), "parse the header", "free text is embedded as it is");
     }
 
     #[test]

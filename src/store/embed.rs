@@ -23,11 +23,17 @@ pub const MODEL_NAME: &str = "all-MiniLM-L6-v2";
 pub const ONNXRUNTIME_FILE: &str = "libonnxruntime.so";
 const MODEL_FILES: [&str; 5] =
     ["model.onnx", "tokenizer.json", "config.json", "special_tokens_map.json", "tokenizer_config.json"];
-/// Tokens embedded per text: a description fits.
+/// Tokens embedded per text: a method's words ([`Record::embedding_text`]) fit; cost grows with
+/// length.
+///
+/// [`Record::embedding_text`]: super::Record::embedding_text
 const MAX_TOKENS: usize = 128;
 /// What is embedded, in the vectors' fingerprint: vectors of another version are recomputed.
-/// 2: the description alone, 128 tokens (1 was description and code, 256 tokens).
-const TEXT_VERSION: u32 = 2;
+/// 3: the method's facts in words (2 was the description, 1 description and code).
+const TEXT_VERSION: u32 = 3;
+/// Texts run through the model at once. Each run reads all the weights (90 MB once ONNX
+/// Runtime has unpacked the int8 ones), so single texts waste most of a run on memory traffic.
+const BATCH: usize = 32;
 
 /// Why embeddings are unavailable. Each message says what to do.
 #[derive(Debug, thiserror::Error)]
@@ -186,12 +192,26 @@ impl Embedder {
         if texts.is_empty() {
             return Ok(Vec::new());
         }
+        // A batch is padded to its longest text; texts of like length batched together waste
+        // little on padding (mean pooling ignores it, so the vectors do not change).
+        let mut order: Vec<usize> = (0..texts.len()).collect();
+        order.sort_by_key(|&i| texts[i].len());
+        let sorted: Vec<&str> = order.iter().map(|&i| texts[i].as_str()).collect();
         let mut model = self.model.lock().map_err(|_| EmbedError::Embed("the model lock is poisoned".into()))?;
-        let mut out = model.embed(texts, Some(32)).map_err(|e| EmbedError::Embed(e.to_string()))?;
-        for v in &mut out {
-            normalize(v);
+        let vectors = model.embed(&sorted, Some(BATCH)).map_err(|e| EmbedError::Embed(e.to_string()))?;
+        let mut out = vec![Vec::new(); texts.len()];
+        for (i, mut v) in order.into_iter().zip(vectors) {
+            normalize(&mut v);
+            out[i] = v;
         }
         Ok(out)
+    }
+
+    /// How many tokens the model reads for `text` (at most the truncation length).
+    pub fn tokens(&self, text: &str) -> Result<usize, EmbedError> {
+        let model = self.model.lock().map_err(|_| EmbedError::Embed("the model lock is poisoned".into()))?;
+        let encoding = model.tokenizer.encode(text, true).map_err(|e| EmbedError::Embed(e.to_string()))?;
+        Ok(encoding.len())
     }
 }
 

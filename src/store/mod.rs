@@ -102,7 +102,8 @@ pub enum Mode {
     Bm25,
     /// Cosine similarity of all-MiniLM-L6-v2 embeddings only.
     Embed,
-    /// Both, fused by Reciprocal Rank Fusion (k = 60).
+    /// Both, fused by Reciprocal Rank Fusion (k = 60), the embeddings' ranks weighted
+    /// [`fusion::EMBED_WEIGHT`].
     Hybrid,
 }
 
@@ -134,7 +135,7 @@ pub struct Hit {
     /// 1-based rank in the embedding list.
     pub embed_rank: Option<usize>,
     pub cosine: Option<f32>,
-    /// The RRF score over the lists the mode uses.
+    /// The (weighted) RRF score over the lists the mode uses.
     pub fused_score: f64,
 }
 
@@ -431,7 +432,8 @@ impl Store {
             lists.push(scored.iter().map(|(id, _)| id.to_string()).collect());
             cosines.extend(scored.into_iter().map(|(id, c)| (id.to_string(), c)));
         }
-        let fused = fusion::fuse(&lists);
+        let weights: &[f64] = if use_bm25 { &[1.0, fusion::EMBED_WEIGHT] } else { &[1.0] };
+        let fused = fusion::fuse_weighted(&lists, weights);
         let embed_list = if use_bm25 { 1 } else { 0 };
         Ok(fused
             .into_iter()

@@ -80,11 +80,13 @@ impl Record {
         &self.code_before
     }
 
-    /// The text embedded for this record: its description alone, as MANTRA embeds descriptions.
-    /// The description situates the code (signature, class, calls, callers, comment) in a few
-    /// dozen tokens, where code would fill the model's window and cost ten times as much to embed;
-    /// BM25 covers the code's own words.
+    /// The text embedded for this record: its method's facts in words ([`embedding_words`]),
+    /// the text a code query is embedded as too. A sentence model compares those better than the
+    /// description's Java signature and dotted names, and they are a few dozen tokens. (The
+    /// description, a model's included, feeds BM25 and the agent's prompt.)
+    ///
+    /// [`embedding_words`]: super::describe::embedding_words
     pub fn embedding_text(&self) -> String {
-        self.description.clone()
+        super::describe::embedding_words(&super::describe::code_facts(&self.code_before), &self.callees)
     }
 }
