@@ -114,7 +114,16 @@ fn refactor_apply_verifies_an_extract_then_writes_it_and_keeps_the_workspace_on_
     std::fs::remove_dir_all(&kept).unwrap();
     // The baseline is cached in the project, hidden from git by its own .gitignore.
     assert_eq!(std::fs::read_to_string(dir.path().join(".mantra/.gitignore")).unwrap().lines().last(), Some("*"));
-    assert_eq!(std::fs::read_dir(dir.path().join(".mantra/cache/baseline")).unwrap().count(), 1);
+    // One state: its results, and its compiled classes for the next review's incremental compile.
+    let mut cached: Vec<String> = std::fs::read_dir(dir.path().join(".mantra/cache/baseline"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    cached.sort();
+    assert_eq!(cached.len(), 2, "{cached:?}");
+    assert!(cached[0].ends_with(".classes") && cached[1] == cached[0].replace(".classes", ".json"), "{cached:?}");
+    let classes = dir.path().join(".mantra/cache/baseline").join(&cached[0]);
+    assert!(classes.join("target/classes/com/acme/invoicing/invoice/InvoiceService.class").is_file());
 }
 
 #[test]
