@@ -334,7 +334,17 @@ fn embeddings(config: &Config) -> Check {
             name,
             false,
             CheckStatus::Ok,
-            format!("{} (runtime {})", files.dir.display(), files.onnxruntime.display()),
+            format!(
+                "{} ({}{}; runtime {})",
+                files.dir.display(),
+                files.model_file(),
+                if files.model_file() == crate::store::embed::INT8_MODEL_FILE {
+                    ", int8 matrix products"
+                } else {
+                    ", fp32 arithmetic: run scripts/setup.sh for the faster int8 model"
+                },
+                files.onnxruntime.display()
+            ),
         ),
         Err(e @ EmbedError::NotFound { .. }) if config.embed.model_dir.is_none() => {
             Check::new(name, false, CheckStatus::Info, format!("{e}: retrieval uses BM25 only")).fix(e.fix())
@@ -509,5 +519,9 @@ mod tests {
         assert_eq!(embeddings(&config).status, CheckStatus::Warning, "no libonnxruntime.so");
         std::fs::write(dir.path().join("libonnxruntime.so"), b"x").unwrap();
         assert_eq!(embeddings(&config).status, CheckStatus::Ok);
+        assert!(embeddings(&config).detail.contains("model.onnx, fp32 arithmetic"), "{}", embeddings(&config).detail);
+        std::fs::write(dir.path().join(crate::store::embed::INT8_MODEL_FILE), b"x").unwrap();
+        let detail = embeddings(&config).detail;
+        assert!(detail.contains("model_int8.onnx, int8 matrix products"), "{detail}");
     }
 }
