@@ -106,15 +106,16 @@ impl Method {
 pub struct Parsed {
     pub path: String,
     pub text: String,
-    /// The tree of `text` without the ranges in `unparsed` and `comments` (the parser skipped
+    /// The tree of `text` without the ranges in `unparsed` and `skipped` (the parser skipped
     /// them: a skipped body is an empty block); everywhere else it is the tree of `text`.
     pub tree: Tree,
     line_starts: Vec<usize>,
     /// Member body interiors (sorted, disjoint) left unparsed because the other side has the
     /// same body ([`skeleton`]); [`Parsed::restore`] parses them after all.
     unparsed: Vec<(usize, usize)>,
-    /// Comments outside bodies the parser skipped (sorted, disjoint): absent from the tree.
-    comments: Vec<(usize, usize)>,
+    /// Comments outside bodies and imports the parser skipped (sorted; a comment may lie in an
+    /// import): absent from the tree.
+    skipped: Vec<(usize, usize)>,
 }
 
 impl std::fmt::Debug for Parsed {
@@ -143,7 +144,7 @@ fn parse_bytes(text: &[u8], old: Option<&Tree>, included: &[Range]) -> Tree {
     tree.expect("tree-sitter parse with a language and no timeout")
 }
 
-/// Two sorted lists of disjoint ranges, disjoint from each other, as one sorted list.
+/// Two lists of ranges as one sorted list (ranges may nest: `included` allows for it).
 fn merge(a: &[(usize, usize)], b: &[(usize, usize)]) -> Vec<(usize, usize)> {
     let mut out = Vec::with_capacity(a.len() + b.len());
     out.extend_from_slice(a);
@@ -152,7 +153,7 @@ fn merge(a: &[(usize, usize)], b: &[(usize, usize)]) -> Vec<(usize, usize)> {
     out
 }
 
-/// The ranges the parser reads: everything but the ranges `blank` (none: all of it).
+/// The ranges the parser reads: everything but the sorted ranges `blank` (none: all of it).
 fn included(blank: &[(usize, usize)], line_starts: &[usize], len: usize) -> Vec<Range> {
     let point = |byte: usize| {
         let row = line_starts.partition_point(|&s| s <= byte).saturating_sub(1);
@@ -164,7 +165,8 @@ fn included(blank: &[(usize, usize)], line_starts: &[usize], len: usize) -> Vec<
         if s > at {
             out.push(Range { start_byte: at, end_byte: s, start_point: point(at), end_point: point(s) });
         }
-        at = e;
+        // A comment inside a skipped field initializer ends before the initializer does.
+        at = at.max(e);
     }
     if !blank.is_empty() && at < len {
         out.push(Range { start_byte: at, end_byte: len, start_point: point(at), end_point: point(len) });
@@ -178,21 +180,21 @@ fn line_starts_of(text: &str) -> Vec<usize> {
 
 impl Parsed {
     /// Parses `text` without the interiors `blank` (sorted, disjoint, not empty) and without
-    /// `comments` (the same; outside any body): the parser skips them, so those bodies read as
-    /// empty blocks and those comments are not in the tree.
-    fn parse_skipping(path: &str, text: String, blank: Vec<(usize, usize)>, comments: Vec<(usize, usize)>) -> Parsed {
+    /// `skip` (comments and imports, outside any body): the parser never reads them, so those
+    /// bodies are empty blocks and those comments and imports are not in the tree.
+    fn parse_skipping(path: &str, text: String, blank: Vec<(usize, usize)>, skip: Vec<(usize, usize)>) -> Parsed {
         let line_starts = line_starts_of(&text);
-        if !blank.is_empty() || !comments.is_empty() {
-            let skipped = merge(&blank, &comments);
-            let tree = parse_bytes(text.as_bytes(), None, &included(&skipped, &line_starts, text.len()));
+        if !blank.is_empty() || !skip.is_empty() {
+            let ranges = included(&merge(&blank, &skip), &line_starts, text.len());
+            let tree = parse_bytes(text.as_bytes(), None, &ranges);
             // Error recovery reaches past the bodies (a syntax the grammar lacks can cost the
             // members after it), so a file that does not parse cleanly is parsed as it is.
             if !tree.root_node().has_error() {
-                return Parsed { path: path.to_string(), text, tree, line_starts, unparsed: blank, comments };
+                return Parsed { path: path.to_string(), text, tree, line_starts, unparsed: blank, skipped: skip };
             }
         }
         let tree = parse_bytes(text.as_bytes(), None, &[]);
-        Parsed { path: path.to_string(), text, tree, line_starts, unparsed: Vec::new(), comments: Vec::new() }
+        Parsed { path: path.to_string(), text, tree, line_starts, unparsed: Vec::new(), skipped: Vec::new() }
     }
 
     /// Parses the unparsed interiors that overlap `ranges` for real, reusing the rest of the tree
@@ -203,7 +205,7 @@ impl Parsed {
         if self.unparsed.len() == before {
             return;
         }
-        let skipped = merge(&self.unparsed, &self.comments);
+        let skipped = merge(&self.unparsed, &self.skipped);
         let ranges = included(&skipped, &self.line_starts, self.text.len());
         self.tree = parse_bytes(self.text.as_bytes(), Some(&self.tree), &ranges);
     }
@@ -259,7 +261,7 @@ impl Side {
                         .filter(|b| b.close > b.open + 1 && other.contains(&b.hash))
                         .map(|b| b.interior())
                         .collect();
-                    Parsed::parse_skipping(p, t.clone(), blank, scan.comments)
+                    Parsed::parse_skipping(p, t.clone(), blank, scan.skippable)
                 })
                 .collect()
         };
@@ -1098,6 +1100,15 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn included_ranges_leave_out_nested_skips_once() {
+        let text = "ab\ncdefghij\nkl";
+        let ranges = included(&merge(&[(2, 10)], &[(4, 6), (12, 13)]), &line_starts_of(text), text.len());
+        let spans: Vec<(usize, usize, usize, usize)> =
+            ranges.iter().map(|r| (r.start_byte, r.end_byte, r.start_point.row, r.start_point.column)).collect();
+        assert_eq!(spans, [(0, 2, 0, 0), (10, 12, 1, 7), (13, 14, 2, 1)]);
     }
 
     #[test]

@@ -49,13 +49,15 @@ enum Block {
 pub struct Skeleton {
     /// The member bodies, in order, outermost only (no body holds another).
     pub bodies: Vec<Body>,
-    /// Comments at class-body or file level (Javadoc, licence headers) that the parser may skip:
-    /// byte ranges, in order. A comment glued to code on both sides (`a/*x*/b`) is not listed,
-    /// since without it the two tokens would run together.
-    pub comments: Vec<(usize, usize)>,
+    /// What the parser may skip because the detector reads nothing of it: comments at class-body
+    /// or file level (Javadoc, licence headers), import declarations and field initializers
+    /// (from `=` to before `;`; a field's type and names are all the detector reads of it). Byte ranges in order (a
+    /// comment may lie inside an import). A comment glued to code on both sides (`a/*x*/b`) is
+    /// not listed, since without it the two tokens would run together.
+    pub skippable: Vec<(usize, usize)>,
 }
 
-/// The member bodies and the skippable comments of `text`.
+/// The member bodies and the skippable comments, imports and field initializers of `text`.
 pub fn scan(text: &str) -> Skeleton {
     let b = text.as_bytes();
     let mut out = Skeleton::default();
@@ -76,7 +78,7 @@ pub fn scan(text: &str) -> Skeleton {
                 }
                 // Ends before its newline, which stays to separate what follows.
                 if in_type {
-                    out.comments.push((s, i));
+                    out.skippable.push((s, i));
                 }
             }
             b'/' if b.get(i + 1) == Some(&b'*') => {
@@ -87,7 +89,7 @@ pub fn scan(text: &str) -> Skeleton {
                 }
                 i = (i + 2).min(b.len());
                 if in_type && (s == 0 || spaced(b.get(s - 1)) || spaced(b.get(i))) {
-                    out.comments.push((s, i));
+                    out.skippable.push((s, i));
                 }
             }
             b'"' | b'\'' => {
@@ -119,6 +121,11 @@ pub fn scan(text: &str) -> Skeleton {
                 i += 1;
             }
             b';' => {
+                if stack.is_empty() && header.first().is_some_and(|&(s, e)| &b[s..e] == b"import") {
+                    out.skippable.push((header[0].0, i + 1));
+                } else if in_type && let Some(at) = initializer(b, &header) {
+                    out.skippable.push((at, i));
+                }
                 if in_type {
                     header.clear();
                 }
@@ -163,6 +170,24 @@ fn skip_literal(b: &[u8], mut i: usize) -> usize {
         i += if b[i] == b'\\' { 2 } else { 1 };
     }
     (i + 1).min(b.len())
+}
+
+/// Where a field's initializer starts (its `=`), when the header is one declarator with an
+/// initializer free of braces: `T x = f(a, b)` (not `T x = 1, y = 2`, whose declarators a comma
+/// at depth 0 separates, nor anything whose generic arguments make that comma ambiguous).
+fn initializer(b: &[u8], header: &[(usize, usize)]) -> Option<usize> {
+    let mut depth = 0i32;
+    let mut at = None;
+    for &(s, e) in header {
+        match &b[s..e] {
+            b"(" | b"[" => depth += 1,
+            b")" | b"]" => depth -= 1,
+            b"=" if depth == 0 && at.is_none() => at = Some(s),
+            b"," if depth == 0 && at.is_some() => return None,
+            _ => {}
+        }
+    }
+    at
 }
 
 /// Whether a header declares a type: `class`, `interface`, `enum` or `record` followed by a name,
@@ -231,11 +256,15 @@ mod tests {
     }
 
     #[test]
-    fn lists_the_comments_outside_bodies_that_can_go() {
-        let text = "/* licence */\npackage a;\n/** doc */\nclass A {\n  // line\n  int/*glued*/x;\n  \
-                    void f() { /* inside */ }\n  int y = 1; /* after */\n}";
-        let comments: Vec<&str> = scan(text).comments.iter().map(|&(s, e)| &text[s..e]).collect();
-        assert_eq!(comments, ["/* licence */", "/** doc */", "// line", "/* after */"]);
+    fn lists_the_comments_and_imports_that_can_go() {
+        let text = "/* licence */\npackage a;\nimport b.C;\nimport static d.E.*;\n/** doc */\nclass A {\n  // line\n  int/*glued*/x;\n  \
+                    void f() { /* inside */ }\n  int y = 1; /* after */\n  @A(v = 1) Map<K, V> m = new HashMap<K, V>();\n  \
+                    int p = g(1, 2), q;\n  int[] r = {1};\n  Object o = h(x -> { return x; });\n}";
+        let skippable: Vec<&str> = scan(text).skippable.iter().map(|&(s, e)| &text[s..e]).collect();
+        assert_eq!(
+            skippable,
+            ["/* licence */", "import b.C;", "import static d.E.*;", "/** doc */", "// line", "= 1", "/* after */"]
+        );
     }
 
     #[test]
