@@ -13,6 +13,7 @@ mod matcher;
 pub mod model;
 pub mod oracle;
 mod replace;
+mod skeleton;
 pub mod snapshot;
 mod validate;
 
