@@ -767,6 +767,7 @@ impl<'s> Diff<'s> {
             let pool: Vec<&Norm> = before.iter().collect();
             let (count_b, count_a) = (call_counts(bm), call_counts(am));
             let inits = removed_initializers(bm, &pair.removed);
+            let gained = added_locals(am, &pair.added);
             let mut seen = Vec::new();
             // (call in the caller or in an extracted method, the substitution in force there)
             let mut queue: Vec<(&Call, Subst, usize)> = am.calls.iter().map(|c| (c, HashMap::new(), 0)).collect();
@@ -846,11 +847,43 @@ impl<'s> Diff<'s> {
                             subst = local;
                         }
                     }
+                    // A local the caller gained stands for its initializer, which the code had
+                    // written out (`final int length = 100;` then `range(ranges, 0, length)` for
+                    // `ranges.add(FileRange.createFileRange(0, 100))`); tried, alone and with the
+                    // removed locals above, when the arguments as written map nothing exactly.
+                    if (!Self::enough(&mapping) || across && mapping.exact == 0)
+                        && let Some(inlined) = inline_locals(xm, &subst, &gained)
+                    {
+                        let mut with_inits = inlined.clone();
+                        for arg in with_inits.values_mut() {
+                            if let Some(name) = inits.get(arg.as_slice()) {
+                                *arg = vec![name.clone()];
+                            }
+                        }
+                        for local in [inlined, with_inits] {
+                            let src = norms(xm, &local);
+                            let mut used = vec![false; pool.len()];
+                            let m = map_onto(&src, &pool, &mut used);
+                            if Self::enough(&m) && m.exact > 0 && m.exact >= mapping.exact {
+                                mapping = m;
+                                subst = local;
+                                break;
+                            }
+                        }
+                    }
                     if depth == 0
                         && !Self::enough(&mapping)
                         && let Some(k) = call.stmt
                     {
                         embedded_returns(&src, &pool, &mut mapping, &am.stmts[k].toks, call, !across);
+                    }
+                    // A new method that only forwards to another new one (`range(offset, length)`
+                    // returning `range(new ArrayList<>(), offset, length)`) is a hop, not the
+                    // extracted code: the method it forwards to is tried with the arguments it passes.
+                    if !Self::enough(&mapping) && depth < 2 && self.forwards_to_new(xm) {
+                        for c in &xm.calls {
+                            queue.push((c, subst.clone(), depth + 1));
+                        }
                     }
                     if Self::enough(&mapping) {
                         seen.push(x);
@@ -1066,6 +1099,18 @@ impl<'s> Diff<'s> {
                     .enumerate()
                     .any(|(i, c)| c.simple == *s && i != class && self.inherits(side, i, simple, depth - 1))
             })
+    }
+
+    /// Whether a new method's body is one call of another new method and nothing else
+    /// (`return f(a, b);` or `f(a, b);`).
+    fn forwards_to_new(&self, xm: &Method) -> bool {
+        let [st] = xm.stmts.as_slice() else { return false };
+        let n = st.toks.len();
+        xm.calls.iter().any(|c| {
+            let whole = call_range(&st.toks, c)
+                .is_some_and(|(start, end)| end + 1 == n && (start == 0 || start == 1 && st.toks[0] == "return"));
+            whole && self.new_methods(&c.name, c.args.len()).iter().any(|&m| !std::ptr::eq(&self.a.methods[m], xm))
+        })
     }
 
     /// Added methods (not matched, not explained yet) named `name` that accept `args` arguments.
@@ -1328,27 +1373,80 @@ fn removed_initializers(m: &Method, removed: &[usize]) -> HashMap<Vec<String>, S
     let mut out = HashMap::new();
     for &i in removed {
         let st = &m.stmts[i];
-        let t = &st.toks;
-        if st.kind != "VARIABLE_DECLARATION_STATEMENT" || t.last().is_none_or(|x| x != ";") {
+        if st.kind != "VARIABLE_DECLARATION_STATEMENT" {
             continue;
         }
-        let mut depth = 0i32;
-        let eq = t.iter().position(|x| {
-            match x.as_str() {
-                "(" | "[" | "<" => depth += 1,
-                ")" | "]" | ">" => depth -= 1,
-                _ => {}
-            }
-            depth == 0 && x == "="
-        });
-        if let Some(eq) = eq
-            && eq >= 2
-            && t.len() - eq - 2 >= 2
+        if let Some((name, init)) = declared(&st.toks)
+            && init.len() >= 2
         {
-            out.insert(t[eq + 1..t.len() - 1].to_vec(), t[eq - 1].clone());
+            out.insert(init.to_vec(), name.to_string());
         }
     }
     out
+}
+
+/// The local declarations `T v = init;` a method gained, as `v` → init tokens.
+fn added_locals(m: &Method, added: &[usize]) -> HashMap<String, Vec<String>> {
+    let mut out = HashMap::new();
+    for &i in added {
+        let st = &m.stmts[i];
+        if st.kind != "VARIABLE_DECLARATION_STATEMENT" {
+            continue;
+        }
+        if let Some((name, init)) = declared(&st.toks) {
+            out.insert(name.to_string(), init.to_vec());
+        }
+    }
+    out
+}
+
+/// `T v = init ;` as (`v`, init).
+fn declared(t: &[String]) -> Option<(&str, &[String])> {
+    if t.last().is_none_or(|x| x != ";") {
+        return None;
+    }
+    let mut depth = 0i32;
+    let eq = t.iter().position(|x| {
+        match x.as_str() {
+            "(" | "[" | "<" => depth += 1,
+            ")" | "]" | ">" => depth -= 1,
+            _ => {}
+        }
+        depth == 0 && x == "="
+    })?;
+    (eq >= 2 && t.len() > eq + 2).then(|| (t[eq - 1].as_str(), &t[eq + 1..t.len() - 1]))
+}
+
+/// `subst` (for `callee`'s parameters) with the names in `locals` (not after a `.`) replaced by
+/// their initializers; `None` when no argument names one. A parameter absent from `subst` had an
+/// argument of its own name.
+fn inline_locals<'m>(
+    callee: &'m Method,
+    subst: &HashMap<&'m str, Vec<String>>,
+    locals: &HashMap<String, Vec<String>>,
+) -> Option<HashMap<&'m str, Vec<String>>> {
+    if locals.is_empty() {
+        return None;
+    }
+    let mut changed = false;
+    let mut out = subst.clone();
+    for (name, _) in &callee.params {
+        out.entry(name.as_str()).or_insert_with(|| vec![name.clone()]);
+    }
+    for arg in out.values_mut() {
+        let mut toks = Vec::with_capacity(arg.len());
+        for (i, t) in arg.iter().enumerate() {
+            match locals.get(t) {
+                Some(init) if i == 0 || arg[i - 1] != "." => {
+                    changed = true;
+                    toks.extend(init.iter().cloned());
+                }
+                _ => toks.push(t.clone()),
+            }
+        }
+        *arg = toks;
+    }
+    changed.then_some(out)
 }
 
 /// The callee's parameters replaced by the call's arguments (themselves substituted by `outer`).

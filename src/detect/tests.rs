@@ -455,3 +455,58 @@ fn extract_method_with_a_local_passed_as_its_initializer() {
         ]
     );
 }
+
+const RANGES_UTILS_BEFORE: &str = "package r;\n\npublic class Utils {\n    public static int total(List<FileRange> r) {\n        \
+                                   return r.size();\n    }\n}\n";
+
+const RANGES_UTILS_AFTER: &str = "package r;\n\npublic class Utils {\n    public static int total(List<FileRange> r) {\n        \
+                                  return r.size();\n    }\n\n    \
+                                  public static List<FileRange> range(long offset, int length) {\n        \
+                                  return range(new ArrayList<>(), offset, length);\n    }\n\n    \
+                                  public static List<FileRange> range(List<FileRange> fileRanges, long offset, int length) {\n        \
+                                  fileRanges.add(FileRange.createFileRange(offset, length));\n        \
+                                  return fileRanges;\n    }\n}\n";
+
+/// A local the caller gained stands for its initializer: `final int length = 100;` then
+/// `range(ranges, 0, length)` is the removed `ranges.add(FileRange.createFileRange(0, 100));`.
+#[test]
+fn extract_and_move_with_an_argument_made_a_new_local() {
+    let before = "package r;\n\npublic class ReadTest {\n    public void testMerged() {\n        \
+                  List<FileRange> ranges = new ArrayList<>();\n        \
+                  ranges.add(FileRange.createFileRange(0, 100));\n        read(ranges);\n    }\n}\n";
+    let after = "package r;\n\npublic class ReadTest {\n    public void testMerged() {\n        \
+                 List<FileRange> ranges = new ArrayList<>();\n        final int length = 100;\n        \
+                 Utils.range(ranges, 0, length);\n        read(ranges);\n    }\n}\n";
+    let found = detect(
+        &snap(&[("r/ReadTest.java", before), ("r/Utils.java", RANGES_UTILS_BEFORE)]),
+        &snap(&[("r/ReadTest.java", after), ("r/Utils.java", RANGES_UTILS_AFTER)]),
+    );
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract And Move Method\tpublic range(fileRanges List<FileRange>, offset long, length int) : List<FileRange> extracted from public testMerged() : void in class r.ReadTest & moved to class r.Utils"
+        ]
+    );
+}
+
+/// A new method that only forwards to another new one is a hop: the code was extracted into the
+/// method it forwards to, reached with the arguments it passes (`new ArrayList<>()` standing for
+/// the removed local it initialised).
+#[test]
+fn extract_and_move_through_a_forwarding_overload() {
+    let before = "package r;\n\npublic class ReadTest {\n    public void testNegative() {\n        \
+                  List<FileRange> ranges = new ArrayList<>();\n        \
+                  ranges.add(FileRange.createFileRange(0, -50));\n        verify(ranges, Bad.class);\n    }\n}\n";
+    let after = "package r;\n\npublic class ReadTest {\n    public void testNegative() {\n        \
+                 verify(Utils.range(0, -50), Bad.class);\n    }\n}\n";
+    let found = detect(
+        &snap(&[("r/ReadTest.java", before), ("r/Utils.java", RANGES_UTILS_BEFORE)]),
+        &snap(&[("r/ReadTest.java", after), ("r/Utils.java", RANGES_UTILS_AFTER)]),
+    );
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract And Move Method\tpublic range(fileRanges List<FileRange>, offset long, length int) : List<FileRange> extracted from public testNegative() : void in class r.ReadTest & moved to class r.Utils"
+        ]
+    );
+}
