@@ -880,7 +880,7 @@ impl<'s> Diff<'s> {
                     // A new method that only forwards to another new one (`range(offset, length)`
                     // returning `range(new ArrayList<>(), offset, length)`) is a hop, not the
                     // extracted code: the method it forwards to is tried with the arguments it passes.
-                    if !Self::enough(&mapping) && depth < 2 && self.forwards_to_new(xm) {
+                    if !Self::enough(&mapping) && depth < 2 && self.forwarded(false, xm).is_some() {
                         for c in &xm.calls {
                             queue.push((c, subst.clone(), depth + 1));
                         }
@@ -932,7 +932,7 @@ impl<'s> Diff<'s> {
     }
 
     fn inlines(&mut self, across: bool) {
-        let mut found: Vec<(usize, usize, usize, Mapping, bool)> = Vec::new();
+        let mut found: Vec<(usize, usize, usize, usize, Mapping, bool)> = Vec::new();
         for (pi, pair) in self.pairs.iter().enumerate() {
             let (bm, am) = (&self.b.methods[pair.b], &self.a.methods[pair.a]);
             if pair.added.is_empty() {
@@ -942,6 +942,8 @@ impl<'s> Diff<'s> {
             let after: Vec<Norm> = pair.added.iter().map(|&i| norm(&am.stmts[i], &empty)).collect();
             let pool: Vec<&Norm> = after.iter().collect();
             let (count_b, count_a) = (call_counts(bm), call_counts(am));
+            let inits = removed_initializers(am, &pair.added);
+            let lost = added_locals(bm, &pair.removed);
             let mut seen = Vec::new();
             for (ci, call) in bm.calls.iter().enumerate() {
                 let before_calls =
@@ -976,20 +978,51 @@ impl<'s> Diff<'s> {
                     if across && call.qualified && typed.is_none() && mapping.mapped < 2 {
                         mapping.mapped = 0;
                     }
+                    // The caller's locals, as for extractions the other way round: an argument
+                    // that initialises a local the caller gained stands for that local, a local
+                    // it lost for its initializer.
+                    if !Self::enough(&mapping) || across && mapping.exact == 0 {
+                        for local in local_variants(rm, &subst, &inits, &lost) {
+                            let m = map_onto(&norms(rm, &local), &pool, &mut vec![false; pool.len()]);
+                            if Self::enough(&m) && m.exact > 0 && m.exact >= mapping.exact {
+                                mapping = m;
+                                break;
+                            }
+                        }
+                    }
                     if !Self::enough(&mapping)
                         && let Some(k) = call.stmt
                     {
                         embedded_returns(&src, &pool, &mut mapping, &bm.stmts[k].toks, call, !across);
                     }
+                    let mut body = r;
+                    // A removed method that only forwarded to another removed one was inlined
+                    // with it: the code in the caller is the other's, with the arguments passed on.
+                    if !Self::enough(&mapping)
+                        && let Some((inner, next)) = self.forwarded(true, rm)
+                    {
+                        let outer = substitution(&self.b.methods[next], inner, &subst);
+                        let nm = &self.b.methods[next];
+                        let mut variants = vec![outer.clone()];
+                        variants.extend(local_variants(nm, &outer, &inits, &lost));
+                        for local in variants {
+                            let m = map_onto(&norms(nm, &local), &pool, &mut vec![false; pool.len()]);
+                            if Self::enough(&m) && (m.exact > 0 || !across) {
+                                mapping = m;
+                                body = next;
+                                break;
+                            }
+                        }
+                    }
                     if Self::enough(&mapping) {
                         seen.push(r);
-                        let pure = mapping.all_exact() && self.only_calls(pair, &call.name, true);
-                        found.push((pi, r, ci, mapping, pure));
+                        let pure = body == r && mapping.all_exact() && self.only_calls(pair, &call.name, true);
+                        found.push((pi, r, body, ci, mapping, pure));
                     }
                 }
             }
         }
-        for (pi, r, ci, mapping, pure) in found {
+        for (pi, r, body, ci, mapping, pure) in found {
             let (mb, ma) = (self.pairs[pi].b, self.pairs[pi].a);
             self.used_b[r] = true;
             let (rm, am) = (&self.b.methods[r], &self.a.methods[ma]);
@@ -1011,7 +1044,7 @@ impl<'s> Diff<'s> {
                 self.call_loc(true, mb, ci, "inlined method invocation"),
             ];
             for &(i, _, _) in &mapping.pairs {
-                left.push(self.stmt(true, r, i, "inlined code from inlined method declaration"));
+                left.push(self.stmt(true, body, i, "inlined code from inlined method declaration"));
             }
             let mut right = vec![self.decl(false, ma, "target method declaration after inline")];
             for &(_, j, _) in &mapping.pairs {
@@ -1101,15 +1134,25 @@ impl<'s> Diff<'s> {
             })
     }
 
-    /// Whether a new method's body is one call of another new method and nothing else
-    /// (`return f(a, b);` or `f(a, b);`).
-    fn forwards_to_new(&self, xm: &Method) -> bool {
-        let [st] = xm.stmts.as_slice() else { return false };
+    /// A new (`before`: removed) method whose body is one call of another such method and
+    /// nothing else (`return f(a, b);` or `f(a, b);`): that call and the method it reaches.
+    fn forwarded<'m>(&self, before: bool, m: &'m Method) -> Option<(&'m Call, usize)> {
+        let [st] = m.stmts.as_slice() else { return None };
         let n = st.toks.len();
-        xm.calls.iter().any(|c| {
+        m.calls.iter().find_map(|c| {
             let whole = call_range(&st.toks, c)
                 .is_some_and(|(start, end)| end + 1 == n && (start == 0 || start == 1 && st.toks[0] == "return"));
-            whole && self.new_methods(&c.name, c.args.len()).iter().any(|&m| !std::ptr::eq(&self.a.methods[m], xm))
+            if !whole {
+                return None;
+            }
+            let side = self.side(before);
+            let targets = if before {
+                self.removed_methods(&c.name, c.args.len())
+            } else {
+                self.new_methods(&c.name, c.args.len())
+            };
+            let next = targets.into_iter().find(|&t| !std::ptr::eq(&side.methods[t], m))?;
+            Some((c, next))
         })
     }
 
@@ -1415,6 +1458,34 @@ fn declared(t: &[String]) -> Option<(&str, &[String])> {
         depth == 0 && x == "="
     })?;
     (eq >= 2 && t.len() > eq + 2).then(|| (t[eq - 1].as_str(), &t[eq + 1..t.len() - 1]))
+}
+
+/// The substitutions to try when the arguments as written do not map: arguments that initialise
+/// a local (`inits`) replaced by it, the names of `locals` replaced by their initializers, both.
+fn local_variants<'m>(
+    callee: &'m Method,
+    subst: &HashMap<&'m str, Vec<String>>,
+    inits: &HashMap<Vec<String>, String>,
+    locals: &HashMap<String, Vec<String>>,
+) -> Vec<HashMap<&'m str, Vec<String>>> {
+    let named = |s: &HashMap<&'m str, Vec<String>>| {
+        let mut out = s.clone();
+        let mut changed = false;
+        for arg in out.values_mut() {
+            if let Some(name) = inits.get(arg.as_slice()) {
+                *arg = vec![name.clone()];
+                changed = true;
+            }
+        }
+        changed.then_some(out)
+    };
+    let mut out = Vec::new();
+    out.extend(named(subst));
+    if let Some(inlined) = inline_locals(callee, subst, locals) {
+        out.extend(named(&inlined));
+        out.push(inlined);
+    }
+    out
 }
 
 /// `subst` (for `callee`'s parameters) with the names in `locals` (not after a `.`) replaced by

@@ -510,3 +510,40 @@ fn extract_and_move_through_a_forwarding_overload() {
         ]
     );
 }
+
+/// The same two cases the other way round: a local the caller lost stands for its initializer,
+/// and a removed overload that only forwarded was inlined with the code it forwarded to.
+#[test]
+fn move_and_inline_with_lost_locals_and_a_forwarding_overload() {
+    let merged_before = "package r;\n\npublic class ReadTest {\n    public void testMerged() {\n        \
+                         List<FileRange> ranges = new ArrayList<>();\n        final int length = 100;\n        \
+                         Utils.range(ranges, 0, length);\n        read(ranges);\n    }\n}\n";
+    let merged_after = "package r;\n\npublic class ReadTest {\n    public void testMerged() {\n        \
+                        List<FileRange> ranges = new ArrayList<>();\n        \
+                        ranges.add(FileRange.createFileRange(0, 100));\n        read(ranges);\n    }\n}\n";
+    let found = detect(
+        &snap(&[("r/ReadTest.java", merged_before), ("r/Utils.java", RANGES_UTILS_AFTER)]),
+        &snap(&[("r/ReadTest.java", merged_after), ("r/Utils.java", RANGES_UTILS_BEFORE)]),
+    );
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Move And Inline Method\tpublic range(fileRanges List<FileRange>, offset long, length int) : List<FileRange> moved from class r.Utils to class r.ReadTest & inlined to public testMerged() : void"
+        ]
+    );
+    let negative_before = "package r;\n\npublic class ReadTest {\n    public void testNegative() {\n        \
+                           verify(Utils.range(0, -50), Bad.class);\n    }\n}\n";
+    let negative_after = "package r;\n\npublic class ReadTest {\n    public void testNegative() {\n        \
+                          List<FileRange> ranges = new ArrayList<>();\n        \
+                          ranges.add(FileRange.createFileRange(0, -50));\n        verify(ranges, Bad.class);\n    }\n}\n";
+    let found = detect(
+        &snap(&[("r/ReadTest.java", negative_before), ("r/Utils.java", RANGES_UTILS_AFTER)]),
+        &snap(&[("r/ReadTest.java", negative_after), ("r/Utils.java", RANGES_UTILS_BEFORE)]),
+    );
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Move And Inline Method\tpublic range(offset long, length int) : List<FileRange> moved from class r.Utils to class r.ReadTest & inlined to public testNegative() : void"
+        ]
+    );
+}
