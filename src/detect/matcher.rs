@@ -819,10 +819,35 @@ impl<'s> Diff<'s> {
                         let rec: Vec<String> = call.receiver.split(' ').map(str::to_string).collect();
                         let mut moved = subst.clone();
                         moved.insert("this", rec.clone());
-                        moved.insert(RECEIVER, rec);
+                        moved.insert(RECEIVER, rec.clone());
                         let src = norms(xm, &moved);
                         let mut used = vec![false; pool.len()];
-                        let m = map_onto(&src, &pool, &mut used);
+                        let mut m = map_onto(&src, &pool, &mut used);
+                        // The receiver may wrap what it was before: the one field of the new class
+                        // of the receiver's former type is the receiver as it was (`tinyPack` in
+                        // `InMemoryPack` for the `TemporaryBuffer.Heap pack` it replaced). Only a
+                        // returned expression that sat in the caller's statement counts then: the
+                        // wrapper's delegating mutators look like any code that used the old value.
+                        if depth == 0
+                            && !(m.exact > 0 && m.all_exact() && m.mapped == m.solid)
+                            && let Some(k) = call.stmt
+                            && let Some(old) = self.receiver_type(true, pair.b, call)
+                        {
+                            let fields = &self.a.classes[xm.class].fields;
+                            let mut of_type = fields.iter().filter(|(_, t)| *t == old);
+                            if let (Some((f, _)), None) = (of_type.next(), of_type.next()) {
+                                let mut wrapped = moved.clone();
+                                wrapped.insert(f.as_str(), rec);
+                                let src = norms(xm, &wrapped);
+                                let solid = src.iter().filter(|s| !s.trivial).count();
+                                let mut w = Mapping { solid, ..Mapping::default() };
+                                embedded_returns(&src, &pool, &mut w, &am.stmts[k].toks, call, false);
+                                if w.mapped > 0 {
+                                    m = w;
+                                    moved = wrapped;
+                                }
+                            }
+                        }
                         if m.exact > 0 && m.all_exact() && m.mapped == m.solid {
                             mapping = m;
                             subst = moved;

@@ -547,3 +547,31 @@ fn move_and_inline_with_lost_locals_and_a_forwarding_overload() {
         ]
     );
 }
+
+/// A receiver that now wraps what it was before: `InMemoryPack pack` holds the `Heap` the test
+/// used to write to, so the new class's one field of that type is the old `pack`, and
+/// `pack.toInputStream()` returning `new ByteArrayInputStream(tinyPack.toByteArray())` is the
+/// expression the caller's statement held.
+#[test]
+fn extract_and_move_into_a_class_wrapping_the_receiver() {
+    let before = "package t;\n\npublic class PackTest {\n    public void testTiny() throws Exception {\n        \
+                  Heap pack = new Heap(1024);\n        pack.write(4);\n        \
+                  Parser p = index(new ByteArrayInputStream(pack.toByteArray()));\n        p.parse();\n    }\n}\n";
+    let after = "package t;\n\npublic class PackTest {\n    public void testTiny() throws Exception {\n        \
+                 InMemoryPack pack = new InMemoryPack();\n        pack.write(4);\n        \
+                 Parser p = index(pack.toInputStream());\n        p.parse();\n    }\n}\n";
+    let wrapper = "package t;\n\npublic class InMemoryPack {\n    private final Heap tinyPack = new Heap(1024);\n\n    \
+                   public InMemoryPack write(int i) {\n        tinyPack.write(i);\n        return this;\n    }\n\n    \
+                   public InputStream toInputStream() {\n        \
+                   return new ByteArrayInputStream(tinyPack.toByteArray());\n    }\n}\n";
+    let found = detect(
+        &snap(&[("t/PackTest.java", before)]),
+        &snap(&[("t/PackTest.java", after), ("t/InMemoryPack.java", wrapper)]),
+    );
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract And Move Method\tpublic toInputStream() : InputStream extracted from public testTiny() : void in class t.PackTest & moved to class t.InMemoryPack"
+        ]
+    );
+}
