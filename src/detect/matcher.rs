@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 
 use super::model::{Call, Method, Side, Stmt, core_of};
-use super::replace::replaced;
+use super::replace::{replaced, same_assertion};
 use super::{Location, Refactoring, RefactoringType, Subject};
 use crate::metrics::token_similarity;
 
@@ -154,6 +154,8 @@ fn map_onto(src: &[Norm], pool: &[&Norm], used: &mut [bool]) -> Mapping {
             } else {
                 replaced(&s.toks, &p.toks).map_or(0.0, |r| r * 0.5)
             };
+            // An assertion rewritten in another style (`assertTrue(m, x)` / `assertThat(x).isTrue()`).
+            let sim = if sim == 0.0 && same_assertion(&s.toks, &p.toks) { 0.25 } else { sim };
             if sim > 0.0 && best.is_none_or(|(bs, _)| sim > bs) {
                 best = Some((sim, j));
             }

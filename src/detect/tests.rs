@@ -575,3 +575,27 @@ fn extract_and_move_into_a_class_wrapping_the_receiver() {
         ]
     );
 }
+
+/// An assertion rewritten in AssertJ's style while being extracted is the same statement:
+/// `assertFalse(msg, Utils.isDisjoint(input, 100, 800))` and the helper's
+/// `Assertions.assertThat(isDisjoint(input, chunk, seek)).describedAs(...).isFalse()`.
+#[test]
+fn extract_method_of_an_assertion_in_another_style() {
+    let before = "package u;\n\npublic class MergeTest {\n    public void testMerge() {\n        \
+                  List<Range> input = ranges();\n        \
+                  assertFalse(\"Ranges are non disjoint\", Utils.isDisjoint(input, 100, 800));\n        \
+                  merge(input);\n    }\n}\n";
+    let after = "package u;\n\npublic class MergeTest {\n    public void testMerge() {\n        \
+                 List<Range> input = ranges();\n        assertNotDisjoint(input, 100, 800);\n        \
+                 merge(input);\n    }\n\n    \
+                 private static void assertNotDisjoint(List<Range> in, int chunk, int seek) {\n        \
+                 Assertions.assertThat(isDisjoint(in, chunk, seek))\n            \
+                 .describedAs(\"Ranges are non disjoint/ordered\")\n            .isFalse();\n    }\n}\n";
+    let found = detect(&snap(&[("u/MergeTest.java", before)]), &snap(&[("u/MergeTest.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract Method\tprivate assertNotDisjoint(in List<Range>, chunk int, seek int) : void extracted from public testMerge() : void in class u.MergeTest"
+        ]
+    );
+}
