@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 
 use super::model::{Call, Method, Side, Stmt, core_of};
-use super::replace::replaced;
+use super::replace::{replaced, same_assertion};
 use super::{Location, Refactoring, RefactoringType, Subject};
 use crate::metrics::token_similarity;
 
@@ -154,6 +154,8 @@ fn map_onto(src: &[Norm], pool: &[&Norm], used: &mut [bool]) -> Mapping {
             } else {
                 replaced(&s.toks, &p.toks).map_or(0.0, |r| r * 0.5)
             };
+            // An assertion rewritten in another style (`assertTrue(m, x)` / `assertThat(x).isTrue()`).
+            let sim = if sim == 0.0 && same_assertion(&s.toks, &p.toks) { 0.25 } else { sim };
             if sim > 0.0 && best.is_none_or(|(bs, _)| sim > bs) {
                 best = Some((sim, j));
             }
@@ -767,6 +769,7 @@ impl<'s> Diff<'s> {
             let pool: Vec<&Norm> = before.iter().collect();
             let (count_b, count_a) = (call_counts(bm), call_counts(am));
             let inits = removed_initializers(bm, &pair.removed);
+            let gained = added_locals(am, &pair.added);
             let mut seen = Vec::new();
             // (call in the caller or in an extracted method, the substitution in force there)
             let mut queue: Vec<(&Call, Subst, usize)> = am.calls.iter().map(|c| (c, HashMap::new(), 0)).collect();
@@ -818,10 +821,35 @@ impl<'s> Diff<'s> {
                         let rec: Vec<String> = call.receiver.split(' ').map(str::to_string).collect();
                         let mut moved = subst.clone();
                         moved.insert("this", rec.clone());
-                        moved.insert(RECEIVER, rec);
+                        moved.insert(RECEIVER, rec.clone());
                         let src = norms(xm, &moved);
                         let mut used = vec![false; pool.len()];
-                        let m = map_onto(&src, &pool, &mut used);
+                        let mut m = map_onto(&src, &pool, &mut used);
+                        // The receiver may wrap what it was before: the one field of the new class
+                        // of the receiver's former type is the receiver as it was (`tinyPack` in
+                        // `InMemoryPack` for the `TemporaryBuffer.Heap pack` it replaced). Only a
+                        // returned expression that sat in the caller's statement counts then: the
+                        // wrapper's delegating mutators look like any code that used the old value.
+                        if depth == 0
+                            && !(m.exact > 0 && m.all_exact() && m.mapped == m.solid)
+                            && let Some(k) = call.stmt
+                            && let Some(old) = self.receiver_type(true, pair.b, call)
+                        {
+                            let fields = &self.a.classes[xm.class].fields;
+                            let mut of_type = fields.iter().filter(|(_, t)| *t == old);
+                            if let (Some((f, _)), None) = (of_type.next(), of_type.next()) {
+                                let mut wrapped = moved.clone();
+                                wrapped.insert(f.as_str(), rec);
+                                let src = norms(xm, &wrapped);
+                                let solid = src.iter().filter(|s| !s.trivial).count();
+                                let mut w = Mapping { solid, ..Mapping::default() };
+                                embedded_returns(&src, &pool, &mut w, &am.stmts[k].toks, call, false);
+                                if w.mapped > 0 {
+                                    m = w;
+                                    moved = wrapped;
+                                }
+                            }
+                        }
                         if m.exact > 0 && m.all_exact() && m.mapped == m.solid {
                             mapping = m;
                             subst = moved;
@@ -846,11 +874,43 @@ impl<'s> Diff<'s> {
                             subst = local;
                         }
                     }
+                    // A local the caller gained stands for its initializer, which the code had
+                    // written out (`final int length = 100;` then `range(ranges, 0, length)` for
+                    // `ranges.add(FileRange.createFileRange(0, 100))`); tried, alone and with the
+                    // removed locals above, when the arguments as written map nothing exactly.
+                    if (!Self::enough(&mapping) || across && mapping.exact == 0)
+                        && let Some(inlined) = inline_locals(xm, &subst, &gained)
+                    {
+                        let mut with_inits = inlined.clone();
+                        for arg in with_inits.values_mut() {
+                            if let Some(name) = inits.get(arg.as_slice()) {
+                                *arg = vec![name.clone()];
+                            }
+                        }
+                        for local in [inlined, with_inits] {
+                            let src = norms(xm, &local);
+                            let mut used = vec![false; pool.len()];
+                            let m = map_onto(&src, &pool, &mut used);
+                            if Self::enough(&m) && m.exact > 0 && m.exact >= mapping.exact {
+                                mapping = m;
+                                subst = local;
+                                break;
+                            }
+                        }
+                    }
                     if depth == 0
                         && !Self::enough(&mapping)
                         && let Some(k) = call.stmt
                     {
                         embedded_returns(&src, &pool, &mut mapping, &am.stmts[k].toks, call, !across);
+                    }
+                    // A new method that only forwards to another new one (`range(offset, length)`
+                    // returning `range(new ArrayList<>(), offset, length)`) is a hop, not the
+                    // extracted code: the method it forwards to is tried with the arguments it passes.
+                    if !Self::enough(&mapping) && depth < 2 && self.forwarded(false, xm).is_some() {
+                        for c in &xm.calls {
+                            queue.push((c, subst.clone(), depth + 1));
+                        }
                     }
                     if Self::enough(&mapping) {
                         seen.push(x);
@@ -899,7 +959,7 @@ impl<'s> Diff<'s> {
     }
 
     fn inlines(&mut self, across: bool) {
-        let mut found: Vec<(usize, usize, usize, Mapping, bool)> = Vec::new();
+        let mut found: Vec<(usize, usize, usize, usize, Mapping, bool)> = Vec::new();
         for (pi, pair) in self.pairs.iter().enumerate() {
             let (bm, am) = (&self.b.methods[pair.b], &self.a.methods[pair.a]);
             if pair.added.is_empty() {
@@ -909,6 +969,8 @@ impl<'s> Diff<'s> {
             let after: Vec<Norm> = pair.added.iter().map(|&i| norm(&am.stmts[i], &empty)).collect();
             let pool: Vec<&Norm> = after.iter().collect();
             let (count_b, count_a) = (call_counts(bm), call_counts(am));
+            let inits = removed_initializers(am, &pair.added);
+            let lost = added_locals(bm, &pair.removed);
             let mut seen = Vec::new();
             for (ci, call) in bm.calls.iter().enumerate() {
                 let before_calls =
@@ -943,20 +1005,51 @@ impl<'s> Diff<'s> {
                     if across && call.qualified && typed.is_none() && mapping.mapped < 2 {
                         mapping.mapped = 0;
                     }
+                    // The caller's locals, as for extractions the other way round: an argument
+                    // that initialises a local the caller gained stands for that local, a local
+                    // it lost for its initializer.
+                    if !Self::enough(&mapping) || across && mapping.exact == 0 {
+                        for local in local_variants(rm, &subst, &inits, &lost) {
+                            let m = map_onto(&norms(rm, &local), &pool, &mut vec![false; pool.len()]);
+                            if Self::enough(&m) && m.exact > 0 && m.exact >= mapping.exact {
+                                mapping = m;
+                                break;
+                            }
+                        }
+                    }
                     if !Self::enough(&mapping)
                         && let Some(k) = call.stmt
                     {
                         embedded_returns(&src, &pool, &mut mapping, &bm.stmts[k].toks, call, !across);
                     }
+                    let mut body = r;
+                    // A removed method that only forwarded to another removed one was inlined
+                    // with it: the code in the caller is the other's, with the arguments passed on.
+                    if !Self::enough(&mapping)
+                        && let Some((inner, next)) = self.forwarded(true, rm)
+                    {
+                        let outer = substitution(&self.b.methods[next], inner, &subst);
+                        let nm = &self.b.methods[next];
+                        let mut variants = vec![outer.clone()];
+                        variants.extend(local_variants(nm, &outer, &inits, &lost));
+                        for local in variants {
+                            let m = map_onto(&norms(nm, &local), &pool, &mut vec![false; pool.len()]);
+                            if Self::enough(&m) && (m.exact > 0 || !across) {
+                                mapping = m;
+                                body = next;
+                                break;
+                            }
+                        }
+                    }
                     if Self::enough(&mapping) {
                         seen.push(r);
-                        let pure = mapping.all_exact() && self.only_calls(pair, &call.name, true);
-                        found.push((pi, r, ci, mapping, pure));
+                        let pure = body == r && mapping.all_exact() && self.only_calls(pair, &call.name, true);
+                        found.push((pi, r, body, ci, mapping, pure));
                     }
                 }
             }
         }
-        for (pi, r, ci, mapping, pure) in found {
+        for (pi, r, body, ci, mapping, pure) in found {
             let (mb, ma) = (self.pairs[pi].b, self.pairs[pi].a);
             self.used_b[r] = true;
             let (rm, am) = (&self.b.methods[r], &self.a.methods[ma]);
@@ -978,7 +1071,7 @@ impl<'s> Diff<'s> {
                 self.call_loc(true, mb, ci, "inlined method invocation"),
             ];
             for &(i, _, _) in &mapping.pairs {
-                left.push(self.stmt(true, r, i, "inlined code from inlined method declaration"));
+                left.push(self.stmt(true, body, i, "inlined code from inlined method declaration"));
             }
             let mut right = vec![self.decl(false, ma, "target method declaration after inline")];
             for &(_, j, _) in &mapping.pairs {
@@ -1066,6 +1159,28 @@ impl<'s> Diff<'s> {
                     .enumerate()
                     .any(|(i, c)| c.simple == *s && i != class && self.inherits(side, i, simple, depth - 1))
             })
+    }
+
+    /// A new (`before`: removed) method whose body is one call of another such method and
+    /// nothing else (`return f(a, b);` or `f(a, b);`): that call and the method it reaches.
+    fn forwarded<'m>(&self, before: bool, m: &'m Method) -> Option<(&'m Call, usize)> {
+        let [st] = m.stmts.as_slice() else { return None };
+        let n = st.toks.len();
+        m.calls.iter().find_map(|c| {
+            let whole = call_range(&st.toks, c)
+                .is_some_and(|(start, end)| end + 1 == n && (start == 0 || start == 1 && st.toks[0] == "return"));
+            if !whole {
+                return None;
+            }
+            let side = self.side(before);
+            let targets = if before {
+                self.removed_methods(&c.name, c.args.len())
+            } else {
+                self.new_methods(&c.name, c.args.len())
+            };
+            let next = targets.into_iter().find(|&t| !std::ptr::eq(&side.methods[t], m))?;
+            Some((c, next))
+        })
     }
 
     /// Added methods (not matched, not explained yet) named `name` that accept `args` arguments.
@@ -1328,27 +1443,108 @@ fn removed_initializers(m: &Method, removed: &[usize]) -> HashMap<Vec<String>, S
     let mut out = HashMap::new();
     for &i in removed {
         let st = &m.stmts[i];
-        let t = &st.toks;
-        if st.kind != "VARIABLE_DECLARATION_STATEMENT" || t.last().is_none_or(|x| x != ";") {
+        if st.kind != "VARIABLE_DECLARATION_STATEMENT" {
             continue;
         }
-        let mut depth = 0i32;
-        let eq = t.iter().position(|x| {
-            match x.as_str() {
-                "(" | "[" | "<" => depth += 1,
-                ")" | "]" | ">" => depth -= 1,
-                _ => {}
-            }
-            depth == 0 && x == "="
-        });
-        if let Some(eq) = eq
-            && eq >= 2
-            && t.len() - eq - 2 >= 2
+        if let Some((name, init)) = declared(&st.toks)
+            && init.len() >= 2
         {
-            out.insert(t[eq + 1..t.len() - 1].to_vec(), t[eq - 1].clone());
+            out.insert(init.to_vec(), name.to_string());
         }
     }
     out
+}
+
+/// The local declarations `T v = init;` a method gained, as `v` → init tokens.
+fn added_locals(m: &Method, added: &[usize]) -> HashMap<String, Vec<String>> {
+    let mut out = HashMap::new();
+    for &i in added {
+        let st = &m.stmts[i];
+        if st.kind != "VARIABLE_DECLARATION_STATEMENT" {
+            continue;
+        }
+        if let Some((name, init)) = declared(&st.toks) {
+            out.insert(name.to_string(), init.to_vec());
+        }
+    }
+    out
+}
+
+/// `T v = init ;` as (`v`, init).
+fn declared(t: &[String]) -> Option<(&str, &[String])> {
+    if t.last().is_none_or(|x| x != ";") {
+        return None;
+    }
+    let mut depth = 0i32;
+    let eq = t.iter().position(|x| {
+        match x.as_str() {
+            "(" | "[" | "<" => depth += 1,
+            ")" | "]" | ">" => depth -= 1,
+            _ => {}
+        }
+        depth == 0 && x == "="
+    })?;
+    (eq >= 2 && t.len() > eq + 2).then(|| (t[eq - 1].as_str(), &t[eq + 1..t.len() - 1]))
+}
+
+/// The substitutions to try when the arguments as written do not map: arguments that initialise
+/// a local (`inits`) replaced by it, the names of `locals` replaced by their initializers, both.
+fn local_variants<'m>(
+    callee: &'m Method,
+    subst: &HashMap<&'m str, Vec<String>>,
+    inits: &HashMap<Vec<String>, String>,
+    locals: &HashMap<String, Vec<String>>,
+) -> Vec<HashMap<&'m str, Vec<String>>> {
+    let named = |s: &HashMap<&'m str, Vec<String>>| {
+        let mut out = s.clone();
+        let mut changed = false;
+        for arg in out.values_mut() {
+            if let Some(name) = inits.get(arg.as_slice()) {
+                *arg = vec![name.clone()];
+                changed = true;
+            }
+        }
+        changed.then_some(out)
+    };
+    let mut out = Vec::new();
+    out.extend(named(subst));
+    if let Some(inlined) = inline_locals(callee, subst, locals) {
+        out.extend(named(&inlined));
+        out.push(inlined);
+    }
+    out
+}
+
+/// `subst` (for `callee`'s parameters) with the names in `locals` (not after a `.`) replaced by
+/// their initializers; `None` when no argument names one. A parameter absent from `subst` had an
+/// argument of its own name.
+fn inline_locals<'m>(
+    callee: &'m Method,
+    subst: &HashMap<&'m str, Vec<String>>,
+    locals: &HashMap<String, Vec<String>>,
+) -> Option<HashMap<&'m str, Vec<String>>> {
+    if locals.is_empty() {
+        return None;
+    }
+    let mut changed = false;
+    let mut out = subst.clone();
+    for (name, _) in &callee.params {
+        out.entry(name.as_str()).or_insert_with(|| vec![name.clone()]);
+    }
+    for arg in out.values_mut() {
+        let mut toks = Vec::with_capacity(arg.len());
+        for (i, t) in arg.iter().enumerate() {
+            match locals.get(t) {
+                Some(init) if i == 0 || arg[i - 1] != "." => {
+                    changed = true;
+                    toks.extend(init.iter().cloned());
+                }
+                _ => toks.push(t.clone()),
+            }
+        }
+        *arg = toks;
+    }
+    changed.then_some(out)
 }
 
 /// The callee's parameters replaced by the call's arguments (themselves substituted by `outer`).

@@ -57,6 +57,121 @@ pub fn replaced(a: &[String], b: &[String]) -> Option<f64> {
     (anchored && share >= 0.5).then_some(share)
 }
 
+/// Whether `a` and `b` assert the same thing in two assertion styles: JUnit's `assertTrue(msg,
+/// x)` and AssertJ's `assertThat(x).describedAs(msg).isTrue()` (likewise false, null, not null
+/// and equality), the checked expression equal but for a class qualifying a static call. Tests
+/// moving to AssertJ rewrite their assertions while extracting helpers, and RefactoringMiner
+/// still pairs the two.
+pub fn same_assertion(a: &[String], b: &[String]) -> bool {
+    match (assertion(a), assertion(b)) {
+        (Some(x), Some(y)) => x.0 == y.0 && unqualified(x.1) == unqualified(y.1) && x.2 == y.2,
+        _ => false,
+    }
+}
+
+/// (what is asserted, the checked expression, the expected value when there is one).
+type Assertion<'t> = (&'static str, &'t [String], Option<&'t [String]>);
+
+fn assertion(t: &[String]) -> Option<Assertion<'_>> {
+    let t = t.strip_suffix(&[";".to_string()])?;
+    let start = t.iter().position(|x| x.starts_with("assert"))?;
+    // Only `Assert .` or `Assertions .` (a class) may stand before the assertion.
+    if !(start == 0 || start == 2 && t[1] == "." && t[0].starts_with(|c: char| c.is_uppercase())) {
+        return None;
+    }
+    let name = t[start].as_str();
+    let (args, close) = call_args(t, start + 1)?;
+    let rest = &t[close + 1..];
+    if name == "assertThat" {
+        let [x] = args.as_slice() else { return None };
+        let n = rest.len();
+        // `. describedAs ( .. )` and `. as ( .. )` may come between; the last call says what.
+        if n < 4 || rest[n - 4] != "." || rest[n - 2] != "(" || rest[n - 1] != ")" {
+            let (last, _) = last_call(rest)?;
+            let (eargs, _) = call_args(rest, last + 1)?;
+            let [e] = eargs.as_slice() else { return None };
+            return (rest[last] == "isEqualTo").then_some(("equal", x, Some(e)));
+        }
+        let what = match rest[n - 3].as_str() {
+            "isTrue" => "true",
+            "isFalse" => "false",
+            "isNull" => "null",
+            "isNotNull" => "not null",
+            _ => return None,
+        };
+        return Some((what, x, None));
+    }
+    if !rest.is_empty() {
+        return None;
+    }
+    let what = match name {
+        "assertTrue" => "true",
+        "assertFalse" => "false",
+        "assertNull" => "null",
+        "assertNotNull" => "not null",
+        "assertEquals" => "equal",
+        _ => return None,
+    };
+    if what == "equal" {
+        // `assertEquals([msg,] expected, actual)`.
+        let n = args.len();
+        return (n == 2 || n == 3).then(|| ("equal", args[n - 1], Some(args[n - 2])));
+    }
+    // `assertTrue([msg,] x)`.
+    let x = *args.last()?;
+    (args.len() <= 2).then_some((what, x, None))
+}
+
+/// The top-level arguments of the call whose `(` is at `open`, and the index of its `)`.
+fn call_args(t: &[String], open: usize) -> Option<(Vec<&[String]>, usize)> {
+    if t.get(open).is_none_or(|x| x != "(") {
+        return None;
+    }
+    let mut depth = 0i32;
+    let mut args = Vec::new();
+    let mut from = open + 1;
+    for (i, x) in t.iter().enumerate().skip(open) {
+        match x.as_str() {
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" | "}" => {
+                depth -= 1;
+                if depth == 0 {
+                    if i > from {
+                        args.push(&t[from..i]);
+                    }
+                    return Some((args, i));
+                }
+            }
+            "," if depth == 1 => {
+                args.push(&t[from..i]);
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The name of the last `. name ( .. )` call of a chain's tail, when the tail ends with it.
+fn last_call(rest: &[String]) -> Option<(usize, usize)> {
+    let mut i = 0;
+    let mut last = None;
+    while i + 2 < rest.len() {
+        if rest[i] != "." || rest[i + 2] != "(" {
+            return None;
+        }
+        let (_, close) = call_args(rest, i + 2)?;
+        last = Some((i + 1, close));
+        i = close + 1;
+    }
+    (i == rest.len()).then_some(last?)
+}
+
+/// An expression with a leading class qualifier dropped (`Utils . f ( x )` → `f ( x )`).
+fn unqualified(t: &[String]) -> &[String] {
+    if t.len() > 3 && t[1] == "." && t[0].starts_with(|c: char| c.is_uppercase()) && t[3] == "(" { &t[2..] } else { t }
+}
+
 /// A first token that can start an expression statement or a declaration (a name).
 fn starts_expression(t: &str) -> bool {
     t.starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '$') && !is_keyword(t)
@@ -140,6 +255,21 @@ mod tests {
                 .is_some()
         );
         assert!(replaced(&toks("return a . get ( k ) ;"), &toks("return this . a . get ( k ) ;")).is_some());
+    }
+
+    #[test]
+    fn assertions_in_two_styles_pair() {
+        let junit = toks("assertFalse ( \"disjoint\" , Utils . isDisjoint ( input , 100 , 800 ) ) ;");
+        let assertj = toks(
+            "Assertions . assertThat ( isDisjoint ( input , 100 , 800 ) ) . describedAs ( \"non disjoint\" ) . isFalse ( ) ;",
+        );
+        assert!(same_assertion(&junit, &assertj));
+        assert!(!same_assertion(&junit, &toks("assertThat ( isDisjoint ( input , 100 , 800 ) ) . isTrue ( ) ;")));
+        assert!(!same_assertion(&junit, &toks("assertFalse ( isDisjoint ( input , 100 , 900 ) ) ;")));
+        assert!(same_assertion(
+            &toks("assertEquals ( 3 , list . size ( ) ) ;"),
+            &toks("assertThat ( list . size ( ) ) . as ( \"size\" ) . isEqualTo ( 3 ) ;")
+        ));
     }
 
     #[test]

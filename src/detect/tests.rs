@@ -455,3 +455,147 @@ fn extract_method_with_a_local_passed_as_its_initializer() {
         ]
     );
 }
+
+const RANGES_UTILS_BEFORE: &str = "package r;\n\npublic class Utils {\n    public static int total(List<FileRange> r) {\n        \
+                                   return r.size();\n    }\n}\n";
+
+const RANGES_UTILS_AFTER: &str = "package r;\n\npublic class Utils {\n    public static int total(List<FileRange> r) {\n        \
+                                  return r.size();\n    }\n\n    \
+                                  public static List<FileRange> range(long offset, int length) {\n        \
+                                  return range(new ArrayList<>(), offset, length);\n    }\n\n    \
+                                  public static List<FileRange> range(List<FileRange> fileRanges, long offset, int length) {\n        \
+                                  fileRanges.add(FileRange.createFileRange(offset, length));\n        \
+                                  return fileRanges;\n    }\n}\n";
+
+/// A local the caller gained stands for its initializer: `final int length = 100;` then
+/// `range(ranges, 0, length)` is the removed `ranges.add(FileRange.createFileRange(0, 100));`.
+#[test]
+fn extract_and_move_with_an_argument_made_a_new_local() {
+    let before = "package r;\n\npublic class ReadTest {\n    public void testMerged() {\n        \
+                  List<FileRange> ranges = new ArrayList<>();\n        \
+                  ranges.add(FileRange.createFileRange(0, 100));\n        read(ranges);\n    }\n}\n";
+    let after = "package r;\n\npublic class ReadTest {\n    public void testMerged() {\n        \
+                 List<FileRange> ranges = new ArrayList<>();\n        final int length = 100;\n        \
+                 Utils.range(ranges, 0, length);\n        read(ranges);\n    }\n}\n";
+    let found = detect(
+        &snap(&[("r/ReadTest.java", before), ("r/Utils.java", RANGES_UTILS_BEFORE)]),
+        &snap(&[("r/ReadTest.java", after), ("r/Utils.java", RANGES_UTILS_AFTER)]),
+    );
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract And Move Method\tpublic range(fileRanges List<FileRange>, offset long, length int) : List<FileRange> extracted from public testMerged() : void in class r.ReadTest & moved to class r.Utils"
+        ]
+    );
+}
+
+/// A new method that only forwards to another new one is a hop: the code was extracted into the
+/// method it forwards to, reached with the arguments it passes (`new ArrayList<>()` standing for
+/// the removed local it initialised).
+#[test]
+fn extract_and_move_through_a_forwarding_overload() {
+    let before = "package r;\n\npublic class ReadTest {\n    public void testNegative() {\n        \
+                  List<FileRange> ranges = new ArrayList<>();\n        \
+                  ranges.add(FileRange.createFileRange(0, -50));\n        verify(ranges, Bad.class);\n    }\n}\n";
+    let after = "package r;\n\npublic class ReadTest {\n    public void testNegative() {\n        \
+                 verify(Utils.range(0, -50), Bad.class);\n    }\n}\n";
+    let found = detect(
+        &snap(&[("r/ReadTest.java", before), ("r/Utils.java", RANGES_UTILS_BEFORE)]),
+        &snap(&[("r/ReadTest.java", after), ("r/Utils.java", RANGES_UTILS_AFTER)]),
+    );
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract And Move Method\tpublic range(fileRanges List<FileRange>, offset long, length int) : List<FileRange> extracted from public testNegative() : void in class r.ReadTest & moved to class r.Utils"
+        ]
+    );
+}
+
+/// The same two cases the other way round: a local the caller lost stands for its initializer,
+/// and a removed overload that only forwarded was inlined with the code it forwarded to.
+#[test]
+fn move_and_inline_with_lost_locals_and_a_forwarding_overload() {
+    let merged_before = "package r;\n\npublic class ReadTest {\n    public void testMerged() {\n        \
+                         List<FileRange> ranges = new ArrayList<>();\n        final int length = 100;\n        \
+                         Utils.range(ranges, 0, length);\n        read(ranges);\n    }\n}\n";
+    let merged_after = "package r;\n\npublic class ReadTest {\n    public void testMerged() {\n        \
+                        List<FileRange> ranges = new ArrayList<>();\n        \
+                        ranges.add(FileRange.createFileRange(0, 100));\n        read(ranges);\n    }\n}\n";
+    let found = detect(
+        &snap(&[("r/ReadTest.java", merged_before), ("r/Utils.java", RANGES_UTILS_AFTER)]),
+        &snap(&[("r/ReadTest.java", merged_after), ("r/Utils.java", RANGES_UTILS_BEFORE)]),
+    );
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Move And Inline Method\tpublic range(fileRanges List<FileRange>, offset long, length int) : List<FileRange> moved from class r.Utils to class r.ReadTest & inlined to public testMerged() : void"
+        ]
+    );
+    let negative_before = "package r;\n\npublic class ReadTest {\n    public void testNegative() {\n        \
+                           verify(Utils.range(0, -50), Bad.class);\n    }\n}\n";
+    let negative_after = "package r;\n\npublic class ReadTest {\n    public void testNegative() {\n        \
+                          List<FileRange> ranges = new ArrayList<>();\n        \
+                          ranges.add(FileRange.createFileRange(0, -50));\n        verify(ranges, Bad.class);\n    }\n}\n";
+    let found = detect(
+        &snap(&[("r/ReadTest.java", negative_before), ("r/Utils.java", RANGES_UTILS_AFTER)]),
+        &snap(&[("r/ReadTest.java", negative_after), ("r/Utils.java", RANGES_UTILS_BEFORE)]),
+    );
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Move And Inline Method\tpublic range(offset long, length int) : List<FileRange> moved from class r.Utils to class r.ReadTest & inlined to public testNegative() : void"
+        ]
+    );
+}
+
+/// A receiver that now wraps what it was before: `InMemoryPack pack` holds the `Heap` the test
+/// used to write to, so the new class's one field of that type is the old `pack`, and
+/// `pack.toInputStream()` returning `new ByteArrayInputStream(tinyPack.toByteArray())` is the
+/// expression the caller's statement held.
+#[test]
+fn extract_and_move_into_a_class_wrapping_the_receiver() {
+    let before = "package t;\n\npublic class PackTest {\n    public void testTiny() throws Exception {\n        \
+                  Heap pack = new Heap(1024);\n        pack.write(4);\n        \
+                  Parser p = index(new ByteArrayInputStream(pack.toByteArray()));\n        p.parse();\n    }\n}\n";
+    let after = "package t;\n\npublic class PackTest {\n    public void testTiny() throws Exception {\n        \
+                 InMemoryPack pack = new InMemoryPack();\n        pack.write(4);\n        \
+                 Parser p = index(pack.toInputStream());\n        p.parse();\n    }\n}\n";
+    let wrapper = "package t;\n\npublic class InMemoryPack {\n    private final Heap tinyPack = new Heap(1024);\n\n    \
+                   public InMemoryPack write(int i) {\n        tinyPack.write(i);\n        return this;\n    }\n\n    \
+                   public InputStream toInputStream() {\n        \
+                   return new ByteArrayInputStream(tinyPack.toByteArray());\n    }\n}\n";
+    let found = detect(
+        &snap(&[("t/PackTest.java", before)]),
+        &snap(&[("t/PackTest.java", after), ("t/InMemoryPack.java", wrapper)]),
+    );
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract And Move Method\tpublic toInputStream() : InputStream extracted from public testTiny() : void in class t.PackTest & moved to class t.InMemoryPack"
+        ]
+    );
+}
+
+/// An assertion rewritten in AssertJ's style while being extracted is the same statement:
+/// `assertFalse(msg, Utils.isDisjoint(input, 100, 800))` and the helper's
+/// `Assertions.assertThat(isDisjoint(input, chunk, seek)).describedAs(...).isFalse()`.
+#[test]
+fn extract_method_of_an_assertion_in_another_style() {
+    let before = "package u;\n\npublic class MergeTest {\n    public void testMerge() {\n        \
+                  List<Range> input = ranges();\n        \
+                  assertFalse(\"Ranges are non disjoint\", Utils.isDisjoint(input, 100, 800));\n        \
+                  merge(input);\n    }\n}\n";
+    let after = "package u;\n\npublic class MergeTest {\n    public void testMerge() {\n        \
+                 List<Range> input = ranges();\n        assertNotDisjoint(input, 100, 800);\n        \
+                 merge(input);\n    }\n\n    \
+                 private static void assertNotDisjoint(List<Range> in, int chunk, int seek) {\n        \
+                 Assertions.assertThat(isDisjoint(in, chunk, seek))\n            \
+                 .describedAs(\"Ranges are non disjoint/ordered\")\n            .isFalse();\n    }\n}\n";
+    let found = detect(&snap(&[("u/MergeTest.java", before)]), &snap(&[("u/MergeTest.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract Method\tprivate assertNotDisjoint(in List<Range>, chunk int, seek int) : void extracted from public testMerge() : void in class u.MergeTest"
+        ]
+    );
+}

@@ -114,12 +114,12 @@ fn oracle_accuracy_floors() {
     assert_eq!(commits.len(), 200);
     let eval = oracle::evaluate(&commits).expect("evaluate");
     let floors = [
-        (RefactoringType::ExtractMethod, 0.95, 0.67),
-        (RefactoringType::InlineMethod, 0.96, 0.65),
+        (RefactoringType::ExtractMethod, 0.96, 0.71),
+        (RefactoringType::InlineMethod, 0.97, 0.74),
         (RefactoringType::MoveMethod, 0.96, 0.86),
         (RefactoringType::RenameMethod, 0.96, 0.84),
-        (RefactoringType::ExtractAndMoveMethod, 0.94, 0.39),
-        (RefactoringType::MoveAndInlineMethod, 0.93, 0.55),
+        (RefactoringType::ExtractAndMoveMethod, 0.95, 0.63),
+        (RefactoringType::MoveAndInlineMethod, 0.95, 0.77),
         (RefactoringType::MoveAndRenameMethod, 0.99, 0.28),
     ];
     for (kind, precision, recall) in floors {
