@@ -77,7 +77,7 @@ impl Project {
         let (raw, rest) = container.split_once('<')?;
         let simple = raw.trim().rsplit('.').next()?;
         let &(_, which) = CONTAINERS.iter().find(|(c, _)| *c == simple)?;
-        let type_args = top_level_args(rest.trim_end().strip_suffix('>')?);
+        let type_args = super::split_top_level(rest.trim_end().strip_suffix('>')?);
         let arg = type_args.get(which)?.trim();
         let arg = arg.strip_prefix("? extends ").unwrap_or(arg).trim();
         let arg_raw = arg.split('<').next().unwrap_or(arg).trim();
@@ -114,25 +114,6 @@ impl Project {
         }
         base.len() <= 2 && base.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
     }
-}
-
-/// Splits type arguments at top-level commas: `String, List<A, B>` → `["String", " List<A, B>"]`.
-fn top_level_args(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let (mut depth, mut start) = (0usize, 0usize);
-    for (i, c) in text.char_indices() {
-        match c {
-            '<' => depth += 1,
-            '>' => depth = depth.saturating_sub(1),
-            ',' if depth == 0 => {
-                out.push(&text[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(&text[start..]);
-    out
 }
 
 #[cfg(test)]

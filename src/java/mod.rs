@@ -23,6 +23,30 @@ pub use source::{SourceFile, Span, SyntaxError};
 pub use summary::Summary;
 pub use target::{Target, TargetError};
 
+/// Splits a parameter or type-argument list at its top-level commas: commas inside `<...>` or
+/// `(...)` do not split (`Map<K, V> m, @Size(min = 1, max = 2) int n` → two parts). An empty or
+/// blank list has no parts. Parts keep their surrounding spaces.
+pub fn split_top_level(list: &str) -> Vec<&str> {
+    if list.trim().is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0usize, 0);
+    for (i, c) in list.char_indices() {
+        match c {
+            '<' | '(' => depth += 1,
+            '>' | ')' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                out.push(&list[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&list[start..]);
+    out
+}
+
 use std::path::PathBuf;
 
 use crate::error::Classify;
@@ -50,5 +74,16 @@ impl Classify for JavaError {
             JavaError::NotUtf8 { .. } => Some("convert the file to UTF-8 (e.g. `iconv -f ISO-8859-1 -t UTF-8`)".into()),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod split_tests {
+    #[test]
+    fn commas_inside_type_arguments_and_annotations_do_not_split() {
+        let parts = super::split_top_level("Map<K, List<V>> m, @Size(min = 1, max = 2) int n,String s");
+        assert_eq!(parts, ["Map<K, List<V>> m", " @Size(min = 1, max = 2) int n", "String s"]);
+        assert!(super::split_top_level("  ").is_empty());
+        assert_eq!(super::split_top_level("int x"), ["int x"]);
     }
 }

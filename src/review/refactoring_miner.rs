@@ -344,7 +344,7 @@ fn method_of(desc: &str) -> Option<(String, String)> {
     let close = desc.rfind(')')?;
     let name = desc[..open].split_whitespace().last()?.to_string();
     let mut types = Vec::new();
-    for param in split_top_level(&desc[open + 1..close]) {
+    for param in crate::java::split_top_level(&desc[open + 1..close]) {
         let (_, ty) = param.trim().split_once(' ')?;
         let ty = ty.trim();
         types.push(match ty.strip_suffix("...") {
@@ -354,28 +354,6 @@ fn method_of(desc: &str) -> Option<(String, String)> {
     }
     let signature = format!("{name}({})", types.join(","));
     Some((name, signature))
-}
-
-/// `a`, `b` of `a, b` where commas inside `<...>` do not split.
-fn split_top_level(params: &str) -> Vec<&str> {
-    if params.trim().is_empty() {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    let (mut depth, mut start) = (0i32, 0);
-    for (i, c) in params.char_indices() {
-        match c {
-            '<' => depth += 1,
-            '>' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(&params[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(&params[start..]);
-    out
 }
 
 /// RefactoringMiner as the Reviewer's validator: its detections, judged against the intent by the

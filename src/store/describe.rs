@@ -236,7 +236,7 @@ fn parameter_words(signature: &str) -> String {
         return String::new();
     }
     let mut params: Vec<String> = Vec::new();
-    for param in split_top_level(&signature[open + 1..close]) {
+    for param in crate::java::split_top_level(&signature[open + 1..close]) {
         let idents: Vec<&str> = param
             .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$' || c == '@'))
             .filter(|w| !w.is_empty() && !w.starts_with('@') && *w != "final")
@@ -256,25 +256,6 @@ fn parameter_words(signature: &str) -> String {
         }
     }
     params.join(", ")
-}
-
-/// `Map<K, V> m, int n` → `Map<K, V> m`, `int n`: commas inside type arguments do not split.
-fn split_top_level(params: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let (mut depth, mut start) = (0i32, 0);
-    for (i, c) in params.char_indices() {
-        match c {
-            '<' | '(' => depth += 1,
-            '>' | ')' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(&params[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(&params[start..]);
-    out
 }
 
 /// What an embedding query reads for a query `text`: when it is Java code (it has a body), its
