@@ -24,7 +24,7 @@ pub struct Task {
     pub context: String,
     /// Whether the example store is offered.
     pub rag: bool,
-    /// What the user fixed ([`super::review_loop::Fixed::sentence`]), empty when nothing.
+    /// What the user fixed ([`super::Job::fixed_sentence`]), empty when nothing.
     pub fixed: String,
 }
 

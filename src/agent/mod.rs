@@ -27,7 +27,7 @@ use crate::cli::RefactoringKind;
 use crate::llm::{LlmError, UsageMeter, UsageSummary};
 
 pub use prompts::{PromptError, Prompts};
-pub use review_loop::{Fixed, Job, Modes, Outcome, run};
+pub use review_loop::{Job, Modes, Outcome, run};
 pub use turn::{AgentEvent, Observer};
 
 /// A refactoring a developer made in some project, for the Developer to imitate.

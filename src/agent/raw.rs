@@ -52,7 +52,7 @@ pub(crate) fn run(
             ("kind", &kind),
             ("method", &crate::commands::refactor::method_label(job.project, job.method)),
             ("file", &file.display().to_string()),
-            ("hint", &job.fixed.sentence()),
+            ("hint", &job.fixed_sentence()),
             ("context", developer::context(job.project, job.method).trim_end()),
             ("examples", &examples),
             ("file_code", job.project.method_source(job.method).text.trim_end()),

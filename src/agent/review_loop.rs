@@ -20,7 +20,7 @@ use super::developer::{self, Task};
 use super::tools::{Toolset, Workbench};
 use super::turn::{Observer, Session};
 use super::{AgentError, Examples, Meter, Prompts, repair};
-use crate::cli::RefactoringKind;
+use crate::cli::{RefactoringKind, SpecArgs};
 use crate::config::Config;
 use crate::engine::{ChangeSet, Spec};
 use crate::java::{MethodId, Project};
@@ -70,52 +70,41 @@ pub struct Job<'a> {
     pub runner: Arc<dyn Runner>,
     /// Past it no new review round or repair attempt starts (`mantra batch --timeout`).
     pub deadline: Option<Instant>,
-    /// What the user fixed with the spec flags; the agents choose the rest.
-    pub fixed: Fixed,
-}
-
-/// The parts of the refactoring the user fixed with `mantra refactor`'s spec flags (`--name`,
-/// `--lines`, `--to`, `--at`, `--keep-delegate`) when they leave the rest open. The Developer is
-/// told to keep to them, and a fixed name is what the Reviewer looks for.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Fixed {
-    pub name: Option<String>,
-    pub lines: Option<String>,
-    pub to: Option<String>,
-    pub at: Option<String>,
-    pub keep_delegate: bool,
-}
-
-impl Fixed {
-    /// One line for the prompts, empty when nothing is fixed.
-    pub fn sentence(&self) -> String {
-        let mut parts = Vec::new();
-        if let Some(name) = &self.name {
-            parts.push(format!("the new method's name is `{name}`"));
-        }
-        if let Some(lines) = &self.lines {
-            parts.push(format!("the lines to extract are {lines}"));
-        }
-        if let Some(to) = &self.to {
-            parts.push(format!("the destination is `{to}`"));
-        }
-        if let Some(at) = &self.at {
-            parts.push(format!("only the call at {at} is inlined"));
-        }
-        if self.keep_delegate {
-            parts.push("a delegating method stays behind".to_string());
-        }
-        if parts.is_empty() {
-            return String::new();
-        }
-        format!("The user has fixed part of this refactoring; keep to it exactly: {}.\n", parts.join("; "))
-    }
+    /// The spec flags the user gave (`--name`, `--lines`, `--to`, `--at`, `--keep-delegate`)
+    /// when they leave the rest open: the Developer is told to keep to them, and a given name is
+    /// what the Reviewer looks for.
+    pub fixed: SpecArgs,
 }
 
 impl Job<'_> {
     /// Whether the run's time is up.
     pub fn out_of_time(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// [`Job::fixed`] as one line for the prompts, empty when nothing is fixed.
+    pub fn fixed_sentence(&self) -> String {
+        let f = &self.fixed;
+        let mut parts = Vec::new();
+        if let Some(name) = &f.name {
+            parts.push(format!("the new method's name is `{name}`"));
+        }
+        if let Some(lines) = &f.lines {
+            parts.push(format!("the lines to extract are {lines}"));
+        }
+        if let Some(to) = &f.to {
+            parts.push(format!("the destination is `{to}`"));
+        }
+        if let Some(at) = &f.at {
+            parts.push(format!("only the call at {at} is inlined"));
+        }
+        if f.keep_delegate {
+            parts.push("a delegating method stays behind".to_string());
+        }
+        if parts.is_empty() {
+            return String::new();
+        }
+        format!("The user has fixed part of this refactoring; keep to it exactly: {}.\n", parts.join("; "))
     }
 }
 
@@ -262,7 +251,7 @@ pub fn run(job: &Job, model: &dyn ChatModel, observer: &mut dyn Observer) -> Res
         target: bench.target.clone(),
         context: developer::context(job.project, job.method),
         rag: job.modes.rag,
-        fixed: job.fixed.sentence(),
+        fixed: job.fixed_sentence(),
     };
     let mut messages = developer::opening(job.prompts, &task)?;
     let max_rounds = job.config.agent.max_review_rounds.max(1);

@@ -80,7 +80,7 @@ impl SpecSource for Agents {
             keep_workspace: false,
             runner: budget.runner.clone(),
             deadline: Some(budget.deadline),
-            fixed: agent::Fixed::default(),
+            fixed: crate::cli::SpecArgs::default(),
         };
         let mut timer = Timer::default();
         let outcome =

@@ -143,13 +143,7 @@ pub fn run(
         keep_workspace: args.keep_workspace,
         runner: Arc::new(crate::process::System),
         deadline: None,
-        fixed: agent::Fixed {
-            name: args.spec.name.clone(),
-            lines: args.spec.lines.clone(),
-            to: args.spec.to.clone(),
-            at: args.spec.at.clone(),
-            keep_delegate: args.spec.keep_delegate,
-        },
+        fixed: args.spec.clone(),
     };
     let label = super::refactor::method_label(project, method);
     let mode = if modes.raw { "raw baseline" } else { "agents" };

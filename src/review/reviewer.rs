@@ -640,20 +640,14 @@ fn cache_classes(
         }
         return;
     }
-    let restored = build::baseline::restore_classes(&kept, root, setup).and_then(|done| {
-        if done {
-            build::Direct::new(setup.clone(), settings.clone())
-                .mark_compiled(root)
-                .map_err(std::io::Error::other)
-                .map(|()| true)
-        } else {
-            Ok(false)
-        }
-    });
-    match restored {
-        Ok(true) => tracing::debug!("reusing the baseline's classes from {}", kept.display()),
+    // On any failure there is no manifest, so the next compile is a full one, which overwrites
+    // whatever was copied.
+    match build::baseline::restore_classes(&kept, root, setup) {
         Ok(false) => {}
-        // Without a manifest the next compile is a full one, which overwrites whatever was copied.
+        Ok(true) => match build::Direct::new(setup.clone(), settings.clone()).mark_compiled(root) {
+            Ok(()) => tracing::debug!("reusing the baseline's classes from {}", kept.display()),
+            Err(e) => tracing::warn!("cannot reuse the baseline's classes in {}: {e}", kept.display()),
+        },
         Err(e) => tracing::warn!("cannot reuse the baseline's classes in {}: {e}", kept.display()),
     }
 }
