@@ -157,7 +157,7 @@ fn parse_selector(sel: &str) -> Result<Selector, String> {
             let Some(inner) = sel[i + 1..].strip_suffix(')') else {
                 return Err("the parameter list must end with `)`".into());
             };
-            (&sel[..i], Some(split_params(inner).iter().map(|p| normalize_param(p)).collect::<Vec<_>>()))
+            (&sel[..i], Some(super::split_top_level(inner).into_iter().map(normalize_param).collect::<Vec<_>>()))
         }
         None => (sel, None),
     };
@@ -175,30 +175,6 @@ fn parse_selector(sel: &str) -> Result<Selector, String> {
         return Err(format!("`{t}` is not a type name"));
     }
     Ok(Selector::Method { type_path, name: name.to_string(), params })
-}
-
-/// `Map<K, V>, int` → [`Map<K, V>`, `int`]: commas inside type arguments do not split.
-fn split_params(s: &str) -> Vec<String> {
-    if s.trim().is_empty() {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    let mut depth = 0;
-    let mut cur = String::new();
-    for c in s.chars() {
-        match c {
-            '<' => depth += 1,
-            '>' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(std::mem::take(&mut cur));
-                continue;
-            }
-            _ => {}
-        }
-        cur.push(c);
-    }
-    out.push(cur);
-    out
 }
 
 /// `java.util.List<String>` → `List`, `String...` → `String[]`, `final int x` → `int`.
