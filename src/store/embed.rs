@@ -91,11 +91,7 @@ impl ModelFiles {
 /// then the one `scripts/setup.sh` fills beside the sources mantra was built from.
 pub fn default_model_dirs() -> Vec<PathBuf> {
     let mut out = Vec::new();
-    let data = std::env::var_os("XDG_DATA_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")));
-    if let Some(data) = data {
+    if let Some(data) = super::data_home() {
         out.push(data.join("mantra/models").join(MODEL_NAME));
     }
     out.push(Path::new(env!("CARGO_MANIFEST_DIR")).join(".mantra-models").join(MODEL_NAME));
@@ -222,13 +218,6 @@ impl Embedder {
             out[i] = v;
         }
         Ok(out)
-    }
-
-    /// How many tokens the model reads for `text` (at most the truncation length).
-    pub fn tokens(&self, text: &str) -> Result<usize, EmbedError> {
-        let model = self.model.lock().map_err(|_| EmbedError::Embed("the model lock is poisoned".into()))?;
-        let encoding = model.tokenizer.encode(text, true).map_err(|e| EmbedError::Embed(e.to_string()))?;
-        Ok(encoding.len())
     }
 }
 

@@ -202,11 +202,6 @@ pub struct Store {
 }
 
 impl Store {
-    /// Opens (creating if needed) the store in `dir`, with embeddings from the default folders.
-    pub fn open(dir: &Path) -> Result<Store, StoreError> {
-        Store::open_with(dir, &StoreOptions::default())
-    }
-
     /// Opens the store in `dir`: reads the records, then brings the index and the vectors up to
     /// date with them (rebuilding what is stale or corrupt, with a notice).
     pub fn open_with(dir: &Path, options: &StoreOptions) -> Result<Store, StoreError> {
@@ -611,11 +606,15 @@ pub fn store_dir(repo: &Path, configured: Option<&Path>) -> PathBuf {
 
 /// The user-wide store: `$XDG_DATA_HOME/mantra/store` (else `~/.local/share/mantra/store`).
 pub fn user_store_dir() -> Option<PathBuf> {
-    let data = std::env::var_os("XDG_DATA_HOME")
+    Some(data_home()?.join("mantra/store"))
+}
+
+/// The user's data folder: `XDG_DATA_HOME` when absolute, else `~/.local/share`.
+pub(crate) fn data_home() -> Option<PathBuf> {
+    std::env::var_os("XDG_DATA_HOME")
         .map(PathBuf::from)
         .filter(|p| p.is_absolute())
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))?;
-    Some(data.join("mantra/store"))
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
 }
 
 #[cfg(test)]
