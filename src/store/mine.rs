@@ -10,6 +10,7 @@ use std::path::Path;
 
 use super::record::{DescriptionSource, FileRef, Provenance, Record};
 use super::{Store, StoreError, describe};
+use crate::batch::task::lines;
 use crate::detect::{self, Location, Refactoring, Snapshot};
 
 /// What a mining run found.
@@ -20,11 +21,6 @@ pub struct Mined {
     /// Detected refactorings left out because the detector found other changes mixed in.
     pub impure: usize,
     pub records: Vec<Record>,
-}
-
-/// Lines `start..=end` (1-based) of `text`.
-fn lines(text: &str, start: usize, end: usize) -> String {
-    text.lines().skip(start.saturating_sub(1)).take(end + 1 - start.max(1)).collect::<Vec<_>>().join("\n")
 }
 
 fn package_of(text: &str) -> String {
@@ -72,11 +68,7 @@ pub fn record_from_detected(
         return Ok(None);
     };
     let code_before = lines(file_before, main_before.start_line, main_before.end_line);
-    let code_after = right
-        .iter()
-        .filter_map(|l| after.files.get(&l.file_path).map(|t| lines(t, l.start_line, l.end_line)))
-        .collect::<Vec<_>>()
-        .join("\n");
+    let code_after = crate::batch::task::right_methods_text(r, after);
     let class = &r.subject.class;
     let method_name = &r.subject.method;
     if provenance.unique_id.is_empty() {
