@@ -63,17 +63,19 @@ pub fn replaced(a: &[String], b: &[String]) -> Option<f64> {
 /// moving to AssertJ rewrite their assertions while extracting helpers, and RefactoringMiner
 /// still pairs the two.
 pub fn same_assertion(a: &[String], b: &[String]) -> bool {
-    match (assertion(a), assertion(b)) {
-        (Some(x), Some(y)) => x.0 == y.0 && unqualified(x.1) == unqualified(y.1) && x.2 == y.2,
-        _ => false,
-    }
+    // Called for most statement pairs that share nothing: `b` is not read unless `a` asserts.
+    let Some(x) = assertion(a) else { return false };
+    assertion(b).is_some_and(|y| x.0 == y.0 && unqualified(x.1) == unqualified(y.1) && x.2 == y.2)
 }
 
 /// (what is asserted, the checked expression, the expected value when there is one).
 type Assertion<'t> = (&'static str, &'t [String], Option<&'t [String]>);
 
 fn assertion(t: &[String]) -> Option<Assertion<'_>> {
-    let t = t.strip_suffix(&[";".to_string()])?;
+    let (semicolon, t) = t.split_last()?;
+    if semicolon != ";" {
+        return None;
+    }
     let start = t.iter().position(|x| x.starts_with("assert"))?;
     // Only `Assert .` or `Assertions .` (a class) may stand before the assertion.
     if !(start == 0 || start == 2 && t[1] == "." && t[0].starts_with(|c: char| c.is_uppercase())) {
