@@ -51,6 +51,12 @@ struct Mapping {
     mapped: usize,
     /// Solid source statements mapped exactly (text or core).
     exact: usize,
+    /// Exact pairs whose source statement is substantial evidence on its own: a simple statement
+    /// (not a block's header, which any code guarded the same way shares) that passes arguments
+    /// or assigns, and neither throws (RefactoringMiner's `throwsNewExceptionExactMatch`) nor
+    /// chains to another constructor. One such statement may carry an extraction whose new
+    /// method adds more around it (`zk.safeDelete(path, acl, fencing);` wrapped in a `try`).
+    strong: usize,
 }
 
 impl Mapping {
@@ -59,6 +65,16 @@ impl Mapping {
     }
     fn all_exact(&self) -> bool {
         self.mapped == self.solid && self.pairs.iter().all(|p| p.2 != Pairing::Fuzzy)
+    }
+}
+
+impl Norm {
+    /// See [`Mapping::strong`].
+    fn strong(&self) -> bool {
+        self.toks.len() >= 5
+            && self.toks.last().is_some_and(|t| t == ";")
+            && !matches!(self.toks[0].as_str(), "throw" | "super" | "this")
+            && (self.toks.iter().any(|t| t == "=") || self.toks.windows(2).any(|w| w[0] == "(" && w[1] != ")"))
     }
 }
 
@@ -171,6 +187,7 @@ fn map_onto(src: &[Norm], pool: &[&Norm], used: &mut [bool]) -> Mapping {
             m.mapped += 1;
             if how != Pairing::Fuzzy {
                 m.exact += 1;
+                m.strong += usize::from(src[i].strong());
             }
         }
     }
@@ -214,6 +231,7 @@ fn embedded_returns(src: &[Norm], pool: &[&Norm], m: &mut Mapping, site: &[Strin
             if !s.trivial {
                 m.mapped += 1;
                 m.exact += 1;
+                m.strong += usize::from(s.strong());
             }
         }
     }
@@ -754,7 +772,7 @@ impl<'s> Diff<'s> {
             && (m.mapped > m.unmapped()
                 || (m.mapped > 1 && m.mapped >= m.unmapped())
                 || (m.exact > 1 && m.unmapped() < 20)
-                || (m.exact == 1 && m.unmapped() <= 10 && m.solid <= 2 * m.mapped + 1))
+                || (m.exact == 1 && m.unmapped() <= 10 && (m.solid <= 2 * m.mapped + 1 || m.strong == 1)))
     }
 
     fn extracts(&mut self, across: bool) {

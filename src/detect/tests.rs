@@ -599,3 +599,35 @@ fn extract_method_of_an_assertion_in_another_style() {
         ]
     );
 }
+
+/// One call moved into a new method that wraps it in error handling: the single statement is
+/// the whole of the evidence, but a substantial one (a call with arguments); a block's header or
+/// an argument-less call would not be.
+#[test]
+fn extract_method_of_one_statement_wrapped_in_error_handling() {
+    let before = "package z;\n\npublic class Store {\n    protected void removeKey(Key key) throws Exception {\n        \
+                  String path = getNodePath(root, key.getId());\n        LOG.debug(\"Removing {}\", key.getId());\n        \
+                  zk.safeDelete(path, acl, fencing);\n    }\n}\n";
+    let helper = "\n    public void safeDeleteAndCheck(String path, List<ACL> acl, String fencing) throws Exception {\n        \
+                  try {\n            zk.safeDelete(path, acl, fencing);\n        } catch (NoNodeException e) {\n            \
+                  if (!exists(path)) {\n                LOG.info(\"Node \" + path + \" is gone\");\n            } else {\n                \
+                  throw new NodeExistsException(\"Node \" + path + \" should not exist\");\n            }\n        }\n    }\n}\n";
+    let after = before.replace("zk.safeDelete(path, acl, fencing);", "safeDeleteAndCheck(path, acl, fencing);");
+    let after = format!("{}{helper}", after.trim_end().trim_end_matches('}'));
+    let found = detect(&snap(&[("z/Store.java", before)]), &snap(&[("z/Store.java", &after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract Method\tpublic safeDeleteAndCheck(path String, acl List<ACL>, fencing String) : void extracted from protected removeKey(key Key) : void in class z.Store"
+        ]
+    );
+    // An argument-less call is too common to stand alone.
+    let bare = after.replace("zk.safeDelete(path, acl, fencing);", "zk.sync();");
+    let bare_before = before.replace("zk.safeDelete(path, acl, fencing);", "zk.sync();");
+    let bare = bare.replace(
+        "safeDeleteAndCheck(path, acl, fencing);",
+        "safeDeleteAndCheck(path, acl, fencing);\n        zk.flush();",
+    );
+    let found = detect(&snap(&[("z/Store.java", &bare_before)]), &snap(&[("z/Store.java", &bare)]));
+    assert!(found.iter().all(|r| r.kind != RefactoringType::ExtractMethod), "{found:?}");
+}
