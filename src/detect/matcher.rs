@@ -199,8 +199,10 @@ fn map_onto(src: &[Norm], pool: &[&Norm], used: &mut [bool]) -> Mapping {
 /// ? DIR : null;` became `String loc = isIncludeTools() ? DIR : null;` with `isIncludeTools()`
 /// returning `layered.tools()`: the statement holding the call (`site`), with the call replaced
 /// by `e`, is the pool's statement, and the pool's statement holds `e` unchanged. Each such
-/// `return` pairs as exact, for the statement it came from is there word for word. `lone_name`:
-/// whether `return name;` may count.
+/// `return` pairs as exact, for the statement it came from is there word for word. The rest of
+/// the statement may have changed too when `e` is more than a name: several expressions of one
+/// statement extracted at once (`setTimes(getModified(entry), getAccessed(entry), ...)`) leave
+/// each candidate holding the others' calls. `lone_name`: whether `return name;` may count.
 fn embedded_returns(src: &[Norm], pool: &[&Norm], m: &mut Mapping, site: &[String], call: &Call, lone_name: bool) {
     let Some((start, end)) = call_range(site, call) else { return };
     let mut used = vec![false; pool.len()];
@@ -224,7 +226,10 @@ fn embedded_returns(src: &[Norm], pool: &[&Norm], m: &mut Mapping, site: &[Strin
         let mut candidate: Vec<String> = site[..start].to_vec();
         candidate.extend(e.iter().cloned());
         candidate.extend(site[end..].iter().cloned());
-        let fits = |p: &Norm| p.toks.windows(e.len()).any(|w| w == e) && near_equal(&candidate, &p.toks);
+        let fits = |p: &Norm| {
+            p.toks.windows(e.len()).any(|w| w == e)
+                && (near_equal(&candidate, &p.toks) || e.len() >= 3 && token_similarity(&candidate, &p.toks) >= FUZZY)
+        };
         if let Some(j) = (0..pool.len()).find(|&j| !used[j] && fits(pool[j])) {
             used[j] = true;
             m.pairs.push((i, j, Pairing::Core));

@@ -631,3 +631,31 @@ fn extract_method_of_one_statement_wrapped_in_error_handling() {
     let found = detect(&snap(&[("z/Store.java", &bare_before)]), &snap(&[("z/Store.java", &bare)]));
     assert!(found.iter().all(|r| r.kind != RefactoringType::ExtractMethod), "{found:?}");
 }
+
+/// Three expressions of one statement, each extracted into its own method: each method's
+/// `return` is found in the statement although the other two calls changed it as well.
+#[test]
+fn extract_methods_of_several_expressions_of_one_statement() {
+    let before = "package j;\n\npublic class Extract {\n    private void write(Entry entry, File file) throws IOException {\n        \
+                  mkDirs(file.getParentFile());\n        \
+                  Files.view(file.toPath()).setTimes(entry.getModified(), entry.getAccessed(), entry.getCreated());\n    }\n}\n";
+    let after = "package j;\n\npublic class Extract {\n    private void write(Entry entry, File file) throws IOException {\n        \
+                 mkDirs(file.getParentFile());\n        \
+                 Files.view(file.toPath()).setTimes(getModified(entry), getAccessed(entry), getCreated(entry));\n    }\n\n    \
+                 private static Time getModified(Entry entry) {\n        return entry.getModified();\n    }\n\n    \
+                 private static Time getAccessed(Entry entry) {\n        if (entry.getAccessed() != null) {\n            \
+                 return entry.getAccessed();\n        }\n        return entry.getModified();\n    }\n\n    \
+                 private static Time getCreated(Entry entry) {\n        if (entry.getCreated() != null) {\n            \
+                 return entry.getCreated();\n        }\n        return entry.getModified();\n    }\n}\n";
+    let found = detect(&snap(&[("j/Extract.java", before)]), &snap(&[("j/Extract.java", after)]));
+    let mut found = descriptions(&found);
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            "Extract Method\tprivate getAccessed(entry Entry) : Time extracted from private write(entry Entry, file File) : void in class j.Extract",
+            "Extract Method\tprivate getCreated(entry Entry) : Time extracted from private write(entry Entry, file File) : void in class j.Extract",
+            "Extract Method\tprivate getModified(entry Entry) : Time extracted from private write(entry Entry, file File) : void in class j.Extract",
+        ]
+    );
+}
