@@ -19,27 +19,39 @@ pub fn replaced(a: &[String], b: &[String]) -> Option<f64> {
     let ops = similar::capture_diff_slices(similar::Algorithm::Myers, a, b);
     let mut common = 0usize;
     let mut named_common = false;
+    for op in &ops {
+        if let similar::DiffOp::Equal { old_index, len, .. } = *op {
+            common += len;
+            named_common |= a[old_index..old_index + len].iter().any(|t| is_name_or_literal(t));
+        }
+    }
+    let share = 2.0 * common as f64 / (a.len() + b.len()) as f64;
+    if share < 0.5 || !(hunks_replaced(a, b, &ops, named_common) || one_replaced(a, b)) {
+        return None;
+    }
+    Some(share)
+}
+
+/// Whether every hunk of the diff is a whole expression on both sides.
+fn hunks_replaced(a: &[String], b: &[String], ops: &[similar::DiffOp], named_common: bool) -> bool {
     // Hunks that are one name for another, and whether every hunk is one.
     let mut renames: Vec<(&str, &str)> = Vec::new();
     let mut only_renames = true;
-    for op in &ops {
+    for op in ops {
         match *op {
-            similar::DiffOp::Equal { old_index, len, .. } => {
-                common += len;
-                named_common |= a[old_index..old_index + len].iter().any(|t| is_name_or_literal(t));
-            }
+            similar::DiffOp::Equal { .. } => {}
             _ => {
                 let (x, y) = (&a[op.old_range()], &b[op.new_range()]);
                 // A pure insertion or deletion is a replaced expression only as `this .` or a cast.
                 if x.is_empty() || y.is_empty() {
                     let z = if x.is_empty() { y } else { x };
                     if !(z == ["this", "."] || z == ["final"] || is_cast(z)) {
-                        return None;
+                        return false;
                     }
                     continue;
                 }
                 if !expression(x) || !expression(y) {
-                    return None;
+                    return false;
                 }
                 if x.len() == 1 && y.len() == 1 && is_name_or_literal(&x[0]) && is_name_or_literal(&y[0]) {
                     if !renames.contains(&(x[0].as_str(), y[0].as_str())) {
@@ -51,10 +63,48 @@ pub fn replaced(a: &[String], b: &[String]) -> Option<f64> {
             }
         }
     }
-    let share = 2.0 * common as f64 / (a.len() + b.len()) as f64;
     // With nothing named in common, only one consistent rename (`a = a;` / `b = b;`) is the same statement.
-    let anchored = named_common || (only_renames && renames.len() == 1);
-    (anchored && share >= 0.5).then_some(share)
+    named_common || (only_renames && renames.len() == 1)
+}
+
+/// Whether the statements differ in one expression, which the token diff may have cut into
+/// pieces that are not expressions each: `determineType ( project )` replaced by `Type .
+/// forVersion ( project . getVersion ( ) . toString ( ) )` shares `project` and so leaves a bare
+/// insertion behind, but between the common start and end the two are whole expressions. The
+/// start must hold a name or literal (a statement rewritten from its first word is another one),
+/// and the two expressions must share one (`builder . appendNull ( )` is not `builder .
+/// addInputPage ( positions , page )`).
+fn one_replaced(a: &[String], b: &[String]) -> bool {
+    let start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let room = a.len().min(b.len()) - start;
+    let end = a.iter().rev().zip(b.iter().rev()).take(room).take_while(|(x, y)| x == y).count();
+    if !a[..start].iter().any(|t| is_name_or_literal(t)) {
+        return false;
+    }
+    // The common end may have taken a bracket of the expression (`( project` + `) ) ;`): give
+    // back a few tokens until both middles balance.
+    (0..=end.min(3)).any(|back| {
+        let end = end - back;
+        let (x, y) = (&a[start..a.len() - end], &b[start..b.len() - end]);
+        single(x) && single(y) && x.iter().any(|t| is_name_or_literal(t) && y.contains(t))
+    })
+}
+
+/// One expression: balanced, with no statement structure and no comma outside its brackets
+/// (two arguments changed are two replacements).
+fn single(toks: &[String]) -> bool {
+    let mut depth = 0i32;
+    !toks.is_empty()
+        && expression(toks)
+        && toks.iter().all(|t| {
+            match t.as_str() {
+                "(" | "[" => depth += 1,
+                ")" | "]" => depth -= 1,
+                "," if depth == 0 => return false,
+                _ => {}
+            }
+            true
+        })
 }
 
 /// Whether `a` and `b` assert the same thing in two assertion styles: JUnit's `assertTrue(msg,
@@ -257,6 +307,14 @@ mod tests {
                 .is_some()
         );
         assert!(replaced(&toks("return a . get ( k ) ;"), &toks("return this . a . get ( k ) ;")).is_some());
+        // One call replaced by another that reaches the same argument further down.
+        assert!(
+            replaced(
+                &toks("return new Release ( determineType ( project ) ) ;"),
+                &toks("return new Release ( Type . forVersion ( project . getVersion ( ) . toString ( ) ) ) ;")
+            )
+            .is_some()
+        );
     }
 
     #[test]
@@ -281,5 +339,18 @@ mod tests {
         assert!(replaced(&toks("a = b ;"), &toks("a ( b ) ;")).is_none());
         assert!(replaced(&toks("x = y ;"), &toks("p = q ;")).is_none());
         assert!(replaced(&toks("foo ( a , b , c , d ) ;"), &toks("bar ( w , x , y , z ) ;")).is_none());
+        // Another call on the same receiver, sharing nothing with the first.
+        assert!(
+            replaced(&toks("builder . appendNull ( ) ;"), &toks("builder . addInputPage ( positions , page ) ;"))
+                .is_none()
+        );
+        // Two places changed, the second not an expression on its own.
+        assert!(
+            replaced(
+                &toks("return new Release ( f ( p ) , 1 ) ;"),
+                &toks("return new Release ( g ( p . v ( ) ) , 2 , 3 ) ;")
+            )
+            .is_none()
+        );
     }
 }
