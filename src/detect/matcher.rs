@@ -329,6 +329,8 @@ pub struct Diff<'s> {
     used_a: Vec<bool>,
     pairs: Vec<Pair>,
     out: Vec<Refactoring>,
+    /// Fields renamed within matched classes, by before class: old name → new name.
+    field_renames: HashMap<usize, HashMap<String, String>>,
     /// Methods by name, for finding a call's candidate targets without scanning every method.
     by_name_b: HashMap<&'s str, Vec<usize>>,
     by_name_a: HashMap<&'s str, Vec<usize>>,
@@ -347,6 +349,7 @@ impl<'s> Diff<'s> {
             used_a: vec![false; a.methods.len()],
             pairs: Vec::new(),
             out: Vec::new(),
+            field_renames: HashMap::new(),
             by_name_b: by_name(b),
             by_name_a: by_name(a),
         }
@@ -357,6 +360,7 @@ impl<'s> Diff<'s> {
         self.match_signatures();
         self.renames();
         self.build_pairs();
+        self.rename_fields();
         self.extracts(false);
         self.inlines(false);
         self.moves();
@@ -430,6 +434,91 @@ impl<'s> Diff<'s> {
                 self.pair_class(cb, ca);
             }
         }
+    }
+
+    /// RefactoringMiner's Rename Attribute, as far as the method matching needs it: within a
+    /// pair of classes, a field that is gone and one that is new of the same type are one field
+    /// renamed, when they are the only such pair of that type, or when the matched methods that
+    /// used the old name use the new one instead and no other candidate fits as well. Extracted
+    /// and inlined code is compared across the rename (`_localMaxTableSize = size;` in the caller
+    /// before, `_maxTableCapacity = capacity;` in the new setter).
+    fn rename_fields(&mut self) {
+        for (&cb, &ca) in &self.class_fwd {
+            let (before, after) = (&self.b.classes[cb].fields, &self.a.classes[ca].fields);
+            let gone: Vec<&(String, String)> = before.iter().filter(|f| after.iter().all(|g| g.0 != f.0)).collect();
+            let new: Vec<&(String, String)> = after.iter().filter(|f| before.iter().all(|g| g.0 != f.0)).collect();
+            if gone.is_empty() || new.is_empty() {
+                continue;
+            }
+            let mut renames = HashMap::new();
+            for old in &gone {
+                let fits: Vec<&&(String, String)> = new.iter().filter(|f| f.1 == old.1).collect();
+                let rivals = gone.iter().filter(|g| g.1 == old.1).count();
+                let chosen = match fits.as_slice() {
+                    [only] if rivals == 1 => Some(only.0.clone()),
+                    [] => None,
+                    _ => {
+                        let score = |new: &str| {
+                            self.pairs
+                                .iter()
+                                .filter(|p| self.b.methods[p.b].class == cb)
+                                .filter(|p| {
+                                    mentions(&self.b.methods[p.b], &old.0)
+                                        && !mentions(&self.b.methods[p.b], new)
+                                        && mentions(&self.a.methods[p.a], new)
+                                        && !mentions(&self.a.methods[p.a], &old.0)
+                                })
+                                .count()
+                        };
+                        let mut scored: Vec<(usize, &str)> = fits.iter().map(|f| (score(&f.0), f.0.as_str())).collect();
+                        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
+                        match scored.as_slice() {
+                            [(best, name), rest @ ..] if *best > 0 && rest.first().is_none_or(|r| r.0 < *best) => {
+                                Some(name.to_string())
+                            }
+                            _ => None,
+                        }
+                    }
+                };
+                if let Some(name) = chosen
+                    && !renames.values().any(|v| *v == name)
+                {
+                    renames.insert(old.0.clone(), name);
+                }
+            }
+            if !renames.is_empty() {
+                self.field_renames.insert(cb, renames);
+            }
+        }
+    }
+
+    /// A before method's statement with the fields of its class that were renamed written with
+    /// their new names (a bare name or `this . name`, never a call or another object's member).
+    fn renamed(&self, m: &Method, s: &Stmt) -> Option<Stmt> {
+        let renames = self.field_renames.get(&m.class)?;
+        let at = |i: usize| {
+            renames.get(s.toks[i].as_str()).filter(|_| {
+                let after_dot = i > 0 && s.toks[i - 1] == ".";
+                (!after_dot || i >= 2 && s.toks[i - 2] == "this") && s.toks.get(i + 1).is_none_or(|n| n != "(")
+            })
+        };
+        (0..s.toks.len()).any(|i| at(i).is_some()).then(|| {
+            let toks: Vec<String> = (0..s.toks.len()).map(|i| at(i).unwrap_or(&s.toks[i]).clone()).collect();
+            Stmt { text: toks.join(" "), core: core_of(&toks), toks, ..s.clone() }
+        })
+    }
+
+    /// [`norm`] of a before method's statement, with its class's renamed fields renamed.
+    fn before_norm(&self, m: &Method, s: &Stmt, subst: &Subst) -> Norm {
+        match self.renamed(m, s) {
+            Some(r) => norm(&r, subst),
+            None => norm(s, subst),
+        }
+    }
+
+    /// [`norms`] of a before method, with its class's renamed fields renamed.
+    fn before_norms(&self, m: &Method, subst: &Subst) -> Vec<Norm> {
+        m.stmts.iter().map(|s| self.before_norm(m, s, subst)).collect()
     }
 
     fn pair_method(&mut self, mb: usize, ma: usize) {
@@ -777,7 +866,7 @@ impl<'s> Diff<'s> {
             && (m.mapped > m.unmapped()
                 || (m.mapped > 1 && m.mapped >= m.unmapped())
                 || (m.exact > 1 && m.unmapped() < 20)
-                || (m.exact == 1 && m.unmapped() <= 10 && (m.solid <= 2 * m.mapped + 1 || m.strong == 1)))
+                || (m.exact == 1 && m.unmapped() <= 10 + m.exact && (m.solid <= 2 * m.mapped + 1 || m.strong == 1)))
     }
 
     fn extracts(&mut self, across: bool) {
@@ -788,8 +877,16 @@ impl<'s> Diff<'s> {
                 continue;
             }
             let empty = HashMap::new();
-            let before: Vec<Norm> = pair.removed.iter().map(|&i| norm(&bm.stmts[i], &empty)).collect();
+            let before: Vec<Norm> = pair.removed.iter().map(|&i| self.before_norm(bm, &bm.stmts[i], &empty)).collect();
             let pool: Vec<&Norm> = before.iter().collect();
+            // A returned name is read as written: a getter of a renamed field is no evidence
+            // that the code reading the old field was extracted.
+            let plain: Vec<Norm> = if self.field_renames.contains_key(&bm.class) {
+                pair.removed.iter().map(|&i| norm(&bm.stmts[i], &empty)).collect()
+            } else {
+                Vec::new()
+            };
+            let plain_pool: Vec<&Norm> = if plain.is_empty() { pool.clone() } else { plain.iter().collect() };
             let (count_b, count_a) = (call_counts(bm), call_counts(am));
             let inits = removed_initializers(bm, &pair.removed);
             let gained = added_locals(am, &pair.added);
@@ -925,7 +1022,7 @@ impl<'s> Diff<'s> {
                         && !Self::enough(&mapping)
                         && let Some(k) = call.stmt
                     {
-                        embedded_returns(&src, &pool, &mut mapping, &am.stmts[k].toks, call, !across);
+                        embedded_returns(&src, &plain_pool, &mut mapping, &am.stmts[k].toks, call, !across);
                     }
                     // A new method that only forwards to another new one (`range(offset, length)`
                     // returning `range(new ArrayList<>(), offset, length)`) is a hop, not the
@@ -1022,7 +1119,7 @@ impl<'s> Diff<'s> {
                         continue;
                     }
                     let subst = substitution(rm, call, &HashMap::new());
-                    let src = norms(rm, &subst);
+                    let src = self.before_norms(rm, &subst);
                     let mut used = vec![false; pool.len()];
                     let mut mapping = map_onto(&src, &pool, &mut used);
                     if across && call.qualified && typed.is_none() && mapping.mapped < 2 {
@@ -1033,7 +1130,7 @@ impl<'s> Diff<'s> {
                     // it lost for its initializer.
                     if !Self::enough(&mapping) || across && mapping.exact == 0 {
                         for local in local_variants(rm, &subst, &inits, &lost) {
-                            let m = map_onto(&norms(rm, &local), &pool, &mut vec![false; pool.len()]);
+                            let m = map_onto(&self.before_norms(rm, &local), &pool, &mut vec![false; pool.len()]);
                             if Self::enough(&m) && m.exact > 0 && m.exact >= mapping.exact {
                                 mapping = m;
                                 break;
@@ -1043,7 +1140,7 @@ impl<'s> Diff<'s> {
                     if !Self::enough(&mapping)
                         && let Some(k) = call.stmt
                     {
-                        embedded_returns(&src, &pool, &mut mapping, &bm.stmts[k].toks, call, !across);
+                        embedded_returns(&norms(rm, &subst), &pool, &mut mapping, &bm.stmts[k].toks, call, !across);
                     }
                     let mut body = r;
                     // A removed method that only forwarded to another removed one was inlined
@@ -1056,7 +1153,7 @@ impl<'s> Diff<'s> {
                         let mut variants = vec![outer.clone()];
                         variants.extend(local_variants(nm, &outer, &inits, &lost));
                         for local in variants {
-                            let m = map_onto(&norms(nm, &local), &pool, &mut vec![false; pool.len()]);
+                            let m = map_onto(&self.before_norms(nm, &local), &pool, &mut vec![false; pool.len()]);
                             if Self::enough(&m) && (m.exact > 0 || !across) {
                                 mapping = m;
                                 body = next;
@@ -1416,6 +1513,11 @@ impl<'s> Diff<'s> {
         let method = &side.methods[m];
         location(&side.paths[method.file], method.calls[c].span, "METHOD_INVOCATION", what)
     }
+}
+
+/// Whether a body uses `name` as a word.
+fn mentions(m: &Method, name: &str) -> bool {
+    m.stmts.iter().any(|s| s.toks.iter().any(|t| t == name))
 }
 
 fn by_name(side: &Side) -> HashMap<&str, Vec<usize>> {

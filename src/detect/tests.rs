@@ -659,3 +659,28 @@ fn extract_methods_of_several_expressions_of_one_statement() {
         ]
     );
 }
+
+/// A setter extracted while the field it sets was renamed and the value set changed: the
+/// caller's statement wrote the old field, the new setter writes the new one. A getter of the renamed field is not extracted from
+/// a method that merely read the old field.
+#[test]
+fn extract_method_across_a_renamed_field() {
+    let before = "package h;\n\npublic class Decoder {\n    private int _localMaxTableSize;\n    private int _maxHeaderSize;\n\n    \
+                  public Decoder(int localMaxTableSize, int maxHeaderSize) {\n        \
+                  _localMaxTableSize = localMaxTableSize;\n        _maxHeaderSize = maxHeaderSize;\n    }\n\n    \
+                  public boolean fits(int size) {\n        if (size > _localMaxTableSize)\n            return false;\n        \
+                  return size > 0;\n    }\n}\n";
+    let after = "package h;\n\npublic class Decoder {\n    private int _maxTableCapacity;\n    private int _maxHeaderSize;\n\n    \
+                 public Decoder(int localMaxTableSize, int maxHeaderSize) {\n        \
+                 setMaxTableCapacity(Context.DEFAULT_CAPACITY);\n        _maxHeaderSize = maxHeaderSize;\n    }\n\n    \
+                 public boolean fits(int size) {\n        if (size > getMaxTableCapacity())\n            return false;\n        \
+                 return size > 0;\n    }\n\n    public int getMaxTableCapacity() {\n        return _maxTableCapacity;\n    }\n\n    \
+                 public void setMaxTableCapacity(int maxTableCapacity) {\n        _maxTableCapacity = maxTableCapacity;\n    }\n}\n";
+    let found = detect(&snap(&[("h/Decoder.java", before)]), &snap(&[("h/Decoder.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract Method\tpublic setMaxTableCapacity(maxTableCapacity int) : void extracted from public Decoder(localMaxTableSize int, maxHeaderSize int) in class h.Decoder"
+        ]
+    );
+}
