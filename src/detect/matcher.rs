@@ -78,6 +78,12 @@ impl Norm {
     }
 }
 
+/// The header of a block statement (`if ( c )`, `for ( .. )`, `while ( c )`).
+fn is_header(s: &Norm) -> bool {
+    matches!(s.toks[0].as_str(), "if" | "for" | "while" | "switch" | "synchronized")
+        && s.toks.last().is_some_and(|t| t == ")")
+}
+
 fn norms(m: &Method, subst: &HashMap<&str, Vec<String>>) -> Vec<Norm> {
     m.stmts.iter().map(|s| norm(s, subst)).collect()
 }
@@ -180,6 +186,25 @@ fn map_onto(src: &[Norm], pool: &[&Norm], used: &mut [bool]) -> Mapping {
             used[j] = true;
             done[i] = true;
             m.pairs.push((i, j, Pairing::Fuzzy));
+        }
+    }
+    // A block's header whose first statement pairs with the first statement of a header of the
+    // same kind pairs with that header: RefactoringMiner matches composite statements by what
+    // they hold, so `if (prefetching)` is `if (!(wrapped instanceof S3AInputStream))` when both
+    // guard `skip(...)`.
+    let mut headers = Vec::new();
+    for &(i, j, _) in &m.pairs {
+        let (Some(h), Some(g)) = (i.checked_sub(1), j.checked_sub(1)) else { continue };
+        let (x, y) = (&src[h], pool[g]);
+        if !done[h] && !used[g] && !x.trivial && x.toks[0] == y.toks[0] && is_header(x) && is_header(y) {
+            headers.push((h, g));
+        }
+    }
+    for (h, g) in headers {
+        if !done[h] && !used[g] {
+            done[h] = true;
+            used[g] = true;
+            m.pairs.push((h, g, Pairing::Fuzzy));
         }
     }
     for &(i, _, how) in &m.pairs {

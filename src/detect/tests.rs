@@ -684,3 +684,25 @@ fn extract_method_across_a_renamed_field() {
         ]
     );
 }
+
+/// A guard extracted with its condition rewritten: the `if` headers pair because the statements
+/// they guard pair.
+#[test]
+fn extract_method_of_a_guard_with_a_new_condition() {
+    let before = "package g;\n\npublic class OpenCost {\n    public void testNotChecksummed() throws Throwable {\n        \
+                  describe(\"stream is not checksummed\");\n        InputStream in = open(testFile);\n        \
+                  if (!(in instanceof S3AInputStream)) {\n            skip(\"Not an S3AInputStream: \" + in);\n        }\n        \
+                  in.read();\n    }\n}\n";
+    let after = "package g;\n\npublic class OpenCost {\n    public void testNotChecksummed() throws Throwable {\n        \
+                 describe(\"stream is not checksummed\");\n        assumeNoPrefetching();\n        \
+                 InputStream in = open(testFile);\n        in.read();\n    }\n\n    \
+                 private void assumeNoPrefetching() {\n        if (prefetching) {\n            \
+                 skip(\"Prefetching is enabled\");\n        }\n    }\n}\n";
+    let found = detect(&snap(&[("g/OpenCost.java", before)]), &snap(&[("g/OpenCost.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract Method\tprivate assumeNoPrefetching() : void extracted from public testNotChecksummed() : void in class g.OpenCost"
+        ]
+    );
+}
