@@ -51,10 +51,10 @@ struct Mapping {
     mapped: usize,
     /// Solid source statements mapped exactly (text or core).
     exact: usize,
-    /// Exact pairs whose source statement is substantial evidence on its own: a simple statement
-    /// (not a block's header, which any code guarded the same way shares) that passes arguments
-    /// or assigns, and neither throws (RefactoringMiner's `throwsNewExceptionExactMatch`) nor
-    /// chains to another constructor. One such statement may carry an extraction whose new
+    /// Exact pairs whose source statement is substantial evidence on its own: a statement or a
+    /// block's header that passes arguments or assigns (`synchronized (pool)` is shared by any
+    /// code guarded the same way), and neither throws (RefactoringMiner's
+    /// `throwsNewExceptionExactMatch`) nor chains to another constructor. One such statement may carry an extraction whose new
     /// method adds more around it (`zk.safeDelete(path, acl, fencing);` wrapped in a `try`).
     strong: usize,
 }
@@ -72,7 +72,7 @@ impl Norm {
     /// See [`Mapping::strong`].
     fn strong(&self) -> bool {
         self.toks.len() >= 5
-            && self.toks.last().is_some_and(|t| t == ";")
+            && (self.toks.last().is_some_and(|t| t == ";") || is_header(self))
             && !matches!(self.toks[0].as_str(), "throw" | "super" | "this")
             && (self.toks.iter().any(|t| t == "=") || self.toks.windows(2).any(|w| w[0] == "(" && w[1] != ")"))
     }

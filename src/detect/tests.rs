@@ -706,3 +706,31 @@ fn extract_method_of_a_guard_with_a_new_condition() {
         ]
     );
 }
+
+/// A check extracted from a loop into a predicate whose other conditions were rewritten: the
+/// one `if` kept word for word, a condition with calls, carries the extraction.
+#[test]
+fn extract_method_kept_one_condition_word_for_word() {
+    let before = "package s;\n\npublic class Stemmer {\n    boolean doStem(int[] forms, Context context) {\n        \
+                  for (int entryId : forms) {\n            \
+                  if (!context.isCompound() && dictionary.hasFlag(entryId, dictionary.onlyInCompound)) {\n                \
+                  continue;\n            }\n            if (context.isCompound()) {\n                \
+                  if (!dictionary.hasFlag(entryId, context.requiredFlag(dictionary))) {\n                    \
+                  continue;\n                }\n            }\n            process(entryId);\n        }\n        \
+                  return true;\n    }\n}\n";
+    let after = "package s;\n\npublic class Stemmer {\n    boolean doStem(int[] forms, Context context) {\n        \
+                 for (int entryId : forms) {\n            if (!isCompatible(context, entryId)) {\n                \
+                 continue;\n            }\n            process(entryId);\n        }\n        return true;\n    }\n\n    \
+                 private boolean isCompatible(Context context, int entryId) {\n        \
+                 if (!context.isCompound() && dictionary.hasFlag(entryId, dictionary.onlyInCompound)) {\n            \
+                 return false;\n        }\n        if (context.isCompound() && context != Context.END) {\n            \
+                 char flag = context.requiredFlag(dictionary);\n            \
+                 return dictionary.hasFlag(entryId, flag) || appended(flag);\n        }\n        return true;\n    }\n}\n";
+    let found = detect(&snap(&[("s/Stemmer.java", before)]), &snap(&[("s/Stemmer.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract Method\tprivate isCompatible(context Context, entryId int) : boolean extracted from package doStem(forms int[], context Context) : boolean in class s.Stemmer"
+        ]
+    );
+}
