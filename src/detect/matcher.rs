@@ -577,10 +577,39 @@ impl<'s> Diff<'s> {
                     }
                 }
             }
+            self.prefer_delegators(&mut candidates);
             candidates.sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap_or(std::cmp::Ordering::Equal));
             for (_, mb, ma) in candidates {
                 if self.fwd[mb].is_none() && self.back[ma].is_none() {
                     self.pair_method(mb, ma);
+                }
+            }
+        }
+    }
+
+    /// An overload that only delegated to another of its name (`merge(Mapper, reason, ctx)`
+    /// calling `merge((Root) mapper, reason, ctx)`), merged with it into one method, is that
+    /// method when its parameters fit it better: the delegate's body is there because it was
+    /// inlined, as RefactoringMiner reports it, though it makes up most of the new body.
+    fn prefer_delegators(&self, candidates: &mut [(f64, usize, usize)]) {
+        let fit = |mb: usize, ma: usize| {
+            let theirs = &self.a.methods[ma].params;
+            self.b.methods[mb].params.iter().filter(|p| theirs.iter().any(|q| q.1 == p.1)).count()
+        };
+        let snapshot = candidates.to_vec();
+        for c in candidates.iter_mut() {
+            let (mb2, ma) = (c.1, c.2);
+            let caller = &self.b.methods[mb2];
+            for &(sim, mb, other) in &snapshot {
+                let callee = &self.b.methods[mb];
+                if other == ma
+                    && mb != mb2
+                    && callee.has_body
+                    && caller.calls.iter().any(|k| k.name == callee.name && k.args.len() == callee.params.len())
+                    && fit(mb2, ma) > fit(mb, ma)
+                    && caller.solid() < callee.solid()
+                {
+                    c.0 = c.0.max(sim + 1.0);
                 }
             }
         }

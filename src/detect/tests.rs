@@ -734,3 +734,32 @@ fn extract_method_kept_one_condition_word_for_word() {
         ]
     );
 }
+
+/// An overload that delegated to another of its name absorbed it: the delegator keeps its
+/// place (its parameters fit the merged method) and the delegate is inlined, although the
+/// delegate's body makes up most of the merged method.
+#[test]
+fn inline_method_of_an_overload_into_its_delegator() {
+    let before = "package m;\n\npublic class Root {\n    \
+                  public Root merge(Mapper with, Reason reason, Context ctx) {\n        \
+                  if (with instanceof Root == false) {\n            Errors.conflict(with.name());\n        }\n        \
+                  return merge((Root) with, reason, ctx);\n    }\n\n    \
+                  Root merge(Root other, Reason reason, Context ctx) {\n        \
+                  final var result = Result.build(this, other, reason, ctx);\n        \
+                  final boolean numeric = other.numeric.explicit() ? other.numeric.value() : this.numeric.value();\n        \
+                  final boolean dates = other.dates.explicit() ? other.dates.value() : this.dates.value();\n        \
+                  return new Root(result.mappers(), numeric, dates);\n    }\n}\n";
+    let after = "package m;\n\npublic class Root {\n    public Root merge(Mapper with, Context ctx) {\n        \
+                 if (with instanceof Root == false) {\n            Errors.conflict(with.name());\n        }\n        \
+                 Root other = (Root) with;\n        final var result = Result.build(this, other, ctx);\n        \
+                 final boolean numeric = other.numeric.explicit() ? other.numeric.value() : this.numeric.value();\n        \
+                 final boolean dates = other.dates.explicit() ? other.dates.value() : this.dates.value();\n        \
+                 return new Root(result.mappers(), numeric, dates);\n    }\n}\n";
+    let found = detect(&snap(&[("m/Root.java", before)]), &snap(&[("m/Root.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Inline Method\tpackage merge(other Root, reason Reason, ctx Context) : Root inlined to public merge(with Mapper, ctx Context) : Root in class m.Root"
+        ]
+    );
+}
