@@ -354,6 +354,9 @@ pub struct Diff<'s> {
     used_a: Vec<bool>,
     pairs: Vec<Pair>,
     out: Vec<Refactoring>,
+    /// Callers paired with the methods extracted from them: the caller's removed statements
+    /// and the extracted method's statements that did not come from the caller.
+    into_extracted: Vec<Pair>,
     /// Fields renamed within matched classes, by before class: old name → new name.
     field_renames: HashMap<usize, HashMap<String, String>>,
     /// Methods by name, for finding a call's candidate targets without scanning every method.
@@ -374,6 +377,7 @@ impl<'s> Diff<'s> {
             used_a: vec![false; a.methods.len()],
             pairs: Vec::new(),
             out: Vec::new(),
+            into_extracted: Vec::new(),
             field_renames: HashMap::new(),
             by_name_b: by_name(b),
             by_name_a: by_name(a),
@@ -387,7 +391,15 @@ impl<'s> Diff<'s> {
         self.build_pairs();
         self.rename_fields();
         self.extracts(false);
+        // A method inlined into code that was extracted at the same time sits in the new method,
+        // not in the caller that called it: the caller and each method extracted from it are
+        // compared as a pair too (RefactoringMiner's `writeRecords(harness)` inlined into the
+        // new `checkWriteAndCommit`), for this pass only.
+        let real = self.pairs.len();
+        let virtual_pairs = std::mem::take(&mut self.into_extracted);
+        self.pairs.extend(virtual_pairs);
         self.inlines(false);
+        self.pairs.truncate(real);
         self.moves();
         self.extracts(true);
         self.inlines(true);
@@ -1102,6 +1114,12 @@ impl<'s> Diff<'s> {
         for (pi, x, call, mapping, _, pure) in found {
             let (mb, ma) = (self.pairs[pi].b, self.pairs[pi].a);
             self.used_a[x] = true;
+            if !across {
+                // What the extracted method holds besides the caller's own statements.
+                let from_caller: Vec<usize> = mapping.pairs.iter().map(|p| p.0).collect();
+                let added = (0..self.a.methods[x].stmts.len()).filter(|i| !from_caller.contains(i)).collect();
+                self.into_extracted.push(Pair { b: mb, a: x, removed: self.pairs[pi].removed.clone(), added });
+            }
             let (bm, xm) = (&self.b.methods[mb], &self.a.methods[x]);
             let description = if across {
                 format!(

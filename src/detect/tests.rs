@@ -763,3 +763,36 @@ fn inline_method_of_an_overload_into_its_delegator() {
         ]
     );
 }
+
+/// A helper inlined into code that was extracted at the same time: the helper's statements
+/// are in the new method, not in the caller that called the helper.
+#[test]
+fn inline_method_into_a_method_extracted_at_the_same_time() {
+    let before = "package f;\n\npublic class OutputTest {\n    void testPartition() throws Exception {\n        \
+                  runPartitioned(2);\n    }\n\n    void testOverride() throws Exception {\n        \
+                  Harness harness = createSink(true);\n        writeRecords(harness);\n        \
+                  harness.finish();\n        assertThat(contentOf(outputPath)).hasSize(1);\n        \
+                  assertThat(contentOf(stagingPath)).isEmpty();\n        assertThat(new File(tmpPath)).doesNotExist();\n        \
+                  assertThat(harness.getOutput()).containsExactly(\"a1,1,p1\", \"a2,2,p1\");\n    }\n\n    \
+                  private void writeRecords(Harness harness) throws Exception {\n        harness.setup();\n        \
+                  harness.open();\n        harness.processElement(new Record(\"a1\", 1, \"p1\"));\n        \
+                  harness.processElement(new Record(\"a2\", 2, \"p1\"));\n    }\n}\n";
+    let after = "package f;\n\npublic class OutputTest {\n    void testPartition() throws Exception {\n        \
+                 checkWriteAndCommit(false, 2);\n    }\n\n    void testOverride() throws Exception {\n        \
+                 checkWriteAndCommit(true, 1);\n    }\n\n    \
+                 private void checkWriteAndCommit(boolean override, int files) throws Exception {\n        \
+                 Harness harness = createSink(override);\n        harness.setup();\n        harness.open();\n        \
+                 harness.processElement(new Record(\"a1\", 1, \"p1\"));\n        \
+                 harness.processElement(new Record(\"a2\", 2, \"p1\"));\n        harness.finish();\n        \
+                 assertThat(contentOf(outputPath)).hasSize(files);\n        \
+                 assertThat(contentOf(stagingPath)).isEmpty();\n        assertThat(new File(tmpPath)).doesNotExist();\n        \
+                 assertThat(harness.getOutput()).containsExactly(\"a1,1,p1\", \"a2,2,p1\");\n    }\n}\n";
+    let found = detect(&snap(&[("f/OutputTest.java", before)]), &snap(&[("f/OutputTest.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract Method\tprivate checkWriteAndCommit(override boolean, files int) : void extracted from package testOverride() : void in class f.OutputTest",
+            "Inline Method\tprivate writeRecords(harness Harness) : void inlined to private checkWriteAndCommit(override boolean, files int) : void in class f.OutputTest"
+        ]
+    );
+}
