@@ -411,7 +411,13 @@ impl<'s> Diff<'s> {
                 let common = kb.intersection(ka).count();
                 let size = kb.len().max(ka.len());
                 let share = if size == 0 { 0.0 } else { common as f64 / size as f64 };
-                if same_name || (common >= 1 && share >= 0.5) {
+                // RefactoringMiner renames a test class whose every test is in the new one, however
+                // many tests the new one adds (`HunspellTest` into `TestHunspell`).
+                let all_tests_kept = common >= 1
+                    && common == kb.len()
+                    && is_test_class(&self.b.classes[cb].simple)
+                    && is_test_class(&self.a.classes[ca].simple);
+                if same_name || (common >= 1 && share >= 0.5) || all_tests_kept {
                     // Shared members decide; an equal simple name only breaks ties (a class moved
                     // to a package that already has a namesake must not pair with the namesake).
                     let score = share + if same_name { 0.3 } else { 0.0 };
@@ -1316,6 +1322,7 @@ impl<'s> Diff<'s> {
                 pushed.push((mb, cx.simple.clone(), cx_after.to_string()));
             }
         }
+        self.moved_one_liners();
         // A method pushed down usually lands in every subclass: the other copies are the same push.
         for (mb, sup, sup_after) in pushed {
             let x = &self.b.methods[mb];
@@ -1343,6 +1350,59 @@ impl<'s> Diff<'s> {
                 let right = vec![self.decl(false, ma, "moved method declaration")];
                 self.push(RefactoringType::PushDownMethod, description, left, right, pure, (true, mb), (false, ma));
             }
+        }
+    }
+
+    /// Move And Rename of a one-statement method into a class the change added (a JUnit 4
+    /// `@Parameters data()` that became `arguments()` of a new nested provider class): the body
+    /// is the only evidence, so it must be the same statement word for word, one that passes
+    /// arguments, with the same parameters, and no other removed or added method may have it.
+    /// Methods with the same name are [`Self::moves`]'s; bodies of two statements or more too.
+    fn moved_one_liners(&mut self) {
+        fn one(side: &Side, m: usize) -> Option<&str> {
+            let method = &side.methods[m];
+            let [st] = method.stmts.as_slice() else { return None };
+            (!method.ctor && !st.trivial && norm(st, &HashMap::new()).strong()).then_some(st.text.as_str())
+        }
+        let mut removed: HashMap<&str, Vec<usize>> = HashMap::new();
+        for mb in (0..self.b.methods.len()).filter(|&m| self.fwd[m].is_none() && !self.used_b[m]) {
+            if let Some(text) = one(self.b, mb) {
+                removed.entry(text).or_default().push(mb);
+            }
+        }
+        let mut added: HashMap<&str, Vec<usize>> = HashMap::new();
+        for ma in (0..self.a.methods.len()).filter(|&m| self.back[m].is_none() && !self.used_a[m]) {
+            if let Some(text) = one(self.a, ma) {
+                added.entry(text).or_default().push(ma);
+            }
+        }
+        let mut found = Vec::new();
+        for (text, bs) in &removed {
+            let (Some(r#as), [mb]) = (added.get(text), bs.as_slice()) else { continue };
+            let [ma] = r#as.as_slice() else { continue };
+            let (x, y) = (&self.b.methods[*mb], &self.a.methods[*ma]);
+            if x.name != y.name
+                && !self.class_back.contains_key(&y.class)
+                && x.params.iter().map(|p| &p.1).eq(y.params.iter().map(|p| &p.1))
+            {
+                found.push((*mb, *ma));
+            }
+        }
+        found.sort_unstable();
+        for (mb, ma) in found {
+            self.used_b[mb] = true;
+            self.used_a[ma] = true;
+            let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
+            let description = format!(
+                "Move And Rename Method\t{} from class {} to {} from class {}",
+                x.desc,
+                self.b.class_of(mb).name,
+                y.desc,
+                self.a.class_of(ma).name
+            );
+            let left = vec![self.decl(true, mb, "original method declaration")];
+            let right = vec![self.decl(false, ma, "moved method declaration")];
+            self.push(RefactoringType::MoveAndRenameMethod, description, left, right, true, (true, mb), (false, ma));
         }
     }
 
@@ -1411,6 +1471,11 @@ impl<'s> Diff<'s> {
         let method = &side.methods[m];
         location(&side.paths[method.file], method.calls[c].span, "METHOD_INVOCATION", what)
     }
+}
+
+/// A test class by its name, as the test runners' conventions have it (`FooTest`, `FooTests`, `TestFoo`).
+fn is_test_class(simple: &str) -> bool {
+    simple.ends_with("Test") || simple.ends_with("Tests") || simple.starts_with("Test")
 }
 
 fn by_name(side: &Side) -> HashMap<&str, Vec<usize>> {

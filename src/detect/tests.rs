@@ -631,3 +631,62 @@ fn extract_method_of_one_statement_wrapped_in_error_handling() {
     let found = detect(&snap(&[("z/Store.java", &bare_before)]), &snap(&[("z/Store.java", &bare)]));
     assert!(found.iter().all(|r| r.kind != RefactoringType::ExtractMethod), "{found:?}");
 }
+
+/// A test class renamed with every test it had kept, however many the new name gains, is the
+/// same class (RefactoringMiner's test-class rule): its test is not reported as moved.
+#[test]
+fn test_class_renamed_with_all_its_tests_is_not_a_move() {
+    let test = "    public void testCanceled() throws Exception {\n        Flag flag = new Flag();\n        \
+                Runner runner = new Runner(flag, 3);\n        assertTrue(runner.run(\"a\"));\n        flag.set(true);\n        \
+                assertFalse(runner.run(\"b\"));\n    }\n";
+    let extra = |n: &str| {
+        format!(
+            "    public void test{n}() {{\n        Runner runner = new Runner(null, {}) ;\n        assertEquals(\"{n}\", runner.name());\n    }}\n",
+            n.len()
+        )
+    };
+    let before = format!("package h;\n\npublic class RunnerTest extends TestCase {{\n{test}}}\n");
+    let after = format!(
+        "package h;\n\npublic class TestRunner extends TestCase {{\n{test}{}{}}}\n",
+        extra("Name"),
+        extra("Other")
+    );
+    let found = detect(&snap(&[("h/RunnerTest.java", &before)]), &snap(&[("h/TestRunner.java", &after)]));
+    assert!(found.is_empty(), "{found:?}");
+    // Classes that are not tests need half their members in common.
+    let before = before.replace("RunnerTest", "RunnerChecks");
+    let after = after.replace("TestRunner", "RunnerProbes");
+    let found = detect(&snap(&[("h/RunnerChecks.java", &before)]), &snap(&[("h/RunnerProbes.java", &after)]));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].kind, RefactoringType::MoveMethod);
+}
+
+/// A one-statement method moved and renamed into a class the change added: the same statement
+/// word for word, passing arguments, held by no other removed or added method.
+#[test]
+fn move_and_rename_of_a_one_statement_method_into_a_new_class() {
+    let before = "package p;\n\npublic class HttpTest {\n    public static Collection<Protocol> data() {\n        \
+                  return asList(Protocol.H2, Protocol.HTTP_2);\n    }\n\n    public void testGet() {\n        \
+                  client.get(\"/\");\n    }\n}\n";
+    let after = "package p;\n\npublic class HttpTest {\n    static class ProtocolProvider implements ArgumentsProvider {\n        \
+                 public List<Object> arguments() {\n            return asList(Protocol.H2, Protocol.HTTP_2);\n        }\n    }\n\n    \
+                 public void testGet() {\n        client.get(\"/\");\n    }\n}\n";
+    let found = detect(&snap(&[("p/HttpTest.java", before)]), &snap(&[("p/HttpTest.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Move And Rename Method\tpublic data() : Collection<Protocol> from class p.HttpTest to public arguments() : List<Object> from class p.HttpTest.ProtocolProvider"
+        ]
+    );
+    // Two new methods with that statement: which one it became is a guess.
+    let twice = after.replace(
+        "    }\n\n    public void testGet",
+        "    }\n\n    static class Other {\n        public List<Object> values() {\n            return asList(Protocol.H2, Protocol.HTTP_2);\n        }\n    }\n\n    public void testGet",
+    );
+    assert!(detect(&snap(&[("p/HttpTest.java", before)]), &snap(&[("p/HttpTest.java", &twice)])).is_empty());
+    // A statement that passes nothing is too common to tell.
+    let bare = |s: &str| s.replace("asList(Protocol.H2, Protocol.HTTP_2)", "defaults()");
+    assert!(
+        detect(&snap(&[("p/HttpTest.java", &bare(before))]), &snap(&[("p/HttpTest.java", &bare(after))])).is_empty()
+    );
+}
