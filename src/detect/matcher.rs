@@ -686,10 +686,30 @@ impl<'s> Diff<'s> {
                 .collect()
         };
         let (nx, ny) = if moved { (strip(nx), strip(ny)) } else { (nx, ny) };
-        let fwd = map_bodies(&nx, &ny);
-        let back = map_bodies(&ny, &nx);
-        let (sx_solid, sy_solid) = (fwd.solid, back.solid);
         let identical = nx.len() == ny.len() && nx.iter().zip(&ny).all(|(p, q)| p.text == q.text);
+        let mut fwd = map_bodies(&nx, &ny);
+        let mut back = map_bodies(&ny, &nx);
+        // RefactoringMiner's Extract (Inline) Variable inside the method: a local only one side
+        // declares stands for its initializer there (`Dictionary d = load(..); new Hunspell(d, ..)`
+        // for `new Hunspell(load(..))`). Tried when the bodies as written share no majority.
+        let short = |f: &Mapping, b: &Mapping| {
+            let m = f.mapped.min(b.mapped);
+            !(m > f.solid - m && m > b.solid - m)
+        };
+        if short(&fwd, &back) {
+            let (lx, ly) = (own_locals(x, y), own_locals(y, x));
+            if !lx.is_empty() || !ly.is_empty() {
+                sx.extend(lx);
+                sy.extend(ly);
+                let (vx, vy) = (norms(x, &sx), norms(y, &sy));
+                let (vx, vy) = if moved { (strip(vx), strip(vy)) } else { (vx, vy) };
+                let (f, b) = (map_bodies(&vx, &vy), map_bodies(&vy, &vx));
+                if f.mapped.min(b.mapped) > fwd.mapped.min(back.mapped) {
+                    (fwd, back) = (f, b);
+                }
+            }
+        }
+        let (sx_solid, sy_solid) = (fwd.solid, back.solid);
         let same_sig = x.params.iter().map(|p| &p.1).eq(y.params.iter().map(|p| &p.1));
         if sx_solid == 0 || sy_solid == 0 {
             // Nothing solid to compare: only an identical, non-empty body with the same parameters,
@@ -1533,6 +1553,21 @@ fn removed_initializers(m: &Method, removed: &[usize]) -> HashMap<Vec<String>, S
             && init.len() >= 2
         {
             out.insert(init.to_vec(), name.to_string());
+        }
+    }
+    out
+}
+
+/// The locals `m` declares with an initializer (`T v = init;`) that `other` does not declare, as
+/// `v` → init tokens.
+fn own_locals<'m>(m: &'m Method, other: &Method) -> HashMap<&'m str, Vec<String>> {
+    let mut out = HashMap::new();
+    for st in m.stmts.iter().filter(|s| s.kind == "VARIABLE_DECLARATION_STATEMENT") {
+        if let Some((name, init)) = declared(&st.toks)
+            && !other.locals.iter().any(|(n, _)| n == name)
+            && !other.params.iter().any(|(n, _)| n == name)
+        {
+            out.insert(name, init.to_vec());
         }
     }
     out

@@ -690,3 +690,33 @@ fn move_and_rename_of_a_one_statement_method_into_a_new_class() {
         detect(&snap(&[("p/HttpTest.java", &bare(before))]), &snap(&[("p/HttpTest.java", &bare(after))])).is_empty()
     );
 }
+
+/// A local extracted from an expression in a moved (or renamed) method stands for that
+/// expression (RefactoringMiner's Extract Variable), so the statement it came from still maps.
+#[test]
+fn move_and_rename_with_an_extracted_variable() {
+    let asserts = "        assertEquals(Collections.singletonList(\"apach\"), engine.roots(\"apache\"));\n        \
+                   assertEquals(Collections.singletonList(\"foo\"), engine.roots(\"foo\"));\n";
+    let other = "    public void testSimple() {\n        assertStem(\"abc\", \"ab\");\n    }\n";
+    let before_a = format!(
+        "package s;\n\npublic class StemmerTest {{\n{other}\n    public void testEngineApi() throws IOException {{\n        \
+         Engine engine = new Engine(load(false, \"simple.aff\", \"simple.dic\"));\n{asserts}    }}\n}}\n"
+    );
+    let after_a = format!("package s;\n\npublic class StemmerTest {{\n{other}}}\n");
+    let before_b = "package s;\n\npublic class EngineTest {\n    public void testSpell() {\n        assertTrue(spell(\"x\"));\n    }\n}\n";
+    let after_b = format!(
+        "package s;\n\npublic class EngineTest {{\n    public void testSpell() {{\n        assertTrue(spell(\"x\"));\n    }}\n\n    \
+         public void testApi() throws Exception {{\n        Dictionary dictionary = load(false, \"simple.aff\", \"simple.dic\");\n        \
+         Engine engine = new Engine(dictionary, Policy.NONE, () -> {{}});\n{asserts}    }}\n}}\n"
+    );
+    let found = detect(
+        &snap(&[("s/StemmerTest.java", &before_a), ("s/EngineTest.java", before_b)]),
+        &snap(&[("s/StemmerTest.java", &after_a), ("s/EngineTest.java", &after_b)]),
+    );
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Move And Rename Method\tpublic testEngineApi() : void from class s.StemmerTest to public testApi() : void from class s.EngineTest"
+        ]
+    );
+}
