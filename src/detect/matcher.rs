@@ -744,7 +744,11 @@ impl<'s> Diff<'s> {
         if !moved && body_score < 0.75 && !self.call_sites_renamed(&x.name, &y.name) {
             return None;
         }
-        let score = body_score + if same_sig { 0.01 } else { 0.0 };
+        // Of equally good counterparts, the one whose statements match word for word is the method
+        // (RefactoringMiner's mapper comparator counts exact matches before anything else): a
+        // test renamed with its body intact beats a new variant of it that changes an argument.
+        let exactness = (fwd.exact + back.exact) as f64 / (sx_solid + sy_solid) as f64;
+        let score = body_score + if same_sig { 0.01 } else { 0.0 } + 0.001 * exactness;
         let pure = identical || (fwd.all_exact() && back.all_exact() && nx.len() == ny.len());
         Some((score, pure))
     }

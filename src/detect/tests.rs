@@ -720,3 +720,26 @@ fn move_and_rename_with_an_extracted_variable() {
         ]
     );
 }
+
+/// Of two new methods that fit a removed one statement for statement, the one matching word for
+/// word is the rename; the other, with an argument changed, is a new variant of it.
+#[test]
+fn rename_prefers_the_counterpart_matching_word_for_word() {
+    let body = |name: &str| {
+        format!(
+            "    void {name}(Output output) {{\n        this.environment.setProperty(\"app.name\", \"myapp\");\n        \
+             initialize(this.context, null, null);\n        this.logger.info(\"Hello world\");\n        \
+             assertThat(lineWith(output, \"Hello world\")).contains(\"[myapp] \");\n    }}\n"
+        )
+    };
+    let before = format!("package l;\n\nclass LoggingTests {{\n{}}}\n", body("loggingWhenNamed"));
+    let variant = body("loggingToConsoleWhenNamedWithParens").replace("\"myapp\")", "\"myapp (acme)\")");
+    let after = format!("package l;\n\nclass LoggingTests {{\n{}\n{variant}}}\n", body("loggingToConsoleWhenNamed"));
+    let found = detect(&snap(&[("l/LoggingTests.java", &before)]), &snap(&[("l/LoggingTests.java", &after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Rename Method\tpackage loggingWhenNamed(output Output) : void renamed to package loggingToConsoleWhenNamed(output Output) : void in class l.LoggingTests"
+        ]
+    );
+}
