@@ -237,6 +237,91 @@ fn embedded_returns(src: &[Norm], pool: &[&Norm], m: &mut Mapping, site: &[Strin
     }
 }
 
+/// RefactoringMiner's object creation with its arguments replaced: a new method returning
+/// `new T(a, b, ..)` (a builder's `build()`) whose call took the place of a `new T()` in the
+/// caller's statement (`pool.set(new T())` became `pool.set(T.builder().x(..).build())`). With the
+/// call replaced by the creation, the statement is the old one but for the creations' arguments.
+/// The pair is fuzzy: the arguments did change. Only a creation passed on counts: where the
+/// chain is a local's whole initializer (`T v = T.builder()..build();`), RefactoringMiner
+/// credits the chain's first call (`builder()`) with the old `new T()` instead.
+fn returned_creation(src: &[Norm], pool: &[&Norm], m: &mut Mapping, site: &[String], call: &Call) {
+    let Some((start, end)) = call_range(site, call) else { return };
+    if start == 0 || site[start - 1] == "=" {
+        return;
+    }
+    let mut used = vec![false; pool.len()];
+    let mut done = vec![false; src.len()];
+    for &(i, j, _) in &m.pairs {
+        done[i] = true;
+        used[j] = true;
+    }
+    for (i, s) in src.iter().enumerate() {
+        let n = s.toks.len();
+        if done[i] || n < 6 || s.toks[..2] != ["return", "new"] || s.toks[n - 1] != ";" {
+            continue;
+        }
+        let ty = &s.toks[2];
+        let e = &s.toks[1..n - 1];
+        // `new T ( .. )` and nothing after it: a creation, not a call on one.
+        if e.get(2).is_none_or(|t| t != "(") || closing(e, 2) != Some(e.len() - 1) {
+            continue;
+        }
+        let mut candidate: Vec<String> = site[..start].to_vec();
+        candidate.extend(e.iter().cloned());
+        candidate.extend(site[end..].iter().cloned());
+        let blank = blank_creations(&candidate, ty);
+        let fits =
+            |p: &Norm| p.toks.windows(2).any(|w| w[0] == "new" && w[1] == *ty) && blank_creations(&p.toks, ty) == blank;
+        if let Some(j) = (0..pool.len()).find(|&j| !used[j] && fits(pool[j])) {
+            used[j] = true;
+            m.pairs.push((i, j, Pairing::Fuzzy));
+            if !s.trivial {
+                m.mapped += 1;
+            }
+        }
+    }
+}
+
+/// The index of the `)` closing the `(` at `open`.
+fn closing(toks: &[String], open: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    for (q, t) in toks.iter().enumerate().skip(open) {
+        match t.as_str() {
+            "(" => depth += 1,
+            ")" => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(q);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `toks` with the arguments of every `new ty ( .. )` dropped.
+fn blank_creations(toks: &[String], ty: &str) -> Vec<String> {
+    let mut out = Vec::with_capacity(toks.len());
+    let mut i = 0;
+    while i < toks.len() {
+        out.push(toks[i].clone());
+        if i >= 1
+            && toks[i - 1] == "new"
+            && toks[i] == ty
+            && toks.get(i + 1).is_some_and(|t| t == "(")
+            && let Some(q) = closing(toks, i + 1)
+        {
+            out.push("(".into());
+            out.push(")".into());
+            i = q + 1;
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
 /// Equal, or equal but for one renamed variable (`String location = ...` / `String toolsLocation
 /// = ...`): a renamed method or a changed argument is another statement.
 fn near_equal(x: &[String], y: &[String]) -> bool {
@@ -951,6 +1036,13 @@ impl<'s> Diff<'s> {
                         && let Some(k) = call.stmt
                     {
                         embedded_returns(&src, &pool, &mut mapping, &am.stmts[k].toks, call, !across);
+                    }
+                    if across
+                        && depth == 0
+                        && !Self::enough(&mapping)
+                        && let Some(k) = call.stmt
+                    {
+                        returned_creation(&src, &pool, &mut mapping, &am.stmts[k].toks, call);
                     }
                     // A new method that only forwards to another new one (`range(offset, length)`
                     // returning `range(new ArrayList<>(), offset, length)`) is a hop, not the

@@ -743,3 +743,45 @@ fn rename_prefers_the_counterpart_matching_word_for_word() {
         ]
     );
 }
+
+/// A builder's `build()` returning `new T(..)` whose call chain took the place of a `new T()`
+/// passed to a call: the statement is the old one but for the creation's arguments.
+#[test]
+fn extract_and_move_of_a_builder_replacing_a_creation() {
+    let test = |pool: &str| {
+        format!(
+            "package n;\n\nclass ChannelTest {{\n    void setup() throws Exception {{\n        networkPool = new NetworkPool(8, SIZE);\n        \
+             gate = createGate(1, networkPool);\n        {pool}\n        gate.setupChannels();\n    }}\n}}\n"
+        )
+    };
+    let pool_before = "package b;\n\npublic class TestingPool implements Pool {\n    public TestingPool() {\n        this(() -> null, b -> {});\n    }\n\n    \
+                       public TestingPool(Supplier<Segment> supplier, Consumer<Buffer> recycler) {\n        this.supplier = supplier;\n        \
+                       this.recycler = recycler;\n    }\n}\n";
+    let pool_after = "package b;\n\npublic class TestingPool implements Pool {\n    \
+                      public TestingPool(Supplier<Segment> supplier, Consumer<Buffer> recycler) {\n        this.supplier = supplier;\n        \
+                      this.recycler = recycler;\n    }\n\n    public static TestingPool.Builder builder() {\n        return new TestingPool.Builder();\n    }\n\n    \
+                      public static class Builder {\n        private Supplier<Segment> supplier = () -> null;\n        private Consumer<Buffer> recycler = b -> {};\n\n        \
+                      public Builder setSupplier(Supplier<Segment> supplier) {\n            this.supplier = supplier;\n            return this;\n        }\n\n        \
+                      public TestingPool build() {\n            return new TestingPool(supplier, recycler);\n        }\n    }\n}\n";
+    let passed = "gate.setBufferPool(TestingPool.builder().setSupplier(() -> allocate(1024)).build());";
+    let found = detect(
+        &snap(&[
+            ("n/ChannelTest.java", &test("gate.setBufferPool(new TestingPool());")),
+            ("b/TestingPool.java", pool_before),
+        ]),
+        &snap(&[("n/ChannelTest.java", &test(passed)), ("b/TestingPool.java", pool_after)]),
+    );
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract And Move Method\tpublic build() : TestingPool extracted from package setup() : void in class n.ChannelTest & moved to class b.TestingPool.Builder"
+        ]
+    );
+    // A local's whole initializer is credited to the chain's first call by RefactoringMiner.
+    let local = "Pool pool = TestingPool.builder().setSupplier(() -> allocate(1024)).build();";
+    let found = detect(
+        &snap(&[("n/ChannelTest.java", &test("Pool pool = new TestingPool();")), ("b/TestingPool.java", pool_before)]),
+        &snap(&[("n/ChannelTest.java", &test(local)), ("b/TestingPool.java", pool_after)]),
+    );
+    assert!(found.iter().all(|r| r.kind != RefactoringType::ExtractAndMoveMethod), "{found:?}");
+}
