@@ -267,6 +267,91 @@ fn embedded_returns(src: &[Norm], pool: &[&Norm], m: &mut Mapping, site: &[Strin
     }
 }
 
+/// RefactoringMiner's object creation with its arguments replaced: a new method returning
+/// `new T(a, b, ..)` (a builder's `build()`) whose call took the place of a `new T()` in the
+/// caller's statement (`pool.set(new T())` became `pool.set(T.builder().x(..).build())`). With the
+/// call replaced by the creation, the statement is the old one but for the creations' arguments.
+/// The pair is fuzzy: the arguments did change. Only a creation passed on counts: where the
+/// chain is a local's whole initializer (`T v = T.builder()..build();`), RefactoringMiner
+/// credits the chain's first call (`builder()`) with the old `new T()` instead.
+fn returned_creation(src: &[Norm], pool: &[&Norm], m: &mut Mapping, site: &[String], call: &Call) {
+    let Some((start, end)) = call_range(site, call) else { return };
+    if start == 0 || site[start - 1] == "=" {
+        return;
+    }
+    let mut used = vec![false; pool.len()];
+    let mut done = vec![false; src.len()];
+    for &(i, j, _) in &m.pairs {
+        done[i] = true;
+        used[j] = true;
+    }
+    for (i, s) in src.iter().enumerate() {
+        let n = s.toks.len();
+        if done[i] || n < 6 || s.toks[..2] != ["return", "new"] || s.toks[n - 1] != ";" {
+            continue;
+        }
+        let ty = &s.toks[2];
+        let e = &s.toks[1..n - 1];
+        // `new T ( .. )` and nothing after it: a creation, not a call on one.
+        if e.get(2).is_none_or(|t| t != "(") || closing(e, 2) != Some(e.len() - 1) {
+            continue;
+        }
+        let mut candidate: Vec<String> = site[..start].to_vec();
+        candidate.extend(e.iter().cloned());
+        candidate.extend(site[end..].iter().cloned());
+        let blank = blank_creations(&candidate, ty);
+        let fits =
+            |p: &Norm| p.toks.windows(2).any(|w| w[0] == "new" && w[1] == *ty) && blank_creations(&p.toks, ty) == blank;
+        if let Some(j) = (0..pool.len()).find(|&j| !used[j] && fits(pool[j])) {
+            used[j] = true;
+            m.pairs.push((i, j, Pairing::Fuzzy));
+            if !s.trivial {
+                m.mapped += 1;
+            }
+        }
+    }
+}
+
+/// The index of the `)` closing the `(` at `open`.
+fn closing(toks: &[String], open: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    for (q, t) in toks.iter().enumerate().skip(open) {
+        match t.as_str() {
+            "(" => depth += 1,
+            ")" => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(q);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `toks` with the arguments of every `new ty ( .. )` dropped.
+fn blank_creations(toks: &[String], ty: &str) -> Vec<String> {
+    let mut out = Vec::with_capacity(toks.len());
+    let mut i = 0;
+    while i < toks.len() {
+        out.push(toks[i].clone());
+        if i >= 1
+            && toks[i - 1] == "new"
+            && toks[i] == ty
+            && toks.get(i + 1).is_some_and(|t| t == "(")
+            && let Some(q) = closing(toks, i + 1)
+        {
+            out.push("(".into());
+            out.push(")".into());
+            i = q + 1;
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
 /// Equal, or equal but for one renamed variable (`String location = ...` / `String toolsLocation
 /// = ...`): a renamed method or a changed argument is another statement.
 fn near_equal(x: &[String], y: &[String]) -> bool {
@@ -457,7 +542,13 @@ impl<'s> Diff<'s> {
                 let common = kb.intersection(ka).count();
                 let size = kb.len().max(ka.len());
                 let share = if size == 0 { 0.0 } else { common as f64 / size as f64 };
-                if same_name || (common >= 1 && share >= 0.5) {
+                // RefactoringMiner renames a test class whose every test is in the new one, however
+                // many tests the new one adds (`HunspellTest` into `TestHunspell`).
+                let all_tests_kept = common >= 1
+                    && common == kb.len()
+                    && is_test_class(&self.b.classes[cb].simple)
+                    && is_test_class(&self.a.classes[ca].simple);
+                if same_name || (common >= 1 && share >= 0.5) || all_tests_kept {
                     // Shared members decide; an equal simple name only breaks ties (a class moved
                     // to a package that already has a namesake must not pair with the namesake).
                     let score = share + if same_name { 0.3 } else { 0.0 };
@@ -840,10 +931,30 @@ impl<'s> Diff<'s> {
                 .collect()
         };
         let (nx, ny) = if moved { (strip(nx), strip(ny)) } else { (nx, ny) };
-        let fwd = map_bodies(&nx, &ny);
-        let back = map_bodies(&ny, &nx);
-        let (sx_solid, sy_solid) = (fwd.solid, back.solid);
         let identical = nx.len() == ny.len() && nx.iter().zip(&ny).all(|(p, q)| p.text == q.text);
+        let mut fwd = map_bodies(&nx, &ny);
+        let mut back = map_bodies(&ny, &nx);
+        // RefactoringMiner's Extract (Inline) Variable inside the method: a local only one side
+        // declares stands for its initializer there (`Dictionary d = load(..); new Hunspell(d, ..)`
+        // for `new Hunspell(load(..))`). Tried when the bodies as written share no majority.
+        let short = |f: &Mapping, b: &Mapping| {
+            let m = f.mapped.min(b.mapped);
+            !(m > f.solid - m && m > b.solid - m)
+        };
+        if short(&fwd, &back) {
+            let (lx, ly) = (own_locals(x, y), own_locals(y, x));
+            if !lx.is_empty() || !ly.is_empty() {
+                sx.extend(lx);
+                sy.extend(ly);
+                let (vx, vy) = (norms(x, &sx), norms(y, &sy));
+                let (vx, vy) = if moved { (strip(vx), strip(vy)) } else { (vx, vy) };
+                let (f, b) = (map_bodies(&vx, &vy), map_bodies(&vy, &vx));
+                if f.mapped.min(b.mapped) > fwd.mapped.min(back.mapped) {
+                    (fwd, back) = (f, b);
+                }
+            }
+        }
+        let (sx_solid, sy_solid) = (fwd.solid, back.solid);
         let same_sig = x.params.iter().map(|p| &p.1).eq(y.params.iter().map(|p| &p.1));
         if sx_solid == 0 || sy_solid == 0 {
             // Nothing solid to compare: only an identical, non-empty body with the same parameters,
@@ -878,7 +989,11 @@ impl<'s> Diff<'s> {
         if !moved && body_score < 0.75 && !self.call_sites_renamed(&x.name, &y.name) {
             return None;
         }
-        let score = body_score + if same_sig { 0.01 } else { 0.0 };
+        // Of equally good counterparts, the one whose statements match word for word is the method
+        // (RefactoringMiner's mapper comparator counts exact matches before anything else): a
+        // test renamed with its body intact beats a new variant of it that changes an argument.
+        let exactness = (fwd.exact + back.exact) as f64 / (sx_solid + sy_solid) as f64;
+        let score = body_score + if same_sig { 0.01 } else { 0.0 } + 0.001 * exactness;
         let pure = identical || (fwd.all_exact() && back.all_exact() && nx.len() == ny.len());
         Some((score, pure))
     }
@@ -1089,6 +1204,13 @@ impl<'s> Diff<'s> {
                         && let Some(k) = call.stmt
                     {
                         embedded_returns(&src, &plain_pool, &mut mapping, &am.stmts[k].toks, call, !across);
+                    }
+                    if across
+                        && depth == 0
+                        && !Self::enough(&mapping)
+                        && let Some(k) = call.stmt
+                    {
+                        returned_creation(&src, &pool, &mut mapping, &am.stmts[k].toks, call);
                     }
                     // A new method that only forwards to another new one (`range(offset, length)`
                     // returning `range(new ArrayList<>(), offset, length)`) is a hop, not the
@@ -1490,6 +1612,7 @@ impl<'s> Diff<'s> {
                 pushed.push((mb, cx.simple.clone(), cx_after.to_string()));
             }
         }
+        self.moved_one_liners();
         // A method pushed down usually lands in every subclass: the other copies are the same push.
         for (mb, sup, sup_after) in pushed {
             let x = &self.b.methods[mb];
@@ -1517,6 +1640,59 @@ impl<'s> Diff<'s> {
                 let right = vec![self.decl(false, ma, "moved method declaration")];
                 self.push(RefactoringType::PushDownMethod, description, left, right, pure, (true, mb), (false, ma));
             }
+        }
+    }
+
+    /// Move And Rename of a one-statement method into a class the change added (a JUnit 4
+    /// `@Parameters data()` that became `arguments()` of a new nested provider class): the body
+    /// is the only evidence, so it must be the same statement word for word, one that passes
+    /// arguments, with the same parameters, and no other removed or added method may have it.
+    /// Methods with the same name are [`Self::moves`]'s; bodies of two statements or more too.
+    fn moved_one_liners(&mut self) {
+        fn one(side: &Side, m: usize) -> Option<&str> {
+            let method = &side.methods[m];
+            let [st] = method.stmts.as_slice() else { return None };
+            (!method.ctor && !st.trivial && norm(st, &HashMap::new()).strong()).then_some(st.text.as_str())
+        }
+        let mut removed: HashMap<&str, Vec<usize>> = HashMap::new();
+        for mb in (0..self.b.methods.len()).filter(|&m| self.fwd[m].is_none() && !self.used_b[m]) {
+            if let Some(text) = one(self.b, mb) {
+                removed.entry(text).or_default().push(mb);
+            }
+        }
+        let mut added: HashMap<&str, Vec<usize>> = HashMap::new();
+        for ma in (0..self.a.methods.len()).filter(|&m| self.back[m].is_none() && !self.used_a[m]) {
+            if let Some(text) = one(self.a, ma) {
+                added.entry(text).or_default().push(ma);
+            }
+        }
+        let mut found = Vec::new();
+        for (text, bs) in &removed {
+            let (Some(r#as), [mb]) = (added.get(text), bs.as_slice()) else { continue };
+            let [ma] = r#as.as_slice() else { continue };
+            let (x, y) = (&self.b.methods[*mb], &self.a.methods[*ma]);
+            if x.name != y.name
+                && !self.class_back.contains_key(&y.class)
+                && x.params.iter().map(|p| &p.1).eq(y.params.iter().map(|p| &p.1))
+            {
+                found.push((*mb, *ma));
+            }
+        }
+        found.sort_unstable();
+        for (mb, ma) in found {
+            self.used_b[mb] = true;
+            self.used_a[ma] = true;
+            let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
+            let description = format!(
+                "Move And Rename Method\t{} from class {} to {} from class {}",
+                x.desc,
+                self.b.class_of(mb).name,
+                y.desc,
+                self.a.class_of(ma).name
+            );
+            let left = vec![self.decl(true, mb, "original method declaration")];
+            let right = vec![self.decl(false, ma, "moved method declaration")];
+            self.push(RefactoringType::MoveAndRenameMethod, description, left, right, true, (true, mb), (false, ma));
         }
     }
 
@@ -1592,6 +1768,11 @@ fn mentions(m: &Method, name: &str) -> bool {
     m.stmts.iter().any(|s| s.toks.iter().any(|t| t == name))
 }
 
+/// A test class by its name, as the test runners' conventions have it (`FooTest`, `FooTests`, `TestFoo`).
+fn is_test_class(simple: &str) -> bool {
+    simple.ends_with("Test") || simple.ends_with("Tests") || simple.starts_with("Test")
+}
+
 fn by_name(side: &Side) -> HashMap<&str, Vec<usize>> {
     let mut map: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, m) in side.methods.iter().enumerate() {
@@ -1647,6 +1828,21 @@ fn removed_initializers(m: &Method, removed: &[usize]) -> HashMap<Vec<String>, S
             && init.len() >= 2
         {
             out.insert(init.to_vec(), name.to_string());
+        }
+    }
+    out
+}
+
+/// The locals `m` declares with an initializer (`T v = init;`) that `other` does not declare, as
+/// `v` → init tokens.
+fn own_locals<'m>(m: &'m Method, other: &Method) -> HashMap<&'m str, Vec<String>> {
+    let mut out = HashMap::new();
+    for st in m.stmts.iter().filter(|s| s.kind == "VARIABLE_DECLARATION_STATEMENT") {
+        if let Some((name, init)) = declared(&st.toks)
+            && !other.locals.iter().any(|(n, _)| n == name)
+            && !other.params.iter().any(|(n, _)| n == name)
+        {
+            out.insert(name, init.to_vec());
         }
     }
     out

@@ -796,3 +796,157 @@ fn inline_method_into_a_method_extracted_at_the_same_time() {
         ]
     );
 }
+
+/// A test class renamed with every test it had kept, however many the new name gains, is the
+/// same class (RefactoringMiner's test-class rule): its test is not reported as moved.
+#[test]
+fn test_class_renamed_with_all_its_tests_is_not_a_move() {
+    let test = "    public void testCanceled() throws Exception {\n        Flag flag = new Flag();\n        \
+                Runner runner = new Runner(flag, 3);\n        assertTrue(runner.run(\"a\"));\n        flag.set(true);\n        \
+                assertFalse(runner.run(\"b\"));\n    }\n";
+    let extra = |n: &str| {
+        format!(
+            "    public void test{n}() {{\n        Runner runner = new Runner(null, {}) ;\n        assertEquals(\"{n}\", runner.name());\n    }}\n",
+            n.len()
+        )
+    };
+    let before = format!("package h;\n\npublic class RunnerTest extends TestCase {{\n{test}}}\n");
+    let after = format!(
+        "package h;\n\npublic class TestRunner extends TestCase {{\n{test}{}{}}}\n",
+        extra("Name"),
+        extra("Other")
+    );
+    let found = detect(&snap(&[("h/RunnerTest.java", &before)]), &snap(&[("h/TestRunner.java", &after)]));
+    assert!(found.is_empty(), "{found:?}");
+    // Classes that are not tests need half their members in common.
+    let before = before.replace("RunnerTest", "RunnerChecks");
+    let after = after.replace("TestRunner", "RunnerProbes");
+    let found = detect(&snap(&[("h/RunnerChecks.java", &before)]), &snap(&[("h/RunnerProbes.java", &after)]));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].kind, RefactoringType::MoveMethod);
+}
+
+/// A one-statement method moved and renamed into a class the change added: the same statement
+/// word for word, passing arguments, held by no other removed or added method.
+#[test]
+fn move_and_rename_of_a_one_statement_method_into_a_new_class() {
+    let before = "package p;\n\npublic class HttpTest {\n    public static Collection<Protocol> data() {\n        \
+                  return asList(Protocol.H2, Protocol.HTTP_2);\n    }\n\n    public void testGet() {\n        \
+                  client.get(\"/\");\n    }\n}\n";
+    let after = "package p;\n\npublic class HttpTest {\n    static class ProtocolProvider implements ArgumentsProvider {\n        \
+                 public List<Object> arguments() {\n            return asList(Protocol.H2, Protocol.HTTP_2);\n        }\n    }\n\n    \
+                 public void testGet() {\n        client.get(\"/\");\n    }\n}\n";
+    let found = detect(&snap(&[("p/HttpTest.java", before)]), &snap(&[("p/HttpTest.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Move And Rename Method\tpublic data() : Collection<Protocol> from class p.HttpTest to public arguments() : List<Object> from class p.HttpTest.ProtocolProvider"
+        ]
+    );
+    // Two new methods with that statement: which one it became is a guess.
+    let twice = after.replace(
+        "    }\n\n    public void testGet",
+        "    }\n\n    static class Other {\n        public List<Object> values() {\n            return asList(Protocol.H2, Protocol.HTTP_2);\n        }\n    }\n\n    public void testGet",
+    );
+    assert!(detect(&snap(&[("p/HttpTest.java", before)]), &snap(&[("p/HttpTest.java", &twice)])).is_empty());
+    // A statement that passes nothing is too common to tell.
+    let bare = |s: &str| s.replace("asList(Protocol.H2, Protocol.HTTP_2)", "defaults()");
+    assert!(
+        detect(&snap(&[("p/HttpTest.java", &bare(before))]), &snap(&[("p/HttpTest.java", &bare(after))])).is_empty()
+    );
+}
+
+/// A local extracted from an expression in a moved (or renamed) method stands for that
+/// expression (RefactoringMiner's Extract Variable), so the statement it came from still maps.
+#[test]
+fn move_and_rename_with_an_extracted_variable() {
+    let asserts = "        assertEquals(Collections.singletonList(\"apach\"), engine.roots(\"apache\"));\n        \
+                   assertEquals(Collections.singletonList(\"foo\"), engine.roots(\"foo\"));\n";
+    let other = "    public void testSimple() {\n        assertStem(\"abc\", \"ab\");\n    }\n";
+    let before_a = format!(
+        "package s;\n\npublic class StemmerTest {{\n{other}\n    public void testEngineApi() throws IOException {{\n        \
+         Engine engine = new Engine(load(false, \"simple.aff\", \"simple.dic\"));\n{asserts}    }}\n}}\n"
+    );
+    let after_a = format!("package s;\n\npublic class StemmerTest {{\n{other}}}\n");
+    let before_b = "package s;\n\npublic class EngineTest {\n    public void testSpell() {\n        assertTrue(spell(\"x\"));\n    }\n}\n";
+    let after_b = format!(
+        "package s;\n\npublic class EngineTest {{\n    public void testSpell() {{\n        assertTrue(spell(\"x\"));\n    }}\n\n    \
+         public void testApi() throws Exception {{\n        Dictionary dictionary = load(false, \"simple.aff\", \"simple.dic\");\n        \
+         Engine engine = new Engine(dictionary, Policy.NONE, () -> {{}});\n{asserts}    }}\n}}\n"
+    );
+    let found = detect(
+        &snap(&[("s/StemmerTest.java", &before_a), ("s/EngineTest.java", before_b)]),
+        &snap(&[("s/StemmerTest.java", &after_a), ("s/EngineTest.java", &after_b)]),
+    );
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Move And Rename Method\tpublic testEngineApi() : void from class s.StemmerTest to public testApi() : void from class s.EngineTest"
+        ]
+    );
+}
+
+/// Of two new methods that fit a removed one statement for statement, the one matching word for
+/// word is the rename; the other, with an argument changed, is a new variant of it.
+#[test]
+fn rename_prefers_the_counterpart_matching_word_for_word() {
+    let body = |name: &str| {
+        format!(
+            "    void {name}(Output output) {{\n        this.environment.setProperty(\"app.name\", \"myapp\");\n        \
+             initialize(this.context, null, null);\n        this.logger.info(\"Hello world\");\n        \
+             assertThat(lineWith(output, \"Hello world\")).contains(\"[myapp] \");\n    }}\n"
+        )
+    };
+    let before = format!("package l;\n\nclass LoggingTests {{\n{}}}\n", body("loggingWhenNamed"));
+    let variant = body("loggingToConsoleWhenNamedWithParens").replace("\"myapp\")", "\"myapp (acme)\")");
+    let after = format!("package l;\n\nclass LoggingTests {{\n{}\n{variant}}}\n", body("loggingToConsoleWhenNamed"));
+    let found = detect(&snap(&[("l/LoggingTests.java", &before)]), &snap(&[("l/LoggingTests.java", &after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Rename Method\tpackage loggingWhenNamed(output Output) : void renamed to package loggingToConsoleWhenNamed(output Output) : void in class l.LoggingTests"
+        ]
+    );
+}
+
+/// A builder's `build()` returning `new T(..)` whose call chain took the place of a `new T()`
+/// passed to a call: the statement is the old one but for the creation's arguments.
+#[test]
+fn extract_and_move_of_a_builder_replacing_a_creation() {
+    let test = |pool: &str| {
+        format!(
+            "package n;\n\nclass ChannelTest {{\n    void setup() throws Exception {{\n        networkPool = new NetworkPool(8, SIZE);\n        \
+             gate = createGate(1, networkPool);\n        {pool}\n        gate.setupChannels();\n    }}\n}}\n"
+        )
+    };
+    let pool_before = "package b;\n\npublic class TestingPool implements Pool {\n    public TestingPool() {\n        this(() -> null, b -> {});\n    }\n\n    \
+                       public TestingPool(Supplier<Segment> supplier, Consumer<Buffer> recycler) {\n        this.supplier = supplier;\n        \
+                       this.recycler = recycler;\n    }\n}\n";
+    let pool_after = "package b;\n\npublic class TestingPool implements Pool {\n    \
+                      public TestingPool(Supplier<Segment> supplier, Consumer<Buffer> recycler) {\n        this.supplier = supplier;\n        \
+                      this.recycler = recycler;\n    }\n\n    public static TestingPool.Builder builder() {\n        return new TestingPool.Builder();\n    }\n\n    \
+                      public static class Builder {\n        private Supplier<Segment> supplier = () -> null;\n        private Consumer<Buffer> recycler = b -> {};\n\n        \
+                      public Builder setSupplier(Supplier<Segment> supplier) {\n            this.supplier = supplier;\n            return this;\n        }\n\n        \
+                      public TestingPool build() {\n            return new TestingPool(supplier, recycler);\n        }\n    }\n}\n";
+    let passed = "gate.setBufferPool(TestingPool.builder().setSupplier(() -> allocate(1024)).build());";
+    let found = detect(
+        &snap(&[
+            ("n/ChannelTest.java", &test("gate.setBufferPool(new TestingPool());")),
+            ("b/TestingPool.java", pool_before),
+        ]),
+        &snap(&[("n/ChannelTest.java", &test(passed)), ("b/TestingPool.java", pool_after)]),
+    );
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract And Move Method\tpublic build() : TestingPool extracted from package setup() : void in class n.ChannelTest & moved to class b.TestingPool.Builder"
+        ]
+    );
+    // A local's whole initializer is credited to the chain's first call by RefactoringMiner.
+    let local = "Pool pool = TestingPool.builder().setSupplier(() -> allocate(1024)).build();";
+    let found = detect(
+        &snap(&[("n/ChannelTest.java", &test("Pool pool = new TestingPool();")), ("b/TestingPool.java", pool_before)]),
+        &snap(&[("n/ChannelTest.java", &test(local)), ("b/TestingPool.java", pool_after)]),
+    );
+    assert!(found.iter().all(|r| r.kind != RefactoringType::ExtractAndMoveMethod), "{found:?}");
+}

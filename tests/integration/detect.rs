@@ -116,11 +116,11 @@ fn oracle_accuracy_floors() {
     let floors = [
         (RefactoringType::ExtractMethod, 0.96, 0.71),
         (RefactoringType::InlineMethod, 0.97, 0.74),
-        (RefactoringType::MoveMethod, 0.96, 0.86),
-        (RefactoringType::RenameMethod, 0.96, 0.84),
-        (RefactoringType::ExtractAndMoveMethod, 0.95, 0.63),
+        (RefactoringType::MoveMethod, 0.99, 0.86),
+        (RefactoringType::RenameMethod, 0.955, 0.86),
+        (RefactoringType::ExtractAndMoveMethod, 0.96, 0.72),
         (RefactoringType::MoveAndInlineMethod, 0.95, 0.77),
-        (RefactoringType::MoveAndRenameMethod, 0.99, 0.28),
+        (RefactoringType::MoveAndRenameMethod, 0.99, 0.85),
     ];
     for (kind, precision, recall) in floors {
         let c = eval.counts(kind);
