@@ -60,6 +60,11 @@ struct Mapping {
 }
 
 impl Mapping {
+    /// No statement mapped, so that the later rules start from nothing rather than from pairs
+    /// that were judged too weak.
+    fn rejected(&self) -> Mapping {
+        Mapping { solid: self.solid, ..Mapping::default() }
+    }
     fn unmapped(&self) -> usize {
         self.solid - self.mapped
     }
@@ -1210,6 +1215,10 @@ impl<'s> Diff<'s> {
                         && !Self::enough(&mapping)
                         && let Some(k) = call.stmt
                     {
+                        // Fuzzy pairs judged too weak above must not keep the creation from pairing.
+                        if mapping.mapped == 0 {
+                            mapping = mapping.rejected();
+                        }
                         returned_creation(&src, &pool, &mut mapping, &am.stmts[k].toks, call);
                     }
                     // A new method that only forwards to another new one (`range(offset, length)`

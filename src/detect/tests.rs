@@ -950,3 +950,29 @@ fn extract_and_move_of_a_builder_replacing_a_creation() {
     );
     assert!(found.iter().all(|r| r.kind != RefactoringType::ExtractAndMoveMethod), "{found:?}");
 }
+
+/// A creation moved into another class with its argument rewritten: the one statement pairs
+/// loosely at first, too loosely across classes, and must not keep the creation rule from
+/// pairing it afterwards.
+#[test]
+fn extract_and_move_of_a_creation_with_a_new_argument() {
+    let before = "package s;\n\npublic class TestUtils {\n    \
+                  public static Path getCsvPath(Configuration conf) {\n        \
+                  return new Path(getCsvFile(conf));\n    }\n}\n";
+    let after = "package s;\n\npublic class TestUtils {\n    \
+                 public static Path getCsvPath(Configuration conf) {\n        \
+                 return DatasetUtils.getExternalData(conf);\n    }\n}\n";
+    let utils = "package s;\n\npublic class DatasetUtils {\n    \
+                 public static Path getExternalData(Configuration conf) {\n        \
+                 return new Path(fetchFromConfig(conf, KEY_CSV_FILE, DEFAULT_FILE));\n    }\n}\n";
+    let found = detect(
+        &snap(&[("s/TestUtils.java", before)]),
+        &snap(&[("s/TestUtils.java", after), ("s/DatasetUtils.java", utils)]),
+    );
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract And Move Method\tpublic getExternalData(conf Configuration) : Path extracted from public getCsvPath(conf Configuration) : Path in class s.TestUtils & moved to class s.DatasetUtils"
+        ]
+    );
+}
