@@ -1062,13 +1062,14 @@ impl<'s> Diff<'s> {
             if pair.removed.is_empty() {
                 continue;
             }
-            let empty = HashMap::new();
-            let before: Vec<Norm> = pair.removed.iter().map(|&i| self.before_norm(bm, &bm.stmts[i], &empty)).collect();
+            let renamed_params = renamed_parameters(bm, am);
+            let before: Vec<Norm> =
+                pair.removed.iter().map(|&i| self.before_norm(bm, &bm.stmts[i], &renamed_params)).collect();
             let pool: Vec<&Norm> = before.iter().collect();
             // A returned name is read as written: a getter of a renamed field is no evidence
             // that the code reading the old field was extracted.
             let plain: Vec<Norm> = if self.field_renames.contains_key(&bm.class) {
-                pair.removed.iter().map(|&i| norm(&bm.stmts[i], &empty)).collect()
+                pair.removed.iter().map(|&i| norm(&bm.stmts[i], &renamed_params)).collect()
             } else {
                 Vec::new()
             };
@@ -1770,6 +1771,23 @@ impl<'s> Diff<'s> {
         let method = &side.methods[m];
         location(&side.paths[method.file], method.calls[c].span, "METHOD_INVOCATION", what)
     }
+}
+
+/// The caller's parameters renamed in place (same position and type, another name), old name →
+/// new: RefactoringMiner's Rename Parameter, read into the caller's old statements so that they
+/// compare with code extracted under the new names (`setLocalMaxTableSize(int localMaxTableSize)`
+/// becoming `setLocalMaxTableSize(int maxTableSizeLimit)` that calls the new setter with it).
+fn renamed_parameters<'m>(before: &'m Method, after: &Method) -> Subst<'m> {
+    if before.params.len() != after.params.len() {
+        return HashMap::new();
+    }
+    before
+        .params
+        .iter()
+        .zip(&after.params)
+        .filter(|(b, a)| b.0 != a.0 && b.1 == a.1 && after.params.iter().all(|p| p.0 != b.0))
+        .map(|(b, a)| (b.0.as_str(), vec![a.0.clone()]))
+        .collect()
 }
 
 /// Whether a body uses `name` as a word.

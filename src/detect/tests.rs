@@ -976,3 +976,24 @@ fn extract_and_move_of_a_creation_with_a_new_argument() {
         ]
     );
 }
+
+/// A setter extracted from a method whose parameter was renamed at the same time: the old
+/// statement is read with the parameter's new name.
+#[test]
+fn extract_method_from_a_caller_with_a_renamed_parameter() {
+    let before = "package h;\n\npublic class Encoder {\n    private int _localMaxTableSize;\n\n    \
+                  public void setLocalMaxTableSize(int localMaxTableSize) {\n        \
+                  _localMaxTableSize = localMaxTableSize;\n    }\n}\n";
+    let after = "package h;\n\npublic class Encoder {\n    private int _maxTableCapacity;\n    private int _tableCapacity;\n\n    \
+                 public void setLocalMaxTableSize(int maxTableSizeLimit) {\n        \
+                 setMaxTableCapacity(maxTableSizeLimit);\n    }\n\n    \
+                 public void setMaxTableCapacity(int maxTableSizeLimit) {\n        \
+                 _maxTableCapacity = maxTableSizeLimit;\n    }\n}\n";
+    let found = detect(&snap(&[("h/Encoder.java", before)]), &snap(&[("h/Encoder.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract Method\tpublic setMaxTableCapacity(maxTableSizeLimit int) : void extracted from public setLocalMaxTableSize(localMaxTableSize int) : void in class h.Encoder"
+        ]
+    );
+}
