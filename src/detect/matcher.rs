@@ -641,6 +641,43 @@ impl<'s> Diff<'s> {
         })
     }
 
+    /// New methods of the caller's class that a method reference (`this::getBundle`) names where
+    /// a removed statement of the caller had a lambda returning the method's `return` expression
+    /// (`(bundle) -> sslBundles.getBundle(bundle.name())`), with that statement's index in `pool`.
+    fn referenced_lambdas(&self, pair: &Pair, pool: &[&Norm]) -> Vec<(usize, usize)> {
+        let am = &self.a.methods[pair.a];
+        let own = self.a.classes[am.class].simple.as_str();
+        let mut out = Vec::new();
+        for &k in &pair.added {
+            let toks = &am.stmts[k].toks;
+            for w in 0..toks.len().saturating_sub(2) {
+                if toks[w + 1] != "::" || !(toks[w] == "this" || toks[w] == own) {
+                    continue;
+                }
+                for x in self.new_methods(&toks[w + 2], 1) {
+                    let xm = &self.a.methods[x];
+                    let ([s], [(param, _)]) = (xm.stmts.as_slice(), xm.params.as_slice()) else { continue };
+                    let n = s.toks.len();
+                    if xm.class != am.class || n < 4 || s.toks[0] != "return" || s.toks[n - 1] != ";" {
+                        continue;
+                    }
+                    let p = param.as_str();
+                    for head in [&["(", p, ")", "->"][..], &[p, "->"][..]] {
+                        let mut candidate: Vec<String> = toks[..w].to_vec();
+                        candidate.extend(head.iter().map(|t| t.to_string()));
+                        candidate.extend(s.toks[1..n - 1].iter().cloned());
+                        candidate.extend(toks[w + 3..].iter().cloned());
+                        if let Some(j) = (0..pool.len()).find(|&j| near_equal(&candidate, &pool[j].toks)) {
+                            out.push((x, j));
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// [`norm`] of a before method's statement, with its class's renamed fields renamed.
     fn before_norm(&self, m: &Method, s: &Stmt, subst: &Subst) -> Norm {
         match self.renamed(m, s) {
@@ -1239,6 +1276,16 @@ impl<'s> Diff<'s> {
                         }
                         let pure = depth == 0 && mapping.all_exact() && self.only_calls(pair, &call.name, false);
                         found.push((pi, x, call_index(am, call), mapping, depth, pure));
+                    }
+                }
+            }
+            if !across {
+                for (x, j) in self.referenced_lambdas(pair, &pool) {
+                    if !seen.contains(&x) {
+                        seen.push(x);
+                        let mapping =
+                            Mapping { pairs: vec![(0, j, Pairing::Core)], solid: 1, mapped: 1, exact: 1, strong: 0 };
+                        found.push((pi, x, None, mapping, 0, false));
                     }
                 }
             }

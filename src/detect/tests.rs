@@ -997,3 +997,22 @@ fn extract_method_from_a_caller_with_a_renamed_parameter() {
         ]
     );
 }
+
+/// A lambda's body extracted into a method that a method reference now names.
+#[test]
+fn extract_method_of_a_lambda_replaced_by_a_method_reference() {
+    let before = "package r;\n\npublic class Factory {\n    protected Map<String, Bundle> getServerBundles() {\n        \
+                  return ssl.getServerNameBundles().stream()\n            \
+                  .collect(Collectors.toMap(Named::serverName, (named) -> this.bundles.getBundle(named.bundle())));\n    }\n}\n";
+    let after = "package r;\n\npublic class Factory {\n    protected Map<String, Bundle> getServerBundles() {\n        \
+                 return ssl.getServerNameBundles().stream()\n            \
+                 .collect(Collectors.toMap(Named::serverName, this::getBundle));\n    }\n\n    \
+                 private Bundle getBundle(Named named) {\n        return this.bundles.getBundle(named.bundle());\n    }\n}\n";
+    let found = detect(&snap(&[("r/Factory.java", before)]), &snap(&[("r/Factory.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract Method\tprivate getBundle(named Named) : Bundle extracted from protected getServerBundles() : Map<String,Bundle> in class r.Factory"
+        ]
+    );
+}
