@@ -243,24 +243,25 @@ fn embedded_returns(src: &[Norm], pool: &[&Norm], m: &mut Mapping, site: &[Strin
     }
     for (i, s) in src.iter().enumerate() {
         let n = s.toks.len();
-        if done[i] || n < 3 || s.toks[0] != "return" || s.toks[n - 1] != ";" {
+        if done[i] || n < 3 {
             continue;
         }
-        let e = &s.toks[1..n - 1];
-        // A lone name is evidence only for a getter in the same class: returned as it came in, it
-        // is the call dropped (`checkHost(uri)` → `uri`), and across classes any local may share
-        // the field's name.
-        if e.len() == 1 && (!lone_name || call.args.iter().any(|a| a.as_slice() == e)) {
-            continue;
-        }
-        let mut candidate: Vec<String> = site[..start].to_vec();
-        candidate.extend(e.iter().cloned());
-        candidate.extend(site[end..].iter().cloned());
-        let fits = |p: &Norm| {
-            p.toks.windows(e.len()).any(|w| w == e)
-                && (near_equal(&candidate, &p.toks) || e.len() >= 3 && token_similarity(&candidate, &p.toks) >= FUZZY)
-        };
-        if let Some(j) = (0..pool.len()).find(|&j| !used[j] && fits(pool[j])) {
+        for e in returned_values(src, i) {
+            // A lone name is evidence only for a getter in the same class: returned as it came
+            // in, it is the call dropped (`checkHost(uri)` → `uri`), and across classes any local
+            // may share the field's name.
+            if e.len() == 1 && (!lone_name || call.args.contains(&e)) {
+                continue;
+            }
+            let mut candidate: Vec<String> = site[..start].to_vec();
+            candidate.extend(e.iter().cloned());
+            candidate.extend(site[end..].iter().cloned());
+            let fits = |p: &Norm| {
+                p.toks.windows(e.len()).any(|w| w == e)
+                    && (near_equal(&candidate, &p.toks)
+                        || e.len() >= 3 && token_similarity(&candidate, &p.toks) >= FUZZY)
+            };
+            let Some(j) = (0..pool.len()).find(|&j| !used[j] && fits(pool[j])) else { continue };
             used[j] = true;
             m.pairs.push((i, j, Pairing::Core));
             if !s.trivial {
@@ -268,7 +269,35 @@ fn embedded_returns(src: &[Norm], pool: &[&Norm], m: &mut Mapping, site: &[Strin
                 m.exact += 1;
                 m.strong += usize::from(s.strong());
             }
+            break;
         }
+    }
+}
+
+/// What statement `i` of a method makes it return, as an expression that could stand where the
+/// method is called: `return e;` returns `e`; a guard `if (c)` right before `return false;`
+/// returns `!c` (`if (speller.spell(word)) return false;` for `w -> !speller.spell(w)`), before
+/// `return true;` `c`.
+fn returned_values(src: &[Norm], i: usize) -> Vec<Vec<String>> {
+    let t = &src[i].toks;
+    let n = t.len();
+    if t[0] == "return" && t[n - 1] == ";" {
+        return vec![t[1..n - 1].to_vec()];
+    }
+    let Some(next) = src.get(i + 1).map(|s| s.toks.join(" ")) else { return Vec::new() };
+    if t[0] != "if" || !is_header(&src[i]) || n < 5 {
+        return Vec::new();
+    }
+    let c = &t[2..n - 1];
+    match next.as_str() {
+        "return true ;" => vec![c.to_vec()],
+        "return false ;" => {
+            let bare = std::iter::once("!".to_string()).chain(c.iter().cloned()).collect();
+            let wrapped =
+                ["!", "("].map(String::from).into_iter().chain(c.iter().cloned()).chain([")".into()]).collect();
+            vec![bare, wrapped]
+        }
+        _ => Vec::new(),
     }
 }
 

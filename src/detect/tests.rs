@@ -1016,3 +1016,26 @@ fn extract_method_of_a_lambda_replaced_by_a_method_reference() {
         ]
     );
 }
+
+/// A predicate extracted from a lambda: the new method's guard `if (c) return false;` is the
+/// `!c` the lambda had where the call now stands.
+#[test]
+fn extract_method_of_a_negated_condition_into_a_guard() {
+    let before = "package p;\n\npublic class Perf {\n    private void check(String code) throws Exception {\n        \
+                  Hunspell speller = new Hunspell(load(code));\n        \
+                  List<String> words = load(code).stream().filter(w -> !speller.spell(w)).collect(Collectors.toList());\n        \
+                  measure(words);\n    }\n}\n";
+    let after = "package p;\n\npublic class Perf {\n    private void check(String code) throws Exception {\n        \
+                 Hunspell speller = new Hunspell(load(code));\n        \
+                 List<String> words = load(code).stream().filter(w -> hasQuickSuggestions(speller, w)).collect(Collectors.toList());\n        \
+                 measure(words);\n    }\n\n    private boolean hasQuickSuggestions(Hunspell speller, String word) {\n        \
+                 if (speller.spell(word)) {\n            return false;\n        }\n        long start = System.nanoTime();\n        \
+                 speller.suggest(word);\n        return System.nanoTime() - start < LIMIT;\n    }\n}\n";
+    let found = detect(&snap(&[("p/Perf.java", before)]), &snap(&[("p/Perf.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract Method\tprivate hasQuickSuggestions(speller Hunspell, word String) : boolean extracted from private check(code String) : void in class p.Perf"
+        ]
+    );
+}
