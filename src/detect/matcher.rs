@@ -277,7 +277,7 @@ fn embedded_returns(src: &[Norm], pool: &[&Norm], m: &mut Mapping, site: &[Strin
 /// What statement `i` of a method makes it return, as an expression that could stand where the
 /// method is called: `return e;` returns `e`; a guard `if (c)` right before `return false;`
 /// returns `!c` (`if (speller.spell(word)) return false;` for `w -> !speller.spell(w)`), before
-/// `return true;` `c`.
+/// `return true;` `c`; a guard before `return a;` and then `return b;` returns `c ? a : b`.
 fn returned_values(src: &[Norm], i: usize) -> Vec<Vec<String>> {
     let t = &src[i].toks;
     let n = t.len();
@@ -289,6 +289,27 @@ fn returned_values(src: &[Norm], i: usize) -> Vec<Vec<String>> {
         return Vec::new();
     }
     let c = &t[2..n - 1];
+    fn returned(s: &Norm) -> Option<&[String]> {
+        let k = s.toks.len();
+        (k > 2 && s.toks[0] == "return" && s.toks[k - 1] == ";").then(|| &s.toks[1..k - 1])
+    }
+    // `if (c) return a; [else] return b;` is `c ? a : b`.
+    let rest = src[i + 2..].iter().find(|s| s.toks != ["else"]);
+    if let (Some(a), Some(b)) = (returned(&src[i + 1]), rest.and_then(returned))
+        && next != "return true ;"
+        && next != "return false ;"
+    {
+        let ternary = |c: Vec<String>| {
+            c.into_iter()
+                .chain(["?".into()])
+                .chain(a.iter().cloned())
+                .chain([":".into()])
+                .chain(b.iter().cloned())
+                .collect()
+        };
+        let wrapped = ["(".to_string()].into_iter().chain(c.iter().cloned()).chain([")".into()]).collect();
+        return vec![ternary(c.to_vec()), ternary(wrapped)];
+    }
     match next.as_str() {
         "return true ;" => vec![c.to_vec()],
         "return false ;" => {

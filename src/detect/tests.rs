@@ -1039,3 +1039,23 @@ fn extract_method_of_a_negated_condition_into_a_guard() {
         ]
     );
 }
+
+/// A conditional expression extracted into a method that spells it out as `if`/`return`.
+#[test]
+fn extract_method_of_a_conditional_expression_spelled_out() {
+    let before = "package c;\n\npublic class Command {\n    void run(Map<String, String> options) throws IOException {\n        \
+                  File destination = options.containsKey(DESTINATION) ? new File(options.get(DESTINATION))\n            \
+                  : this.context.getWorkingDir();\n        extract(destination);\n    }\n}\n";
+    let after = "package c;\n\npublic class Command {\n    void run(Map<String, String> options) throws IOException {\n        \
+                 File destination = getWorkingDirectory(options);\n        extract(destination);\n    }\n\n    \
+                 private File getWorkingDirectory(Map<String, String> options) {\n        \
+                 if (options.containsKey(DESTINATION)) {\n            return new File(options.get(DESTINATION));\n        }\n        \
+                 return this.context.getWorkingDir();\n    }\n}\n";
+    let found = detect(&snap(&[("c/Command.java", before)]), &snap(&[("c/Command.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract Method\tprivate getWorkingDirectory(options Map<String,String>) : File extracted from package run(options Map<String,String>) : void in class c.Command"
+        ]
+    );
+}
