@@ -1292,6 +1292,27 @@ impl<'s> Diff<'s> {
                             }
                         }
                     }
+                    // The new method's own locals, which the caller had written out where they
+                    // are used (`assertThat(new Tokenizer(input).execute())` for `String[] actual
+                    // = new Tokenizer(input).execute(); assertThat(actual)`).
+                    if !Self::enough(&mapping) {
+                        let own = own_locals(xm, bm);
+                        if !own.is_empty() {
+                            let mut inlined = subst.clone();
+                            for (name, init) in own {
+                                let init = init
+                                    .iter()
+                                    .flat_map(|t| subst.get(t.as_str()).cloned().unwrap_or_else(|| vec![t.clone()]))
+                                    .collect();
+                                inlined.insert(name, init);
+                            }
+                            let m = map_onto(&norms(xm, &inlined), &pool, &mut vec![false; pool.len()]);
+                            if Self::enough(&m) && m.exact > 0 && !(across && m.exact < 2) {
+                                mapping = m;
+                                subst = inlined;
+                            }
+                        }
+                    }
                     if depth == 0
                         && !Self::enough(&mapping)
                         && let Some(k) = call.stmt
@@ -2071,7 +2092,16 @@ fn substitution<'m>(
     outer: &HashMap<&str, Vec<String>>,
 ) -> HashMap<&'m str, Vec<String>> {
     let mut subst = HashMap::new();
-    for ((name, _), arg) in callee.params.iter().zip(&call.args) {
+    // A variable-arity parameter stands for all the arguments from its position on.
+    let n = callee.params.len();
+    let spread: Vec<String>;
+    let mut args: Vec<&Vec<String>> = call.args.iter().collect();
+    if n > 0 && callee.params[n - 1].1.ends_with("...") && call.args.len() > n {
+        spread = call.args[n - 1..].join(&[",".to_string()][..]);
+        args.truncate(n - 1);
+        args.push(&spread);
+    }
+    for ((name, _), arg) in callee.params.iter().zip(args) {
         let arg: Vec<String> = arg
             .iter()
             .flat_map(|t| match outer.get(t.as_str()) {

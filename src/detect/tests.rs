@@ -1059,3 +1059,25 @@ fn extract_method_of_a_conditional_expression_spelled_out() {
         ]
     );
 }
+
+/// An assertion helper with a variable-arity parameter and a local of its own: the arguments
+/// from the parameter's position on stand for it, and the local for its initializer, which the
+/// old assertion had written out.
+#[test]
+fn extract_method_with_varargs_and_its_own_local() {
+    let before = "package t;\n\npublic class TokenizerTest {\n    public void test() {\n        \
+                  assertThat(new LineTokenizer(\"a\\nb\").execute()).containsExactly(\"a\\n\", \"b\");\n        \
+                  assertEquals(\"\\n\", separator());\n    }\n}\n";
+    let after = "package t;\n\npublic class TokenizerTest {\n    public void test() {\n        \
+                 assertEquals(\"\\n\", separator());\n        assertTokensAre(\"a\\nb\", \"a\\n\", \"b\");\n    }\n\n    \
+                 private static void assertTokensAre(String input, String... expected) {\n        \
+                 String[] actual = new LineTokenizer(input).execute();\n        \
+                 assertThat(actual).containsExactly(expected);\n    }\n}\n";
+    let found = detect(&snap(&[("t/TokenizerTest.java", before)]), &snap(&[("t/TokenizerTest.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract Method\tprivate assertTokensAre(input String, expected String...) : void extracted from public test() : void in class t.TokenizerTest"
+        ]
+    );
+}
