@@ -973,7 +973,7 @@ impl<'s> Diff<'s> {
         let m = fwd.mapped.min(back.mapped);
         let majority = m > sx_solid - m && m > sy_solid - m;
         if !majority {
-            return None;
+            return if moved { None } else { self.same_body_beside_calls(mb, ma, &nx, &ny, same_sig) };
         }
         if x.name != y.name && moved && (m < 2 || fwd.exact == 0) {
             return None;
@@ -992,7 +992,7 @@ impl<'s> Diff<'s> {
         let body_score = 2.0 * m as f64 / (sx_solid + sy_solid) as f64;
         // A rename nobody calls (a test method, an entry point) has only its body as evidence.
         if !moved && body_score < 0.75 && !self.call_sites_renamed(&x.name, &y.name) {
-            return None;
+            return self.same_body_beside_calls(mb, ma, &nx, &ny, same_sig);
         }
         // Of equally good counterparts, the one whose statements match word for word is the method
         // (RefactoringMiner's mapper comparator counts exact matches before anything else): a
@@ -1001,6 +1001,105 @@ impl<'s> Diff<'s> {
         let score = body_score + if same_sig { 0.01 } else { 0.0 } + 0.001 * exactness;
         let pure = identical || (fwd.all_exact() && back.all_exact() && nx.len() == ny.len());
         Some((score, pure))
+    }
+
+    /// A rename whose body also lost code to a method extracted from it, or gained the body of a
+    /// method inlined into it (RefactoringMiner's `isPartOfMethodExtracted` and
+    /// `isPartOfMethodInlined`): the before statements found word for word in a new method of the
+    /// class that only the after method calls (its parameters read as the call's arguments) are
+    /// accounted for, and so is the after statement holding that call; the reverse for a removed
+    /// method only the before method called. What is left must then be one method: a clear
+    /// majority mapped with the body score of a rename nobody calls, or the after method wholly
+    /// found in the before one with the same parameter types and more mapped than half of what
+    /// was dropped (RefactoringMiner's `nonMappedElementsT2 == 0` case). Nothing accounted for,
+    /// no rename: the plain comparison has spoken. (score, pure)
+    fn same_body_beside_calls(
+        &self,
+        mb: usize,
+        ma: usize,
+        nx: &[Norm],
+        ny: &[Norm],
+        same_sig: bool,
+    ) -> Option<(f64, bool)> {
+        let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
+        let mut gone_x = vec![false; nx.len()];
+        let mut gone_y = vec![false; ny.len()];
+        let mut accounted = 0;
+        // `before`: a removed method inlined into `y`; else a new method extracted from `x`.
+        for before in [false, true] {
+            let (caller, other, side) = if before { (x, y, self.b) } else { (y, x, self.a) };
+            let theirs = if before { ny } else { nx };
+            for call in &caller.calls {
+                if other.calls.iter().any(|c| c.name == call.name) {
+                    continue;
+                }
+                let helpers = if before {
+                    self.removed_methods(&call.name, call.args.len())
+                } else {
+                    self.new_methods(&call.name, call.args.len())
+                };
+                for t in helpers {
+                    let tm = &side.methods[t];
+                    if tm.class != caller.class || t == if before { mb } else { ma } || !tm.has_body {
+                        continue;
+                    }
+                    let src = norms(tm, &substitution(tm, call, &HashMap::new()));
+                    let (gone_own, gone_theirs) =
+                        if before { (&mut gone_x, &mut gone_y) } else { (&mut gone_y, &mut gone_x) };
+                    let pool: Vec<&Norm> = theirs.iter().collect();
+                    let mut used = gone_theirs.clone();
+                    let mapping = map_onto(&src, &pool, &mut used);
+                    let exact: Vec<usize> = mapping
+                        .pairs
+                        .iter()
+                        .filter(|p| p.2 != Pairing::Fuzzy && !src[p.0].trivial)
+                        .map(|p| p.1)
+                        .collect();
+                    // Most of the helper, and more than one statement unless that is all it holds.
+                    let solid = src.iter().filter(|s| !s.trivial).count();
+                    if exact.is_empty() || 2 * exact.len() <= solid || exact.len() < 2 && solid > 1 {
+                        continue;
+                    }
+                    for j in exact {
+                        gone_theirs[j] = true;
+                        accounted += 1;
+                    }
+                    if let Some(k) = call.stmt {
+                        gone_own[k] = true;
+                    }
+                }
+            }
+        }
+        if accounted == 0 {
+            return None;
+        }
+        let keep = |v: &[Norm], gone: &[bool]| -> Vec<Norm> {
+            v.iter()
+                .zip(gone)
+                .filter(|(_, g)| !**g)
+                .map(|(n, _)| Norm {
+                    toks: n.toks.clone(),
+                    text: n.text.clone(),
+                    core: n.core.clone(),
+                    trivial: n.trivial,
+                })
+                .collect()
+        };
+        let (rx, ry) = (keep(nx, &gone_x), keep(ny, &gone_y));
+        let (fwd, back) = (map_bodies(&rx, &ry), map_bodies(&ry, &rx));
+        let (sx, sy) = (fwd.solid, back.solid);
+        let m = fwd.mapped.min(back.mapped);
+        if sx == 0 || sy == 0 || m < 2 {
+            return None;
+        }
+        let score = 2.0 * m as f64 / (sx + sy) as f64;
+        let majority = m > sx - m && m > sy - m && score >= 0.75;
+        let contained = same_sig && back.mapped == sy && back.all_exact() && 2 * m > sx - m;
+        if !(majority || contained) {
+            return None;
+        }
+        let exactness = (fwd.exact + back.exact) as f64 / (sx + sy) as f64;
+        Some((score + if same_sig { 0.01 } else { 0.0 } + 0.001 * exactness, false))
     }
 
     /// Some matched method called `old` before and calls `new` after.

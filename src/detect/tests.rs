@@ -976,3 +976,135 @@ fn extract_and_move_of_a_creation_with_a_new_argument() {
         ]
     );
 }
+
+/// A test renamed while its set-up went into a new helper and its second half was dropped:
+/// the set-up found word for word in the helper it now calls is accounted for, and the rest is
+/// the same test (RefactoringMiner's `isPartOfMethodExtracted`), so the extraction is found too.
+#[test]
+fn rename_method_whose_set_up_was_extracted() {
+    let before = r#"package t;
+
+class ReaderTests {
+    @Test
+    public void testReadFromPositionedStream() throws Exception {
+        Stream stream = Mockito.mock(Stream.class);
+        Mockito.doReturn(7).when(stream).read(ArgumentMatchers.anyLong());
+        stream.open(ArgumentMatchers.any(Buffer.class));
+        Future<Buffer> result = Reader.readFrom(stream, Range.of(1000, 100));
+        assertCompleted(result);
+        Buffer buffer = result.get();
+        assertEquals("size", 100, buffer.remaining());
+        byte b = 0;
+        while (buffer.remaining() > 0) {
+            assertEquals("remain", b++, buffer.get());
+        }
+        Mockito.doThrow(new IOException("foo")).when(stream).read(ArgumentMatchers.anyLong());
+        result = Reader.readFrom(stream, Range.of(1000, 100));
+        assertFailed(result);
+    }
+}
+"#;
+    let after = r#"package t;
+
+class ReaderTests {
+    @Test
+    public void testReadSingleRange() throws Exception {
+        final Stream stream = mockStream();
+        Future<Buffer> result = readFrom(stream, of(1000, 100));
+        assertCompleted(result);
+        Buffer buffer = result.get();
+        assertEquals("size", 100, buffer.remaining());
+        byte b = 0;
+        while (buffer.remaining() > 0) {
+            assertEquals("remain", b++, buffer.get());
+        }
+    }
+
+    private static Stream mockStream() throws IOException {
+        Stream stream = Mockito.mock(Stream.class);
+        Mockito.doReturn(7).when(stream).read(ArgumentMatchers.anyLong());
+        stream.open(ArgumentMatchers.any(Buffer.class));
+        return stream;
+    }
+}
+"#;
+    let found = detect(&snap(&[("t/ReaderTests.java", before)]), &snap(&[("t/ReaderTests.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract Method\tprivate mockStream() : Stream extracted from public testReadFromPositionedStream() : void in class t.ReaderTests",
+            "Rename Method\tpublic testReadFromPositionedStream() : void renamed to public testReadSingleRange() : void in class t.ReaderTests",
+        ]
+    );
+}
+
+/// The reverse: a method renamed while a helper it called was inlined into it and its first
+/// checks went elsewhere. What is left after is wholly what was there before, with the same
+/// parameter types (RefactoringMiner's `isPartOfMethodInlined`), so the inline is found too.
+#[test]
+fn rename_method_with_a_helper_inlined_into_it() {
+    let before = r#"package z;
+
+class Extractor {
+    void run(ZipInputStream zip, File destination) throws IOException {
+        ZipEntry entry = zip.getNextEntry();
+        write(zip, entry, destination);
+    }
+
+    private void write(ZipInputStream zip, ZipEntry entry, File destination) throws IOException {
+        String outputPath = destination.getCanonicalPath() + File.separator;
+        File file = new File(destination, entry.getName());
+        String entryPath = file.getCanonicalPath();
+        Assert.state(entryPath.startsWith(outputPath), "outside the output location");
+        mkParentDirs(file);
+        try (OutputStream out = new FileOutputStream(file)) {
+            StreamUtils.copy(zip, out);
+            out.flush();
+        }
+        Files.setLastModifiedTime(file.toPath(), entry.getLastModifiedTime());
+    }
+
+    private void mkParentDirs(File file) throws IOException {
+        mkDirs(file.getParentFile());
+    }
+
+    private void mkDirs(File file) {
+        file.mkdirs();
+    }
+}
+"#;
+    let after = r#"package z;
+
+class Extractor {
+    void run(ZipInputStream zip, File destination) throws IOException {
+        extractArchive(zip, destination);
+    }
+
+    private void extractArchive(ZipInputStream zip, File destination) throws IOException {
+        ZipEntry entry = zip.getNextEntry();
+        extractEntry(zip, entry, destination);
+    }
+
+    private void extractEntry(ZipInputStream zip, ZipEntry entry, File file) throws IOException {
+        mkDirs(file.getParentFile());
+        try (OutputStream out = new FileOutputStream(file)) {
+            StreamUtils.copy(zip, out);
+            out.flush();
+        }
+        Files.setLastModifiedTime(file.toPath(), entry.getLastModifiedTime());
+    }
+
+    private void mkDirs(File file) {
+        file.mkdirs();
+    }
+}
+"#;
+    let found = detect(&snap(&[("z/Extractor.java", before)]), &snap(&[("z/Extractor.java", after)]));
+    let found = descriptions(&found);
+    for expected in [
+        "Inline Method\tprivate mkParentDirs(file File) : void inlined to private extractEntry(zip ZipInputStream, entry ZipEntry, file File) : void in class z.Extractor",
+        "Rename Method\tprivate write(zip ZipInputStream, entry ZipEntry, destination File) : void renamed to private extractEntry(zip ZipInputStream, entry ZipEntry, file File) : void in class z.Extractor",
+    ] {
+        assert!(found.iter().any(|d| d == expected), "{expected} not in {found:#?}");
+    }
+}
