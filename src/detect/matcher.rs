@@ -823,7 +823,8 @@ impl<'s> Diff<'s> {
     /// call-site evidence: in the same class, the one removed and the one added method with the
     /// same return type such that every matched method that called the old name calls the new
     /// one instead, as many times, and nothing called the new name before or calls the old one
-    /// after. Each side must have exactly one such counterpart, and the parameter types are the
+    /// after. Methods that did not call the old name may call the new one too when the new
+    /// method still takes every parameter type the old one took ([`kept_params`]). Each side must have exactly one such counterpart, and the parameter types are the
     /// same or the bodies still share a statement (a setter replaced by another is no rename).
     fn renames_by_call_sites(&mut self, found: &mut Vec<(usize, usize, bool)>) {
         // (name, arity) → calls per matched method, before and after.
@@ -846,9 +847,14 @@ impl<'s> Diff<'s> {
                 }
             }
         }
-        let renamed_calls = |old: &str, new: &str| -> bool {
+        // `more_callers`: whether methods that did not call the old name may call the new one.
+        let renamed_calls = |old: &str, new: &str, more_callers: bool| -> bool {
             let (Some(before), Some(after)) = (calls_b.get(old), calls_a.get(new)) else { return false };
-            if calls_b.contains_key(new) || calls_a.contains_key(old) || before.len() != after.len() {
+            if calls_b.contains_key(new)
+                || calls_a.contains_key(old)
+                || before.len() > after.len()
+                || before.len() < after.len() && !more_callers
+            {
                 return false;
             }
             before.iter().all(|&(mb, n)| after.iter().any(|&(ma, k)| self.fwd[mb] == Some(ma) && k == n))
@@ -869,7 +875,7 @@ impl<'s> Diff<'s> {
                         && x.is_static == y.is_static
                         && !self.by_name_a.contains_key(x.name.as_str())
                         && !self.by_name_b.contains_key(y.name.as_str())
-                        && renamed_calls(&x.name, &y.name)
+                        && renamed_calls(&x.name, &y.name, kept_params(x, y))
                         && (x.params.iter().map(|p| &p.1).eq(y.params.iter().map(|p| &p.1))
                             || self.shares_statement(mb, ma))
                     {
@@ -2068,4 +2074,19 @@ fn substitution<'m>(
         }
     }
     subst
+}
+
+/// Whether every parameter type of `x` is still among `y`'s (the same list, or parameters added):
+/// a method that takes what it took before and is now called from new places too is the old
+/// method put to more use (`validate(ranges)` become `validateAndSort(ranges, length)`), where a
+/// new helper taking other things that its old namesake's callers now call is not.
+fn kept_params(x: &Method, y: &Method) -> bool {
+    let mut theirs: Vec<&String> = y.params.iter().map(|p| &p.1).collect();
+    x.params.iter().all(|(_, t)| match theirs.iter().position(|u| *u == t) {
+        Some(i) => {
+            theirs.swap_remove(i);
+            true
+        }
+        None => false,
+    })
 }

@@ -1108,3 +1108,76 @@ class Extractor {
         assert!(found.iter().any(|d| d == expected), "{expected} not in {found:#?}");
     }
 }
+
+/// A rename told by its call sites where the new method takes a parameter more and new callers
+/// use it too: still the old method, all of whose callers switched. A new helper taking other
+/// things, which its removed namesake's caller calls along with new callers, is no rename.
+#[test]
+fn rename_method_by_call_sites_with_an_added_parameter_and_new_callers() {
+    let before = r#"package u;
+
+class Ranges {
+    static List<Range> validate(List<Range> input) {
+        if (input.size() <= 1) {
+            return input;
+        }
+        Range[] sorted = sort(input);
+        for (int i = 1; i < sorted.length; i++) {
+            check(sorted[i - 1], sorted[i]);
+        }
+        return Arrays.asList(sorted);
+    }
+}
+
+class Reader {
+    void read(List<Range> ranges) {
+        List<Range> sorted = Ranges.validate(ranges);
+        fetch(sorted);
+    }
+
+    void readAll(List<Range> ranges) {
+        fetch(ranges);
+    }
+}
+"#;
+    let after = r#"package u;
+
+class Ranges {
+    static List<Range> validateAndSort(List<Range> input, Optional<Long> length) {
+        requireNonNull(input, "input");
+        Range[] sorted = sort(input);
+        Range prev = null;
+        for (Range current : sorted) {
+            checkArgument(prev == null || current.start() >= prev.end(), "overlap");
+            prev = current;
+        }
+        if (length.isPresent()) {
+            checkLength(sorted, length.get());
+        }
+        return List.of(sorted);
+    }
+}
+
+class Reader {
+    void read(List<Range> ranges) {
+        List<Range> sorted = Ranges.validateAndSort(ranges, Optional.empty());
+        fetch(sorted);
+    }
+
+    void readAll(List<Range> ranges) {
+        fetch(Ranges.validateAndSort(ranges, Optional.of(size)));
+    }
+}
+"#;
+    let found = detect(&snap(&[("u/Ranges.java", before)]), &snap(&[("u/Ranges.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Rename Method\tpackage validate(input List<Range>) : List<Range> renamed to package validateAndSort(input List<Range>, length Optional<Long>) : List<Range> in class u.Ranges"
+        ]
+    );
+    // The old parameter's type gone: a new helper, not the old method.
+    let after = after.replace("validateAndSort(List<Range> input,", "validateAndSort(Range[] input,");
+    let found = detect(&snap(&[("u/Ranges.java", before)]), &snap(&[("u/Ranges.java", &after)]));
+    assert!(found.is_empty(), "{found:?}");
+}
