@@ -978,7 +978,17 @@ impl<'s> Diff<'s> {
         }
         let m = fwd.mapped.min(back.mapped);
         let majority = m > sx_solid - m && m > sy_solid - m;
-        if !majority {
+        // RefactoringMiner's other two ways to a majority: one side wholly mapped, word for word,
+        // and more mapped than half of what the other side has unmapped (a set-up method renamed
+        // that gained a statement, `checkPlatforms()` become `setUp()`). Within a class only:
+        // across classes look-alike helpers abound. A new method that matched methods call
+        // without having called the old one was extracted from them, and the old one inlined
+        // into it (`writeRecords(harness)` into the new `checkWriteAndCommit(..)`).
+        let whole = !moved
+            && (fwd.mapped == sx_solid && fwd.all_exact() && 2 * m > sy_solid - m
+                || back.mapped == sy_solid && back.all_exact() && 2 * m > sx_solid - m)
+            && !self.new_callers(&x.name, &y.name);
+        if !majority && !whole {
             return if moved { None } else { self.same_body_beside_calls(mb, ma, &nx, &ny, same_sig) };
         }
         if x.name != y.name && moved && (m < 2 || fwd.exact == 0) {
@@ -997,7 +1007,7 @@ impl<'s> Diff<'s> {
         }
         let body_score = 2.0 * m as f64 / (sx_solid + sy_solid) as f64;
         // A rename nobody calls (a test method, an entry point) has only its body as evidence.
-        if !moved && body_score < 0.75 && !self.call_sites_renamed(&x.name, &y.name) {
+        if !moved && body_score < 0.75 && !whole && !self.call_sites_renamed(&x.name, &y.name) {
             return self.same_body_beside_calls(mb, ma, &nx, &ny, same_sig);
         }
         // Of equally good counterparts, the one whose statements match word for word is the method
@@ -1010,8 +1020,8 @@ impl<'s> Diff<'s> {
     }
 
     /// A rename whose body also lost code to a method extracted from it, or gained the body of a
-    /// method inlined into it (RefactoringMiner's `isPartOfMethodExtracted` and
-    /// `isPartOfMethodInlined`): the before statements found word for word in a new method of the
+    /// method inlined into it, which RefactoringMiner still pairs because its mapper sets the
+    /// extracted or inlined statements aside: the before statements found word for word in a new method of the
     /// class that only the after method calls (its parameters read as the call's arguments) are
     /// accounted for, and so is the after statement holding that call; the reverse for a removed
     /// method only the before method called. What is left must then be one method: a clear
@@ -1106,6 +1116,16 @@ impl<'s> Diff<'s> {
         }
         let exactness = (fwd.exact + back.exact) as f64 / (sx + sy) as f64;
         Some((score + if same_sig { 0.01 } else { 0.0 } + 0.001 * exactness, false))
+    }
+
+    /// Some matched method calls `new` after that did not call `old` before.
+    fn new_callers(&self, old: &str, new: &str) -> bool {
+        self.fwd.iter().enumerate().any(|(mb, ma)| {
+            ma.is_some_and(|ma| {
+                self.a.methods[ma].calls.iter().any(|c| c.name == new)
+                    && !self.b.methods[mb].calls.iter().any(|c| c.name == old)
+            })
+        })
     }
 
     /// Some matched method called `old` before and calls `new` after.

@@ -979,7 +979,7 @@ fn extract_and_move_of_a_creation_with_a_new_argument() {
 
 /// A test renamed while its set-up went into a new helper and its second half was dropped:
 /// the set-up found word for word in the helper it now calls is accounted for, and the rest is
-/// the same test (RefactoringMiner's `isPartOfMethodExtracted`), so the extraction is found too.
+/// the same test, so the extraction is found too.
 #[test]
 fn rename_method_whose_set_up_was_extracted() {
     let before = r#"package t;
@@ -1040,7 +1040,7 @@ class ReaderTests {
 
 /// The reverse: a method renamed while a helper it called was inlined into it and its first
 /// checks went elsewhere. What is left after is wholly what was there before, with the same
-/// parameter types (RefactoringMiner's `isPartOfMethodInlined`), so the inline is found too.
+/// parameter types, so the inline is found too.
 #[test]
 fn rename_method_with_a_helper_inlined_into_it() {
     let before = r#"package z;
@@ -1180,4 +1180,29 @@ class Reader {
     let after = after.replace("validateAndSort(List<Range> input,", "validateAndSort(Range[] input,");
     let found = detect(&snap(&[("u/Ranges.java", before)]), &snap(&[("u/Ranges.java", &after)]));
     assert!(found.is_empty(), "{found:?}");
+}
+
+/// A set-up method renamed that gained a statement: nobody calls it and half its body is new,
+/// but the whole of the old body is in it word for word (RefactoringMiner's mapped elements
+/// more than half the other side's unmapped when one side is wholly mapped).
+#[test]
+fn rename_method_whose_whole_old_body_is_in_the_new_one() {
+    let before = "package m;\n\nclass ServerTest {\n    @Before public void checkPlatforms() {\n        \
+                  platform.assumeNotBouncyCastle();\n    }\n\n    @Test public void get() {\n        \
+                  server.start();\n        assertEquals(200, server.get(\"/\").code());\n    }\n}\n";
+    let after = "package m;\n\nclass ServerTest {\n    @BeforeEach public void setUp() throws IOException {\n        \
+                 platform.assumeNotBouncyCastle();\n        server.start();\n    }\n\n    @Test public void get() {\n        \
+                 assertEquals(200, server.get(\"/\").code());\n    }\n}\n";
+    let found = detect(&snap(&[("m/ServerTest.java", before)]), &snap(&[("m/ServerTest.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        ["Rename Method\tpublic checkPlatforms() : void renamed to public setUp() : void in class m.ServerTest"]
+    );
+    // Half the old body gone as well: no longer the same method.
+    let before = before.replace(
+        "platform.assumeNotBouncyCastle();\n    }",
+        "platform.assumeNotBouncyCastle();\n        tracing.reset();\n        metrics.clear();\n    }",
+    );
+    let found = detect(&snap(&[("m/ServerTest.java", &before)]), &snap(&[("m/ServerTest.java", after)]));
+    assert!(found.iter().all(|r| r.kind != RefactoringType::RenameMethod), "{found:?}");
 }
