@@ -681,7 +681,9 @@ impl<'s> Diff<'s> {
                 for &ma in &lone_a {
                     if self.b.methods[mb].name == self.a.methods[ma].name {
                         let sim = self.body_similarity(mb, ma);
-                        candidates.push((sim, mb, ma));
+                        if !self.renamed_fits_better(mb, ma, sim, &lone_a) {
+                            candidates.push((sim, mb, ma));
+                        }
                     }
                 }
             }
@@ -693,6 +695,29 @@ impl<'s> Diff<'s> {
                 }
             }
         }
+    }
+
+    /// A method whose namesake after takes other parameters, while a new method under a new
+    /// name takes the same parameters, returns the same type and holds more of its body, was
+    /// renamed to that one (`requestExclusiveBuffers(int)` become
+    /// `requestExclusiveBuffersFromGlobal(int)` beside a new `requestExclusiveBuffers()`): the
+    /// name alone does not pair them. Left to the rename pass, which judges the bodies.
+    fn renamed_fits_better(&self, mb: usize, ma: usize, sim: f64, lone_a: &[usize]) -> bool {
+        let x = &self.b.methods[mb];
+        let types = |m: &Method| m.params.iter().map(|p| p.1.clone()).collect::<Vec<_>>();
+        if types(x) == types(&self.a.methods[ma]) {
+            return false;
+        }
+        lone_a.iter().any(|&other| {
+            let y = &self.a.methods[other];
+            other != ma
+                && y.name != x.name
+                && !y.ctor
+                && !self.by_name_b.contains_key(y.name.as_str())
+                && y.ret == x.ret
+                && types(y) == types(x)
+                && self.body_similarity(mb, other) > sim.max(0.5)
+        })
     }
 
     /// An overload that only delegated to another of its name (`merge(Mapper, reason, ctx)`

@@ -1206,3 +1206,64 @@ fn rename_method_whose_whole_old_body_is_in_the_new_one() {
     let found = detect(&snap(&[("m/ServerTest.java", &before)]), &snap(&[("m/ServerTest.java", after)]));
     assert!(found.iter().all(|r| r.kind != RefactoringType::RenameMethod), "{found:?}");
 }
+
+/// A method renamed while a new method took its old name with other parameters: the name alone
+/// does not pair the old method with its namesake when a new method with its parameters, its
+/// return type and more of its body is there.
+#[test]
+fn rename_method_whose_old_name_went_to_a_new_overload() {
+    let before = r#"package b;
+
+class Buffers {
+    void requestBuffers(int count) throws IOException {
+        checkArgument(count >= 0, "count must be non-negative");
+        if (count == 0) {
+            return;
+        }
+        Collection<Segment> segments = pool.requestSegments(count);
+        synchronized (queue) {
+            checkState(floating() == 0, "floating buffers before exclusive ones");
+            for (Segment segment : segments) {
+                queue.add(new Buffer(segment, this), required);
+            }
+        }
+    }
+}
+"#;
+    let after = r#"package b;
+
+class Buffers {
+    void requestBuffers() {
+        synchronized (queue) {
+            checkArgument(count >= 0, "count must be non-negative");
+            resize();
+            List<Segment> segments = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                segments.add(localPool().requestSegment());
+            }
+        }
+    }
+
+    void requestBuffersFromGlobal(int count) throws IOException {
+        checkState(count >= 0, "count must be non-negative");
+        if (count == 0) {
+            return;
+        }
+        Collection<Segment> segments = pool.requestSegments(count);
+        synchronized (queue) {
+            checkState(floating() == 0, "floating buffers before exclusive ones");
+            for (Segment segment : segments) {
+                queue.add(new Buffer(segment, this), required);
+            }
+        }
+    }
+}
+"#;
+    let found = detect(&snap(&[("b/Buffers.java", before)]), &snap(&[("b/Buffers.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Rename Method\tpackage requestBuffers(count int) : void renamed to package requestBuffersFromGlobal(count int) : void in class b.Buffers"
+        ]
+    );
+}
