@@ -768,7 +768,9 @@ impl<'s> Diff<'s> {
                 for &ma in &lone_a {
                     if self.b.methods[mb].name == self.a.methods[ma].name {
                         let sim = self.body_similarity(mb, ma);
-                        candidates.push((sim, mb, ma));
+                        if !self.renamed_fits_better(mb, ma, sim, &lone_a) {
+                            candidates.push((sim, mb, ma));
+                        }
                     }
                 }
             }
@@ -780,6 +782,29 @@ impl<'s> Diff<'s> {
                 }
             }
         }
+    }
+
+    /// A method whose namesake after takes other parameters, while a new method under a new
+    /// name takes the same parameters, returns the same type and holds more of its body, was
+    /// renamed to that one (`requestExclusiveBuffers(int)` become
+    /// `requestExclusiveBuffersFromGlobal(int)` beside a new `requestExclusiveBuffers()`): the
+    /// name alone does not pair them. Left to the rename pass, which judges the bodies.
+    fn renamed_fits_better(&self, mb: usize, ma: usize, sim: f64, lone_a: &[usize]) -> bool {
+        let x = &self.b.methods[mb];
+        let types = |m: &Method| m.params.iter().map(|p| p.1.clone()).collect::<Vec<_>>();
+        if types(x) == types(&self.a.methods[ma]) {
+            return false;
+        }
+        lone_a.iter().any(|&other| {
+            let y = &self.a.methods[other];
+            other != ma
+                && y.name != x.name
+                && !y.ctor
+                && !self.by_name_b.contains_key(y.name.as_str())
+                && y.ret == x.ret
+                && types(y) == types(x)
+                && self.body_similarity(mb, other) > sim.max(0.5)
+        })
     }
 
     /// An overload that only delegated to another of its name (`merge(Mapper, reason, ctx)`
@@ -910,7 +935,8 @@ impl<'s> Diff<'s> {
     /// call-site evidence: in the same class, the one removed and the one added method with the
     /// same return type such that every matched method that called the old name calls the new
     /// one instead, as many times, and nothing called the new name before or calls the old one
-    /// after. Each side must have exactly one such counterpart, and the parameter types are the
+    /// after. Methods that did not call the old name may call the new one too when the new
+    /// method still takes every parameter type the old one took ([`kept_params`]). Each side must have exactly one such counterpart, and the parameter types are the
     /// same or the bodies still share a statement (a setter replaced by another is no rename).
     fn renames_by_call_sites(&mut self, found: &mut Vec<(usize, usize, bool)>) {
         // (name, arity) → calls per matched method, before and after.
@@ -933,9 +959,14 @@ impl<'s> Diff<'s> {
                 }
             }
         }
-        let renamed_calls = |old: &str, new: &str| -> bool {
+        // `more_callers`: whether methods that did not call the old name may call the new one.
+        let renamed_calls = |old: &str, new: &str, more_callers: bool| -> bool {
             let (Some(before), Some(after)) = (calls_b.get(old), calls_a.get(new)) else { return false };
-            if calls_b.contains_key(new) || calls_a.contains_key(old) || before.len() != after.len() {
+            if calls_b.contains_key(new)
+                || calls_a.contains_key(old)
+                || before.len() > after.len()
+                || before.len() < after.len() && !more_callers
+            {
                 return false;
             }
             before.iter().all(|&(mb, n)| after.iter().any(|&(ma, k)| self.fwd[mb] == Some(ma) && k == n))
@@ -956,7 +987,7 @@ impl<'s> Diff<'s> {
                         && x.is_static == y.is_static
                         && !self.by_name_a.contains_key(x.name.as_str())
                         && !self.by_name_b.contains_key(y.name.as_str())
-                        && renamed_calls(&x.name, &y.name)
+                        && renamed_calls(&x.name, &y.name, kept_params(x, y))
                         && (x.params.iter().map(|p| &p.1).eq(y.params.iter().map(|p| &p.1))
                             || self.shares_statement(mb, ma))
                     {
@@ -1059,8 +1090,18 @@ impl<'s> Diff<'s> {
         }
         let m = fwd.mapped.min(back.mapped);
         let majority = m > sx_solid - m && m > sy_solid - m;
-        if !majority {
-            return None;
+        // RefactoringMiner's other two ways to a majority: one side wholly mapped, word for word,
+        // and more mapped than half of what the other side has unmapped (a set-up method renamed
+        // that gained a statement, `checkPlatforms()` become `setUp()`). Within a class only:
+        // across classes look-alike helpers abound. A new method that matched methods call
+        // without having called the old one was extracted from them, and the old one inlined
+        // into it (`writeRecords(harness)` into the new `checkWriteAndCommit(..)`).
+        let whole = !moved
+            && (fwd.mapped == sx_solid && fwd.all_exact() && 2 * m > sy_solid - m
+                || back.mapped == sy_solid && back.all_exact() && 2 * m > sx_solid - m)
+            && !self.new_callers(&x.name, &y.name);
+        if !majority && !whole {
+            return if moved { None } else { self.same_body_beside_calls(mb, ma, &nx, &ny, same_sig) };
         }
         if x.name != y.name && moved && (m < 2 || fwd.exact == 0) {
             return None;
@@ -1078,8 +1119,8 @@ impl<'s> Diff<'s> {
         }
         let body_score = 2.0 * m as f64 / (sx_solid + sy_solid) as f64;
         // A rename nobody calls (a test method, an entry point) has only its body as evidence.
-        if !moved && body_score < 0.75 && !self.call_sites_renamed(&x.name, &y.name) {
-            return None;
+        if !moved && body_score < 0.75 && !whole && !self.call_sites_renamed(&x.name, &y.name) {
+            return self.same_body_beside_calls(mb, ma, &nx, &ny, same_sig);
         }
         // Of equally good counterparts, the one whose statements match word for word is the method
         // (RefactoringMiner's mapper comparator counts exact matches before anything else): a
@@ -1088,6 +1129,115 @@ impl<'s> Diff<'s> {
         let score = body_score + if same_sig { 0.01 } else { 0.0 } + 0.001 * exactness;
         let pure = identical || (fwd.all_exact() && back.all_exact() && nx.len() == ny.len());
         Some((score, pure))
+    }
+
+    /// A rename whose body also lost code to a method extracted from it, or gained the body of a
+    /// method inlined into it, which RefactoringMiner still pairs because its mapper sets the
+    /// extracted or inlined statements aside: the before statements found word for word in a new method of the
+    /// class that only the after method calls (its parameters read as the call's arguments) are
+    /// accounted for, and so is the after statement holding that call; the reverse for a removed
+    /// method only the before method called. What is left must then be one method: a clear
+    /// majority mapped with the body score of a rename nobody calls, or the after method wholly
+    /// found in the before one with the same parameter types and more mapped than half of what
+    /// was dropped (RefactoringMiner's `nonMappedElementsT2 == 0` case). Nothing accounted for,
+    /// no rename: the plain comparison has spoken. (score, pure)
+    fn same_body_beside_calls(
+        &self,
+        mb: usize,
+        ma: usize,
+        nx: &[Norm],
+        ny: &[Norm],
+        same_sig: bool,
+    ) -> Option<(f64, bool)> {
+        let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
+        let mut gone_x = vec![false; nx.len()];
+        let mut gone_y = vec![false; ny.len()];
+        let mut accounted = 0;
+        // `before`: a removed method inlined into `y`; else a new method extracted from `x`.
+        for before in [false, true] {
+            let (caller, other, side) = if before { (x, y, self.b) } else { (y, x, self.a) };
+            let theirs = if before { ny } else { nx };
+            for call in &caller.calls {
+                if other.calls.iter().any(|c| c.name == call.name) {
+                    continue;
+                }
+                let helpers = if before {
+                    self.removed_methods(&call.name, call.args.len())
+                } else {
+                    self.new_methods(&call.name, call.args.len())
+                };
+                for t in helpers {
+                    let tm = &side.methods[t];
+                    if tm.class != caller.class || t == if before { mb } else { ma } || !tm.has_body {
+                        continue;
+                    }
+                    let src = norms(tm, &substitution(tm, call, &HashMap::new()));
+                    let (gone_own, gone_theirs) =
+                        if before { (&mut gone_x, &mut gone_y) } else { (&mut gone_y, &mut gone_x) };
+                    let pool: Vec<&Norm> = theirs.iter().collect();
+                    let mut used = gone_theirs.clone();
+                    let mapping = map_onto(&src, &pool, &mut used);
+                    let exact: Vec<usize> = mapping
+                        .pairs
+                        .iter()
+                        .filter(|p| p.2 != Pairing::Fuzzy && !src[p.0].trivial)
+                        .map(|p| p.1)
+                        .collect();
+                    // Most of the helper, and more than one statement unless that is all it holds.
+                    let solid = src.iter().filter(|s| !s.trivial).count();
+                    if exact.is_empty() || 2 * exact.len() <= solid || exact.len() < 2 && solid > 1 {
+                        continue;
+                    }
+                    for j in exact {
+                        gone_theirs[j] = true;
+                        accounted += 1;
+                    }
+                    if let Some(k) = call.stmt {
+                        gone_own[k] = true;
+                    }
+                }
+            }
+        }
+        if accounted == 0 {
+            return None;
+        }
+        let keep = |v: &[Norm], gone: &[bool]| -> Vec<Norm> {
+            v.iter()
+                .zip(gone)
+                .filter(|(_, g)| !**g)
+                .map(|(n, _)| Norm {
+                    toks: n.toks.clone(),
+                    text: n.text.clone(),
+                    core: n.core.clone(),
+                    trivial: n.trivial,
+                })
+                .collect()
+        };
+        let (rx, ry) = (keep(nx, &gone_x), keep(ny, &gone_y));
+        let (fwd, back) = (map_bodies(&rx, &ry), map_bodies(&ry, &rx));
+        let (sx, sy) = (fwd.solid, back.solid);
+        let m = fwd.mapped.min(back.mapped);
+        if sx == 0 || sy == 0 || m < 2 {
+            return None;
+        }
+        let score = 2.0 * m as f64 / (sx + sy) as f64;
+        let majority = m > sx - m && m > sy - m && score >= 0.75;
+        let contained = same_sig && back.mapped == sy && back.all_exact() && 2 * m > sx - m;
+        if !(majority || contained) {
+            return None;
+        }
+        let exactness = (fwd.exact + back.exact) as f64 / (sx + sy) as f64;
+        Some((score + if same_sig { 0.01 } else { 0.0 } + 0.001 * exactness, false))
+    }
+
+    /// Some matched method calls `new` after that did not call `old` before.
+    fn new_callers(&self, old: &str, new: &str) -> bool {
+        self.fwd.iter().enumerate().any(|(mb, ma)| {
+            ma.is_some_and(|ma| {
+                self.a.methods[ma].calls.iter().any(|c| c.name == new)
+                    && !self.b.methods[mb].calls.iter().any(|c| c.name == old)
+            })
+        })
     }
 
     /// Some matched method called `old` before and calls `new` after.
@@ -2114,4 +2264,19 @@ fn substitution<'m>(
         }
     }
     subst
+}
+
+/// Whether every parameter type of `x` is still among `y`'s (the same list, or parameters added):
+/// a method that takes what it took before and is now called from new places too is the old
+/// method put to more use (`validate(ranges)` become `validateAndSort(ranges, length)`), where a
+/// new helper taking other things that its old namesake's callers now call is not.
+fn kept_params(x: &Method, y: &Method) -> bool {
+    let mut theirs: Vec<&String> = y.params.iter().map(|p| &p.1).collect();
+    x.params.iter().all(|(_, t)| match theirs.iter().position(|u| *u == t) {
+        Some(i) => {
+            theirs.swap_remove(i);
+            true
+        }
+        None => false,
+    })
 }

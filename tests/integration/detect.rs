@@ -114,11 +114,11 @@ fn oracle_accuracy_floors() {
     assert_eq!(commits.len(), 200);
     let eval = oracle::evaluate(&commits).expect("evaluate");
     let floors = [
-        (RefactoringType::ExtractMethod, 0.96, 0.71),
-        (RefactoringType::InlineMethod, 0.97, 0.74),
+        (RefactoringType::ExtractMethod, 0.96, 0.83),
+        (RefactoringType::InlineMethod, 0.97, 0.87),
         (RefactoringType::MoveMethod, 0.99, 0.86),
-        (RefactoringType::RenameMethod, 0.955, 0.86),
-        (RefactoringType::ExtractAndMoveMethod, 0.96, 0.72),
+        (RefactoringType::RenameMethod, 0.955, 0.94),
+        (RefactoringType::ExtractAndMoveMethod, 0.95, 0.72),
         (RefactoringType::MoveAndInlineMethod, 0.95, 0.77),
         (RefactoringType::MoveAndRenameMethod, 0.99, 0.85),
     ];
