@@ -1873,21 +1873,10 @@ impl<'s> Diff<'s> {
                 split[mb] = true;
                 continue;
             }
-            self.used_b[mb] = true;
-            self.used_a[ma] = true;
-            let description = format!(
-                "{}\t{} from class {} to {} from class {}",
-                kind.display_name(),
-                x.desc,
-                cx.name,
-                y.desc,
-                cy.name
-            );
-            let left = vec![self.decl(true, mb, "original method declaration")];
-            let right = vec![self.decl(false, ma, "moved method declaration")];
-            self.push(kind, description, left, right, pure, (true, mb), (false, ma));
+            let cx_simple = cx.simple.clone();
+            self.push_move(kind, mb, ma, pure);
             if kind == RefactoringType::PushDownMethod {
-                pushed.push((mb, cx.simple.clone(), cx_after.to_string()));
+                pushed.push((mb, cx_simple, cx_after.to_string()));
             }
         }
         self.moved_one_liners();
@@ -1905,18 +1894,7 @@ impl<'s> Diff<'s> {
                 .collect();
             for ma in copies {
                 let Some((_, pure)) = self.same_body(mb, ma, true) else { continue };
-                self.used_a[ma] = true;
-                let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
-                let description = format!(
-                    "Push Down Method\t{} from class {} to {} from class {}",
-                    x.desc,
-                    self.b.class_of(mb).name,
-                    y.desc,
-                    self.a.class_of(ma).name
-                );
-                let left = vec![self.decl(true, mb, "original method declaration")];
-                let right = vec![self.decl(false, ma, "moved method declaration")];
-                self.push(RefactoringType::PushDownMethod, description, left, right, pure, (true, mb), (false, ma));
+                self.push_move(RefactoringType::PushDownMethod, mb, ma, pure);
             }
         }
     }
@@ -1958,20 +1936,26 @@ impl<'s> Diff<'s> {
         }
         found.sort_unstable();
         for (mb, ma) in found {
-            self.used_b[mb] = true;
-            self.used_a[ma] = true;
-            let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
-            let description = format!(
-                "Move And Rename Method\t{} from class {} to {} from class {}",
-                x.desc,
-                self.b.class_of(mb).name,
-                y.desc,
-                self.a.class_of(ma).name
-            );
-            let left = vec![self.decl(true, mb, "original method declaration")];
-            let right = vec![self.decl(false, ma, "moved method declaration")];
-            self.push(RefactoringType::MoveAndRenameMethod, description, left, right, true, (true, mb), (false, ma));
+            self.push_move(RefactoringType::MoveAndRenameMethod, mb, ma, true);
         }
+    }
+
+    /// Reports a method moved between classes (Move, Move And Rename, Pull Up, Push Down) and
+    /// marks both sides explained.
+    fn push_move(&mut self, kind: RefactoringType, mb: usize, ma: usize, pure: bool) {
+        self.used_b[mb] = true;
+        self.used_a[ma] = true;
+        let description = format!(
+            "{}\t{} from class {} to {} from class {}",
+            kind.display_name(),
+            self.b.methods[mb].desc,
+            self.b.class_of(mb).name,
+            self.a.methods[ma].desc,
+            self.a.class_of(ma).name
+        );
+        let left = vec![self.decl(true, mb, "original method declaration")];
+        let right = vec![self.decl(false, ma, "moved method declaration")];
+        self.push(kind, description, left, right, pure, (true, mb), (false, ma));
     }
 
     /// The supertypes of a before method's class as they are after the change.
