@@ -68,6 +68,15 @@ impl Mapping {
     fn unmapped(&self) -> usize {
         self.solid - self.mapped
     }
+    /// Which source and which pool statements are paired already.
+    fn taken(&self, src: usize, pool: usize) -> (Vec<bool>, Vec<bool>) {
+        let (mut done, mut used) = (vec![false; src], vec![false; pool]);
+        for &(i, j, _) in &self.pairs {
+            done[i] = true;
+            used[j] = true;
+        }
+        (done, used)
+    }
     fn all_exact(&self) -> bool {
         self.mapped == self.solid && self.pairs.iter().all(|p| p.2 != Pairing::Fuzzy)
     }
@@ -235,12 +244,7 @@ fn map_onto(src: &[Norm], pool: &[&Norm], used: &mut [bool]) -> Mapping {
 /// each candidate holding the others' calls. `lone_name`: whether `return name;` may count.
 fn embedded_returns(src: &[Norm], pool: &[&Norm], m: &mut Mapping, site: &[String], call: &Call, lone_name: bool) {
     let Some((start, end)) = call_range(site, call) else { return };
-    let mut used = vec![false; pool.len()];
-    let mut done = vec![false; src.len()];
-    for &(i, j, _) in &m.pairs {
-        done[i] = true;
-        used[j] = true;
-    }
+    let (done, mut used) = m.taken(src.len(), pool.len());
     for (i, s) in src.iter().enumerate() {
         let n = s.toks.len();
         if done[i] || n < 3 {
@@ -334,12 +338,7 @@ fn returned_creation(src: &[Norm], pool: &[&Norm], m: &mut Mapping, site: &[Stri
     if start == 0 || site[start - 1] == "=" {
         return;
     }
-    let mut used = vec![false; pool.len()];
-    let mut done = vec![false; src.len()];
-    for &(i, j, _) in &m.pairs {
-        done[i] = true;
-        used[j] = true;
-    }
+    let (done, mut used) = m.taken(src.len(), pool.len());
     for (i, s) in src.iter().enumerate() {
         let n = s.toks.len();
         if done[i] || n < 6 || s.toks[..2] != ["return", "new"] || s.toks[n - 1] != ";" {
