@@ -1,0 +1,593 @@
+//! Extract and Inline Method, within a class and across classes (Extract And Move, Move And
+//! Inline). A new method is extracted when its statements map onto statements its caller lost
+//! (after the call's arguments are read into it); a removed method is inlined when its
+//! statements map onto statements its caller gained. The matching starts from the calls that
+//! appeared or disappeared, so only methods the caller really calls are compared with it.
+
+use super::*;
+
+impl<'s> Diff<'s> {
+    /// New methods of the caller's class that a method reference (`this::getBundle`) names where
+    /// a removed statement of the caller had a lambda returning the method's `return` expression
+    /// (`(bundle) -> sslBundles.getBundle(bundle.name())`), with that statement's index in `pool`.
+    pub(super) fn referenced_lambdas(&self, pair: &Pair, pool: &[&Norm]) -> Vec<(usize, usize)> {
+        let am = &self.a.methods[pair.a];
+        let own = self.a.classes[am.class].simple.as_str();
+        let mut out = Vec::new();
+        for &k in &pair.added {
+            let toks = &am.stmts[k].toks;
+            for w in 0..toks.len().saturating_sub(2) {
+                if toks[w + 1] != "::" || !(toks[w] == "this" || toks[w] == own) {
+                    continue;
+                }
+                for x in self.new_methods(&toks[w + 2], 1) {
+                    let xm = &self.a.methods[x];
+                    let ([s], [(param, _)]) = (xm.stmts.as_slice(), xm.params.as_slice()) else { continue };
+                    let n = s.toks.len();
+                    if xm.class != am.class || n < 4 || s.toks[0] != "return" || s.toks[n - 1] != ";" {
+                        continue;
+                    }
+                    let p = param.as_str();
+                    for head in [&["(", p, ")", "->"][..], &[p, "->"][..]] {
+                        let mut candidate: Vec<String> = toks[..w].to_vec();
+                        candidate.extend(head.iter().map(|t| t.to_string()));
+                        candidate.extend(s.toks[1..n - 1].iter().cloned());
+                        candidate.extend(toks[w + 3..].iter().cloned());
+                        if let Some(j) = (0..pool.len()).find(|&j| near_equal(&candidate, &pool[j].toks)) {
+                            out.push((x, j));
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    pub(super) fn build_pairs(&mut self) {
+        for (mb, ma) in self.fwd.iter().enumerate() {
+            let Some(ma) = *ma else { continue };
+            let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
+            let mut counts: HashMap<&str, i32> = HashMap::new();
+            for s in &y.stmts {
+                *counts.entry(s.text.as_str()).or_default() += 1;
+            }
+            let mut removed = Vec::new();
+            for (i, s) in x.stmts.iter().enumerate() {
+                match counts.get_mut(s.text.as_str()) {
+                    Some(c) if *c > 0 => *c -= 1,
+                    _ => removed.push(i),
+                }
+            }
+            let mut counts: HashMap<&str, i32> = HashMap::new();
+            for s in &x.stmts {
+                *counts.entry(s.text.as_str()).or_default() += 1;
+            }
+            let mut added = Vec::new();
+            for (i, s) in y.stmts.iter().enumerate() {
+                match counts.get_mut(s.text.as_str()) {
+                    Some(c) if *c > 0 => *c -= 1,
+                    _ => added.push(i),
+                }
+            }
+            self.pairs.push(Pair { b: mb, a: ma, removed, added });
+        }
+    }
+
+    /// Whether a mapping of a new (or removed) method onto a caller's changed statements is an
+    /// extraction (or inlining), after RefactoringMiner's `extractMatchCondition`.
+    pub(super) fn enough(m: &Mapping) -> bool {
+        m.mapped > 0
+            && (m.mapped > m.unmapped()
+                || (m.mapped > 1 && m.mapped >= m.unmapped())
+                || (m.exact > 1 && m.unmapped() < 20)
+                || (m.exact == 1 && m.unmapped() <= 10 + m.exact && (m.solid <= 2 * m.mapped + 1 || m.strong == 1)))
+    }
+
+    pub(super) fn extracts(&mut self, across: bool) {
+        let mut found: Vec<(usize, usize, Option<usize>, Mapping, usize, bool)> = Vec::new();
+        for (pi, pair) in self.pairs.iter().enumerate() {
+            let (bm, am) = (&self.b.methods[pair.b], &self.a.methods[pair.a]);
+            if pair.removed.is_empty() {
+                continue;
+            }
+            let renamed_params = renamed_parameters(bm, am);
+            let before: Vec<Norm> =
+                pair.removed.iter().map(|&i| self.before_norm(bm, &bm.stmts[i], &renamed_params)).collect();
+            let pool: Vec<&Norm> = before.iter().collect();
+            // A returned name is read as written: a getter of a renamed field is no evidence
+            // that the code reading the old field was extracted.
+            let plain: Vec<Norm> = if self.field_renames.contains_key(&bm.class) {
+                pair.removed.iter().map(|&i| norm(&bm.stmts[i], &renamed_params)).collect()
+            } else {
+                Vec::new()
+            };
+            let plain_pool: Vec<&Norm> = if plain.is_empty() { pool.clone() } else { plain.iter().collect() };
+            let (count_b, count_a) = (call_counts(bm), call_counts(am));
+            let inits = removed_initializers(bm, &pair.removed);
+            let gained = added_locals(am, &pair.added);
+            let mut seen = Vec::new();
+            // (call in the caller or in an extracted method, the substitution in force there)
+            let mut queue: Vec<(&Call, Subst, usize)> = am.calls.iter().map(|c| (c, HashMap::new(), 0)).collect();
+            while let Some((call, outer, depth)) = queue.pop() {
+                let before_calls =
+                    count_b.get(&(call.name.as_str(), call.args.len(), call.receiver.as_str())).copied().unwrap_or(0);
+                let after_calls =
+                    count_a.get(&(call.name.as_str(), call.args.len(), call.receiver.as_str())).copied().unwrap_or(0);
+                if depth == 0 && after_calls <= before_calls {
+                    continue;
+                }
+                for x in self.new_methods(&call.name, call.args.len()) {
+                    let same_class = self.class_back.get(&self.a.methods[x].class) == Some(&bm.class)
+                        || self.a.methods[x].class == am.class;
+                    if same_class == across
+                        || seen.contains(&x)
+                        || (across && !call.qualified && !self.reachable(false, x, am.class))
+                    {
+                        continue;
+                    }
+                    let xm = &self.a.methods[x];
+                    // Across classes, a receiver whose type is known must be able to hold the method.
+                    let typed = if across && call.qualified && depth == 0 {
+                        self.receiver_type(false, pair.a, call).map(|t| self.type_fits(false, &t, xm.class))
+                    } else {
+                        None
+                    };
+                    if typed == Some(false) {
+                        continue;
+                    }
+                    let mut subst = substitution(xm, call, &outer);
+                    let src = norms(xm, &subst);
+                    let mut used = vec![false; pool.len()];
+                    let mut mapping = map_onto(&src, &pool, &mut used);
+                    // An untyped receiver across classes needs more than one statement of evidence.
+                    if across && (call.qualified && typed.is_none() && mapping.mapped < 2 || mapping.exact == 0) {
+                        mapping.mapped = 0;
+                    }
+                    // Moved to the receiver's class, `this` and its own calls were the receiver's
+                    // (`getDueOn()` in `Loan` was `loan.getDueOn()`). Tried only when the plain
+                    // mapping fails, for a receiver whose type is known to hold the method, and
+                    // accepted only when every statement then maps exactly: a guess here would
+                    // turn look-alike code into false moves.
+                    if mapping.mapped == 0
+                        && typed == Some(true)
+                        && !call.receiver.is_empty()
+                        && !call.receiver.contains(['(', '.'])
+                    {
+                        let rec: Vec<String> = call.receiver.split(' ').map(str::to_string).collect();
+                        let mut moved = subst.clone();
+                        moved.insert("this", rec.clone());
+                        moved.insert(RECEIVER, rec.clone());
+                        let src = norms(xm, &moved);
+                        let mut used = vec![false; pool.len()];
+                        let mut m = map_onto(&src, &pool, &mut used);
+                        // The receiver may wrap what it was before: the one field of the new class
+                        // of the receiver's former type is the receiver as it was (`tinyPack` in
+                        // `InMemoryPack` for the `TemporaryBuffer.Heap pack` it replaced). Only a
+                        // returned expression that sat in the caller's statement counts then: the
+                        // wrapper's delegating mutators look like any code that used the old value.
+                        if depth == 0
+                            && !(m.exact > 0 && m.all_exact() && m.mapped == m.solid)
+                            && let Some(k) = call.stmt
+                            && let Some(old) = self.receiver_type(true, pair.b, call)
+                        {
+                            let fields = &self.a.classes[xm.class].fields;
+                            let mut of_type = fields.iter().filter(|(_, t)| *t == old);
+                            if let (Some((f, _)), None) = (of_type.next(), of_type.next()) {
+                                let mut wrapped = moved.clone();
+                                wrapped.insert(f.as_str(), rec);
+                                let src = norms(xm, &wrapped);
+                                let solid = src.iter().filter(|s| !s.trivial).count();
+                                let mut w = Mapping { solid, ..Mapping::default() };
+                                embedded_returns(&src, &pool, &mut w, &am.stmts[k].toks, call, false);
+                                if w.mapped > 0 {
+                                    m = w;
+                                    moved = wrapped;
+                                }
+                            }
+                        }
+                        if m.exact > 0 && m.all_exact() && m.mapped == m.solid {
+                            mapping = m;
+                            subst = moved;
+                        }
+                    }
+                    // An argument that was a removed local's initializer stands for the local
+                    // (`range(new ArrayList<>(), 0, 50)` for `fileRanges.add(...)` after
+                    // `List<FileRange> fileRanges = new ArrayList<>();` was removed); tried when
+                    // the arguments as written do not map.
+                    if !Self::enough(&mapping) && subst.values().any(|a| inits.contains_key(a.as_slice())) {
+                        let mut local = subst.clone();
+                        for arg in local.values_mut() {
+                            if let Some(name) = inits.get(arg.as_slice()) {
+                                *arg = vec![name.clone()];
+                            }
+                        }
+                        let src = norms(xm, &local);
+                        let mut used = vec![false; pool.len()];
+                        let m = map_onto(&src, &pool, &mut used);
+                        if Self::enough(&m) && !(across && m.exact == 0) {
+                            mapping = m;
+                            subst = local;
+                        }
+                    }
+                    // A local the caller gained stands for its initializer, which the code had
+                    // written out (`final int length = 100;` then `range(ranges, 0, length)` for
+                    // `ranges.add(FileRange.createFileRange(0, 100))`); tried, alone and with the
+                    // removed locals above, when the arguments as written map nothing exactly.
+                    if (!Self::enough(&mapping) || across && mapping.exact == 0)
+                        && let Some(inlined) = inline_locals(xm, &subst, &gained)
+                    {
+                        let mut with_inits = inlined.clone();
+                        for arg in with_inits.values_mut() {
+                            if let Some(name) = inits.get(arg.as_slice()) {
+                                *arg = vec![name.clone()];
+                            }
+                        }
+                        for local in [inlined, with_inits] {
+                            let src = norms(xm, &local);
+                            let mut used = vec![false; pool.len()];
+                            let m = map_onto(&src, &pool, &mut used);
+                            if Self::enough(&m) && m.exact > 0 && m.exact >= mapping.exact {
+                                mapping = m;
+                                subst = local;
+                                break;
+                            }
+                        }
+                    }
+                    // The new method's own locals, which the caller had written out where they
+                    // are used (`assertThat(new Tokenizer(input).execute())` for `String[] actual
+                    // = new Tokenizer(input).execute(); assertThat(actual)`).
+                    if !Self::enough(&mapping) {
+                        let own = own_locals(xm, bm);
+                        if !own.is_empty() {
+                            let mut inlined = subst.clone();
+                            for (name, init) in own {
+                                let init = init
+                                    .iter()
+                                    .flat_map(|t| subst.get(t.as_str()).cloned().unwrap_or_else(|| vec![t.clone()]))
+                                    .collect();
+                                inlined.insert(name, init);
+                            }
+                            let m = map_onto(&norms(xm, &inlined), &pool, &mut vec![false; pool.len()]);
+                            if Self::enough(&m) && m.exact > 0 && !(across && m.exact < 2) {
+                                mapping = m;
+                                subst = inlined;
+                            }
+                        }
+                    }
+                    if depth == 0
+                        && !Self::enough(&mapping)
+                        && let Some(k) = call.stmt
+                    {
+                        embedded_returns(&src, &plain_pool, &mut mapping, &am.stmts[k].toks, call, !across);
+                    }
+                    if across
+                        && depth == 0
+                        && !Self::enough(&mapping)
+                        && let Some(k) = call.stmt
+                    {
+                        // Fuzzy pairs judged too weak above must not keep the creation from pairing.
+                        if mapping.mapped == 0 {
+                            mapping = mapping.rejected();
+                        }
+                        returned_creation(&src, &pool, &mut mapping, &am.stmts[k].toks, call);
+                    }
+                    // A new method that only forwards to another new one (`range(offset, length)`
+                    // returning `range(new ArrayList<>(), offset, length)`) is a hop, not the
+                    // extracted code: the method it forwards to is tried with the arguments it passes.
+                    if !Self::enough(&mapping) && depth < 2 && self.forwarded(false, xm).is_some() {
+                        for c in &xm.calls {
+                            queue.push((c, subst.clone(), depth + 1));
+                        }
+                    }
+                    if Self::enough(&mapping) {
+                        seen.push(x);
+                        if depth < 2 {
+                            for c in &xm.calls {
+                                queue.push((c, subst.clone(), depth + 1));
+                            }
+                        }
+                        let pure = depth == 0 && mapping.all_exact() && self.only_calls(pair, &call.name, false);
+                        found.push((pi, x, call_index(am, call), mapping, depth, pure));
+                    }
+                }
+            }
+            if !across {
+                for (x, j) in self.referenced_lambdas(pair, &pool) {
+                    if !seen.contains(&x) {
+                        seen.push(x);
+                        let mapping =
+                            Mapping { pairs: vec![(0, j, Pairing::Core)], solid: 1, mapped: 1, exact: 1, strong: 0 };
+                        found.push((pi, x, None, mapping, 0, false));
+                    }
+                }
+            }
+        }
+        for (pi, x, call, mapping, _, pure) in found {
+            let (mb, ma) = (self.pairs[pi].b, self.pairs[pi].a);
+            self.used_a[x] = true;
+            if !across {
+                // What the extracted method holds besides the caller's own statements.
+                let from_caller: Vec<usize> = mapping.pairs.iter().map(|p| p.0).collect();
+                let added = (0..self.a.methods[x].stmts.len()).filter(|i| !from_caller.contains(i)).collect();
+                self.into_extracted.push(Pair { b: mb, a: x, removed: self.pairs[pi].removed.clone(), added });
+            }
+            let (bm, xm) = (&self.b.methods[mb], &self.a.methods[x]);
+            let description = if across {
+                format!(
+                    "Extract And Move Method\t{} extracted from {} in class {} & moved to class {}",
+                    xm.desc,
+                    bm.desc,
+                    self.b.class_of(mb).name,
+                    self.a.class_of(x).name
+                )
+            } else {
+                format!("Extract Method\t{} extracted from {} in class {}", xm.desc, bm.desc, self.a.class_of(ma).name)
+            };
+            let removed = &self.pairs[pi].removed;
+            let mut left = vec![self.decl(true, mb, "source method declaration before extraction")];
+            for &(_, j, _) in &mapping.pairs {
+                left.push(self.stmt(true, mb, removed[j], "extracted code from source method declaration"));
+            }
+            let mut right = vec![self.decl(false, x, "extracted method declaration")];
+            for &(i, _, _) in &mapping.pairs {
+                right.push(self.stmt(false, x, i, "extracted code to extracted method declaration"));
+            }
+            right.push(self.decl(false, ma, "source method declaration after extraction"));
+            if let Some(c) = call {
+                right.push(self.call_loc(false, ma, c, "extracted method invocation"));
+            }
+            let kind = if across { RefactoringType::ExtractAndMoveMethod } else { RefactoringType::ExtractMethod };
+            self.push(kind, description, left, right, pure, (true, mb), (false, x));
+        }
+    }
+
+    pub(super) fn inlines(&mut self, across: bool) {
+        let mut found: Vec<(usize, usize, usize, usize, Mapping, bool)> = Vec::new();
+        for (pi, pair) in self.pairs.iter().enumerate() {
+            let (bm, am) = (&self.b.methods[pair.b], &self.a.methods[pair.a]);
+            if pair.added.is_empty() {
+                continue;
+            }
+            let empty = HashMap::new();
+            let after: Vec<Norm> = pair.added.iter().map(|&i| norm(&am.stmts[i], &empty)).collect();
+            let pool: Vec<&Norm> = after.iter().collect();
+            let (count_b, count_a) = (call_counts(bm), call_counts(am));
+            let inits = removed_initializers(am, &pair.added);
+            let lost = added_locals(bm, &pair.removed);
+            let mut seen = Vec::new();
+            for (ci, call) in bm.calls.iter().enumerate() {
+                let before_calls =
+                    count_b.get(&(call.name.as_str(), call.args.len(), call.receiver.as_str())).copied().unwrap_or(0);
+                let after_calls =
+                    count_a.get(&(call.name.as_str(), call.args.len(), call.receiver.as_str())).copied().unwrap_or(0);
+                if after_calls >= before_calls {
+                    continue;
+                }
+                for r in self.removed_methods(&call.name, call.args.len()) {
+                    let same_class = self.class_fwd.get(&self.b.methods[r].class) == Some(&am.class)
+                        || self.b.methods[r].class == bm.class;
+                    if same_class == across
+                        || seen.contains(&r)
+                        || (across && !call.qualified && !self.reachable(true, r, bm.class))
+                    {
+                        continue;
+                    }
+                    let rm = &self.b.methods[r];
+                    let typed = if across && call.qualified {
+                        self.receiver_type(true, pair.b, call).map(|t| self.type_fits(true, &t, rm.class))
+                    } else {
+                        None
+                    };
+                    if typed == Some(false) {
+                        continue;
+                    }
+                    let subst = substitution(rm, call, &HashMap::new());
+                    let src = self.before_norms(rm, &subst);
+                    let mut used = vec![false; pool.len()];
+                    let mut mapping = map_onto(&src, &pool, &mut used);
+                    if across && call.qualified && typed.is_none() && mapping.mapped < 2 {
+                        mapping.mapped = 0;
+                    }
+                    // The caller's locals, as for extractions the other way round: an argument
+                    // that initialises a local the caller gained stands for that local, a local
+                    // it lost for its initializer.
+                    if !Self::enough(&mapping) || across && mapping.exact == 0 {
+                        for local in local_variants(rm, &subst, &inits, &lost) {
+                            let m = map_onto(&self.before_norms(rm, &local), &pool, &mut vec![false; pool.len()]);
+                            if Self::enough(&m) && m.exact > 0 && m.exact >= mapping.exact {
+                                mapping = m;
+                                break;
+                            }
+                        }
+                    }
+                    if !Self::enough(&mapping)
+                        && let Some(k) = call.stmt
+                    {
+                        embedded_returns(&norms(rm, &subst), &pool, &mut mapping, &bm.stmts[k].toks, call, !across);
+                    }
+                    let mut body = r;
+                    // A removed method that only forwarded to another removed one was inlined
+                    // with it: the code in the caller is the other's, with the arguments passed on.
+                    if !Self::enough(&mapping)
+                        && let Some((inner, next)) = self.forwarded(true, rm)
+                    {
+                        let outer = substitution(&self.b.methods[next], inner, &subst);
+                        let nm = &self.b.methods[next];
+                        let mut variants = vec![outer.clone()];
+                        variants.extend(local_variants(nm, &outer, &inits, &lost));
+                        for local in variants {
+                            let m = map_onto(&self.before_norms(nm, &local), &pool, &mut vec![false; pool.len()]);
+                            if Self::enough(&m) && (m.exact > 0 || !across) {
+                                mapping = m;
+                                body = next;
+                                break;
+                            }
+                        }
+                    }
+                    if Self::enough(&mapping) {
+                        seen.push(r);
+                        let pure = body == r && mapping.all_exact() && self.only_calls(pair, &call.name, true);
+                        found.push((pi, r, body, ci, mapping, pure));
+                    }
+                }
+            }
+        }
+        for (pi, r, body, ci, mapping, pure) in found {
+            let (mb, ma) = (self.pairs[pi].b, self.pairs[pi].a);
+            self.used_b[r] = true;
+            let (rm, am) = (&self.b.methods[r], &self.a.methods[ma]);
+            let description = if across {
+                format!(
+                    "Move And Inline Method\t{} moved from class {} to class {} & inlined to {}",
+                    rm.desc,
+                    self.b.class_of(r).name,
+                    self.a.class_of(ma).name,
+                    am.desc
+                )
+            } else {
+                format!("Inline Method\t{} inlined to {} in class {}", rm.desc, am.desc, self.a.class_of(ma).name)
+            };
+            let added = &self.pairs[pi].added;
+            let mut left = vec![
+                self.decl(true, r, "inlined method declaration"),
+                self.decl(true, mb, "target method declaration before inline"),
+                self.call_loc(true, mb, ci, "inlined method invocation"),
+            ];
+            for &(i, _, _) in &mapping.pairs {
+                left.push(self.stmt(true, body, i, "inlined code from inlined method declaration"));
+            }
+            let mut right = vec![self.decl(false, ma, "target method declaration after inline")];
+            for &(_, j, _) in &mapping.pairs {
+                right.push(self.stmt(false, ma, added[j], "inlined code in target method declaration"));
+            }
+            let kind = if across { RefactoringType::MoveAndInlineMethod } else { RefactoringType::InlineMethod };
+            self.push(kind, description, left, right, pure, (true, r), (false, ma));
+        }
+    }
+
+    /// Whether method `m` can be called without a receiver from `class` (same side): static
+    /// (imported or qualified elsewhere), declared in an enclosing class, or inherited.
+    pub(super) fn reachable(&self, before: bool, m: usize, class: usize) -> bool {
+        let side = self.side(before);
+        let owner = side.class_of(m);
+        let caller = &side.classes[class];
+        side.methods[m].is_static
+            || caller.name.starts_with(&format!("{}.", owner.name))
+            || self.inherits(side, class, &owner.simple, 4)
+    }
+
+    /// The erased simple type of a call's receiver in method `m`, when it can be told from the
+    /// declarations at hand: a parameter, local or field by that name, a class name, `new T(..)`.
+    pub(super) fn receiver_type(&self, before: bool, m: usize, call: &Call) -> Option<String> {
+        let side = self.side(before);
+        let method = &side.methods[m];
+        let toks: Vec<&str> = call.receiver.split(' ').collect();
+        if toks.first() == Some(&"new") {
+            return toks.get(1).map(|t| t.to_string());
+        }
+        if toks.len() != 1 {
+            // `a.b.C` (a qualified class name) ends in its simple name; anything else is unknown.
+            let names = toks.iter().step_by(2).all(|t| t.starts_with(|c: char| c.is_alphabetic()));
+            let dots = toks.iter().skip(1).step_by(2).all(|t| *t == ".");
+            let last = toks.last()?;
+            return (names && dots && last.starts_with(|c: char| c.is_uppercase())).then(|| last.to_string());
+        }
+        let name = toks[0];
+        if let Some((_, t)) = method.params.iter().find(|(n, _)| n == name) {
+            return Some(model::erase(t, 0));
+        }
+        if let Some((_, t)) = method.locals.iter().find(|(n, _)| n == name) {
+            return Some(t.clone());
+        }
+        // Fields of the class, its enclosing classes and its superclasses at hand.
+        let mut class_name = side.class_of(m).name.clone();
+        loop {
+            if let Some(&c) = side.class_by_name.get(&class_name) {
+                let class = &side.classes[c];
+                let supers = class.supers.iter().filter_map(|s| side.classes.iter().find(|k| k.simple == *s));
+                for k in std::iter::once(class).chain(supers) {
+                    if let Some((_, t)) = k.fields.iter().find(|(n, _)| n == name) {
+                        return Some(t.clone());
+                    }
+                }
+            }
+            match class_name.rfind('.') {
+                Some(i) => class_name.truncate(i),
+                None => break,
+            }
+        }
+        name.starts_with(|c: char| c.is_uppercase()).then(|| name.to_string())
+    }
+
+    /// Whether a receiver of type `ty` can hold methods of `class`: the class, a supertype of it
+    /// (an override), or a subtype of it (an inherited method).
+    pub(super) fn type_fits(&self, before: bool, ty: &str, class: usize) -> bool {
+        let side = self.side(before);
+        let target = &side.classes[class];
+        target.simple == ty
+            || target.supers.iter().any(|s| s == ty)
+            || side.classes.iter().enumerate().any(|(i, c)| c.simple == ty && self.inherits(side, i, &target.simple, 4))
+    }
+
+    /// Whether `class` has a supertype named `simple`, looking `depth` levels up through the side's classes.
+    pub(super) fn inherits(&self, side: &Side, class: usize, simple: &str, depth: u32) -> bool {
+        let supers = &side.classes[class].supers;
+        if supers.iter().any(|s| s == simple) {
+            return true;
+        }
+        depth > 0
+            && supers.iter().any(|s| {
+                side.classes
+                    .iter()
+                    .enumerate()
+                    .any(|(i, c)| c.simple == *s && i != class && self.inherits(side, i, simple, depth - 1))
+            })
+    }
+
+    /// A new (`before`: removed) method whose body is one call of another such method and
+    /// nothing else (`return f(a, b);` or `f(a, b);`): that call and the method it reaches.
+    pub(super) fn forwarded<'m>(&self, before: bool, m: &'m Method) -> Option<(&'m Call, usize)> {
+        let [st] = m.stmts.as_slice() else { return None };
+        let n = st.toks.len();
+        m.calls.iter().find_map(|c| {
+            let whole = call_range(&st.toks, c)
+                .is_some_and(|(start, end)| end + 1 == n && (start == 0 || start == 1 && st.toks[0] == "return"));
+            if !whole {
+                return None;
+            }
+            let side = self.side(before);
+            let targets = if before {
+                self.removed_methods(&c.name, c.args.len())
+            } else {
+                self.new_methods(&c.name, c.args.len())
+            };
+            let next = targets.into_iter().find(|&t| !std::ptr::eq(&side.methods[t], m))?;
+            Some((c, next))
+        })
+    }
+
+    /// Added methods (not matched, not explained yet) named `name` that accept `args` arguments.
+    pub(super) fn new_methods(&self, name: &str, args: usize) -> Vec<usize> {
+        let all = self.by_name_a.get(name).map(Vec::as_slice).unwrap_or_default();
+        all.iter()
+            .copied()
+            .filter(|&m| self.back[m].is_none() && !self.used_a[m] && accepts(&self.a.methods[m], args))
+            .collect()
+    }
+
+    pub(super) fn removed_methods(&self, name: &str, args: usize) -> Vec<usize> {
+        let all = self.by_name_b.get(name).map(Vec::as_slice).unwrap_or_default();
+        all.iter()
+            .copied()
+            .filter(|&m| self.fwd[m].is_none() && !self.used_b[m] && accepts(&self.b.methods[m], args))
+            .collect()
+    }
+
+    /// Whether the caller's other changes are only the calls replacing (or replaced by) the code.
+    pub(super) fn only_calls(&self, pair: &Pair, name: &str, inline: bool) -> bool {
+        let (m, changed) =
+            if inline { (&self.b.methods[pair.b], &pair.removed) } else { (&self.a.methods[pair.a], &pair.added) };
+        changed.iter().all(|&i| m.stmts[i].trivial || m.calls.iter().any(|c| c.stmt == Some(i) && c.name == name))
+    }
+}

@@ -1,0 +1,171 @@
+//! Methods that left their class: Move, Move And Rename, Pull Up and Push Down, told apart by
+//! how the two classes are related and whether the name stayed.
+
+use super::*;
+
+impl<'s> Diff<'s> {
+    pub(super) fn moves(&mut self) {
+        let removed: Vec<usize> = (0..self.b.methods.len())
+            .filter(|&m| self.fwd[m].is_none() && !self.used_b[m] && !self.b.methods[m].ctor)
+            .collect();
+        let added: Vec<usize> = (0..self.a.methods.len())
+            .filter(|&m| self.back[m].is_none() && !self.used_a[m] && !self.a.methods[m].ctor)
+            .collect();
+        // Differently named methods are compared only when they share a solid statement.
+        let mut holders: HashMap<&str, Vec<usize>> = HashMap::new();
+        for &ma in &added {
+            let y = &self.a.methods[ma];
+            if y.solid() >= 2 {
+                for s in y.stmts.iter().filter(|s| !s.trivial) {
+                    let v = holders.entry(s.text.as_str()).or_default();
+                    if v.last() != Some(&ma) {
+                        v.push(ma);
+                    }
+                }
+            }
+        }
+        let mut candidates = Vec::new();
+        for &mb in &removed {
+            let x = &self.b.methods[mb];
+            let mut others: Vec<usize> = self.by_name_a.get(x.name.as_str()).cloned().unwrap_or_default();
+            others.retain(|m| self.back[*m].is_none() && !self.used_a[*m] && !self.a.methods[*m].ctor);
+            if x.solid() >= 2 {
+                for s in x.stmts.iter().filter(|s| !s.trivial) {
+                    others.extend(holders.get(s.text.as_str()).into_iter().flatten());
+                }
+            }
+            others.sort_unstable();
+            others.dedup();
+            for ma in others {
+                let y = &self.a.methods[ma];
+                if self.class_fwd.get(&x.class) == Some(&y.class) {
+                    continue;
+                }
+                if let Some((score, pure)) = self.same_body(mb, ma, true) {
+                    candidates.push((x.name == y.name, score, mb, ma, pure));
+                }
+            }
+        }
+        candidates.sort_by(|p, q| (q.0, q.1).partial_cmp(&(p.0, p.1)).unwrap_or(std::cmp::Ordering::Equal));
+        let mut pushed = Vec::new();
+        let mut split = vec![false; self.b.methods.len()];
+        for &(same_name, score, mb, ma, pure) in &candidates {
+            if self.used_b[mb] || self.used_a[ma] || split[mb] {
+                continue;
+            }
+            let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
+            let (cx, cy) = (self.b.class_of(mb), self.a.class_of(ma));
+            let cx_after = self.class_fwd.get(&x.class).map(|&c| self.a.classes[c].simple.as_str()).unwrap_or("");
+            let kind = if cy.supers.contains(&cx.simple) || cy.supers.iter().any(|s| s == cx_after) {
+                RefactoringType::PushDownMethod
+            } else if cx.supers.contains(&cy.simple) || self.after_supers(mb).contains(&cy.simple) {
+                RefactoringType::PullUpMethod
+            } else if x.name == y.name {
+                RefactoringType::MoveMethod
+            } else {
+                RefactoringType::MoveAndRenameMethod
+            };
+            // A method copied into several unrelated classes that fit it equally well (generated
+            // variants, one per type) moved to none of them in particular: naming one would be a
+            // guess. Copies into subclasses are a push down, handled below.
+            let rivals = candidates
+                .iter()
+                .filter(|c| c.2 == mb && c.3 != ma && (c.0, c.1) == (same_name, score) && !self.used_a[c.3])
+                .count();
+            if rivals > 0 && matches!(kind, RefactoringType::MoveMethod | RefactoringType::MoveAndRenameMethod) {
+                split[mb] = true;
+                continue;
+            }
+            let cx_simple = cx.simple.clone();
+            self.push_move(kind, mb, ma, pure);
+            if kind == RefactoringType::PushDownMethod {
+                pushed.push((mb, cx_simple, cx_after.to_string()));
+            }
+        }
+        self.moved_one_liners();
+        // A method pushed down usually lands in every subclass: the other copies are the same push.
+        for (mb, sup, sup_after) in pushed {
+            let x = &self.b.methods[mb];
+            let copies: Vec<usize> = self
+                .by_name_a
+                .get(x.name.as_str())
+                .into_iter()
+                .flatten()
+                .copied()
+                .filter(|&ma| self.back[ma].is_none() && !self.used_a[ma] && self.a.methods[ma].key == x.key)
+                .filter(|&ma| self.a.class_of(ma).supers.iter().any(|s| *s == sup || *s == sup_after))
+                .collect();
+            for ma in copies {
+                let Some((_, pure)) = self.same_body(mb, ma, true) else { continue };
+                self.push_move(RefactoringType::PushDownMethod, mb, ma, pure);
+            }
+        }
+    }
+
+    /// Move And Rename of a one-statement method into a class the change added (a JUnit 4
+    /// `@Parameters data()` that became `arguments()` of a new nested provider class): the body
+    /// is the only evidence, so it must be the same statement word for word, one that passes
+    /// arguments, with the same parameters, and no other removed or added method may have it.
+    /// Methods with the same name are [`Self::moves`]'s; bodies of two statements or more too.
+    pub(super) fn moved_one_liners(&mut self) {
+        fn one(side: &Side, m: usize) -> Option<&str> {
+            let method = &side.methods[m];
+            let [st] = method.stmts.as_slice() else { return None };
+            (!method.ctor && !st.trivial && norm(st, &HashMap::new()).strong()).then_some(st.text.as_str())
+        }
+        let mut removed: HashMap<&str, Vec<usize>> = HashMap::new();
+        for mb in (0..self.b.methods.len()).filter(|&m| self.fwd[m].is_none() && !self.used_b[m]) {
+            if let Some(text) = one(self.b, mb) {
+                removed.entry(text).or_default().push(mb);
+            }
+        }
+        let mut added: HashMap<&str, Vec<usize>> = HashMap::new();
+        for ma in (0..self.a.methods.len()).filter(|&m| self.back[m].is_none() && !self.used_a[m]) {
+            if let Some(text) = one(self.a, ma) {
+                added.entry(text).or_default().push(ma);
+            }
+        }
+        let mut found = Vec::new();
+        for (text, bs) in &removed {
+            let (Some(r#as), [mb]) = (added.get(text), bs.as_slice()) else { continue };
+            let [ma] = r#as.as_slice() else { continue };
+            let (x, y) = (&self.b.methods[*mb], &self.a.methods[*ma]);
+            if x.name != y.name
+                && !self.class_back.contains_key(&y.class)
+                && x.params.iter().map(|p| &p.1).eq(y.params.iter().map(|p| &p.1))
+            {
+                found.push((*mb, *ma));
+            }
+        }
+        found.sort_unstable();
+        for (mb, ma) in found {
+            self.push_move(RefactoringType::MoveAndRenameMethod, mb, ma, true);
+        }
+    }
+
+    /// Reports a method moved between classes (Move, Move And Rename, Pull Up, Push Down) and
+    /// marks both sides explained.
+    pub(super) fn push_move(&mut self, kind: RefactoringType, mb: usize, ma: usize, pure: bool) {
+        self.used_b[mb] = true;
+        self.used_a[ma] = true;
+        let description = format!(
+            "{}\t{} from class {} to {} from class {}",
+            kind.display_name(),
+            self.b.methods[mb].desc,
+            self.b.class_of(mb).name,
+            self.a.methods[ma].desc,
+            self.a.class_of(ma).name
+        );
+        let left = vec![self.decl(true, mb, "original method declaration")];
+        let right = vec![self.decl(false, ma, "moved method declaration")];
+        self.push(kind, description, left, right, pure, (true, mb), (false, ma));
+    }
+
+    /// The supertypes of a before method's class as they are after the change.
+    pub(super) fn after_supers(&self, mb: usize) -> &[String] {
+        match self.class_fwd.get(&self.b.methods[mb].class) {
+            Some(&ca) => &self.a.classes[ca].supers,
+            None => &[],
+        }
+    }
+}
