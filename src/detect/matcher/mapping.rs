@@ -11,6 +11,7 @@ use super::*;
 const FUZZY: f64 = 0.75;
 
 /// A statement ready for comparison: normalised, with substitutions applied.
+#[derive(Clone)]
 pub(super) struct Norm {
     pub(super) toks: Vec<String>,
     pub(super) text: String,

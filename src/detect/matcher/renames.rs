@@ -363,16 +363,7 @@ impl<'s> Diff<'s> {
             return None;
         }
         let keep = |v: &[Norm], gone: &[bool]| -> Vec<Norm> {
-            v.iter()
-                .zip(gone)
-                .filter(|(_, g)| !**g)
-                .map(|(n, _)| Norm {
-                    toks: n.toks.clone(),
-                    text: n.text.clone(),
-                    core: n.core.clone(),
-                    trivial: n.trivial,
-                })
-                .collect()
+            v.iter().zip(gone).filter(|(_, g)| !**g).map(|(n, _)| n.clone()).collect()
         };
         let (rx, ry) = (keep(nx, &gone_x), keep(ny, &gone_y));
         let (fwd, back) = (map_bodies(&rx, &ry), map_bodies(&ry, &rx));
