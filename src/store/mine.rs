@@ -33,9 +33,13 @@ fn package_of(text: &str) -> String {
 /// The class header (`public class Tokens extends Base`) of simple class `name` in `text`.
 fn class_header(text: &str, name: &str) -> String {
     let simple = name.rsplit(['.', '$']).next().unwrap_or(name);
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
     for kw in ["class", "interface", "enum", "record"] {
         let needle = format!("{kw} {simple}");
-        if let Some(at) = text.find(&needle) {
+        // Whole words only: `class FooBar` and `subclass Foo` are not `class Foo`.
+        let whole =
+            |&(at, _): &(usize, &str)| !text[..at].ends_with(word) && !text[at + needle.len()..].starts_with(word);
+        if let Some((at, _)) = text.match_indices(&needle).find(whole) {
             let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
             let end = text[at..].find('{').map_or(text.len(), |i| at + i);
             return text[line_start..end].split_whitespace().collect::<Vec<_>>().join(" ");
@@ -196,5 +200,9 @@ mod tests {
         assert_eq!(lines(t, 1, 2), "package a.b;\n");
         assert_eq!(package_of(t), "a.b");
         assert_eq!(class_header(t, "a.b.Foo"), "public final class Foo<T> extends Bar implements Baz");
+        // A longer name that starts with the one asked for is another class.
+        let t = "class FooBar {\n}\n\nclass Foo extends Base {\n}\n";
+        assert_eq!(class_header(t, "Foo"), "class Foo extends Base");
+        assert_eq!(class_header(t, "Fo"), "");
     }
 }
