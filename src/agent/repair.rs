@@ -112,10 +112,12 @@ pub(crate) fn run(run: &mut Run, bench: &mut Workbench, failed: Review) -> Resul
     let mut before = current.clone();
     let mut failure = (failure_class(&failed.verdict).to_string(), stage_label(&failed.verdict).to_string());
     let mut last = failed;
+    // Whether the last attempt undid the refactoring, so that `last` no longer describes the code.
+    let mut undone = false;
     for attempt in 1..=max {
         if attempt > 1 && job.out_of_time() {
             run.session.event("repair", attempt, 0, "budget", super::review_loop::OUT_OF_TIME);
-            return Ok((last, attempt - 1));
+            return Ok((settle(run, bench, last, undone, attempt - 1)?, attempt - 1));
         }
         if attempt > 1 {
             reflect(run, &mut messages, attempt - 1, max, &failure, &before, &current)?;
@@ -129,8 +131,10 @@ pub(crate) fn run(run: &mut Run, bench: &mut Workbench, failed: Review) -> Resul
         if v.verdict == Match::Missing {
             current = format!("- the {kind} is no longer there: {}\n", v.reason);
             failure = ("refactoring undone".into(), "detection".into());
+            undone = true;
             continue;
         }
+        undone = false;
         let review = run.review(&change, attempt)?;
         if review.verdict.accepted() || matches!(review.verdict, Verdict::BrokenBaseline { .. }) {
             run.session.event("repair", attempt, 0, "verdict", format!("repaired in {attempt} attempt(s)"));
@@ -147,7 +151,18 @@ pub(crate) fn run(run: &mut Run, bench: &mut Workbench, failed: Review) -> Resul
         "budget",
         format!("no repair after {max} attempts (agent.max_repair_attempts)"),
     );
-    Ok((last, max))
+    Ok((settle(run, bench, last, undone, max)?, max))
+}
+
+/// The review to report when the repair gives up: the last one, unless the last attempt undid
+/// the refactoring. The code is then reviewed as it stands, which the Reviewer rejects at
+/// detection, so that the verdict speaks of the code shown rather than of an earlier attempt.
+fn settle(run: &mut Run, bench: &Workbench, last: Review, undone: bool, round: u32) -> Result<Review, AgentError> {
+    if !undone {
+        return Ok(last);
+    }
+    let change = Change::from_change_set(&bench.change_set()).map_err(|e| AgentError::Internal(e.to_string()))?;
+    run.review(&change, round)
 }
 
 /// The reflection: the model compares the errors before and after its patch and plans, without

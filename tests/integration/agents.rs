@@ -266,10 +266,10 @@ fn f_when_the_repair_budget_runs_out_the_run_is_rejected_and_nothing_is_written(
     let server = ScriptedServer::start([
         reply_tool_call("write_file", json!({"path": ISSUE, "content": broken})),
         reply_tool_call("finish", json!({"summary": "extracted", "new_name": "validateIssuable"})),
-        reply_tool_call("write_file", json!({"path": ISSUE, "content": extracted(&original, "issueDate")})),
+        reply_tool_call("write_file", json!({"path": ISSUE, "content": extracted(&original, "issueDate, invoic")})),
         reply_tool_call("finish", json!({"summary": "attempt 1"})),
-        reply_text("The argument is still missing. Plan: pass invoice."),
-        reply_tool_call("write_file", json!({"path": ISSUE, "content": extracted(&original, "invoice")})),
+        reply_text("The name is still misspelt. Plan: fix it."),
+        reply_tool_call("write_file", json!({"path": ISSUE, "content": extracted(&original, "issueDate, invoise")})),
         reply_tool_call("finish", json!({"summary": "attempt 2"})),
     ]);
     let run = run_agents(dir.path(), Some(&server), &["--apply"], &[("MANTRA_AGENT_MAX_REPAIR_ATTEMPTS", "2")]);
@@ -282,8 +282,34 @@ fn f_when_the_repair_budget_runs_out_the_run_is_rejected_and_nothing_is_written(
         "{}",
         run.stdout
     );
+    // The last attempt's code is what the verdict speaks of.
     assert!(run.stdout.contains("verdict: rejected at compile"), "{}", run.stdout);
+    assert!(run.stdout.contains("invoise"), "{}", run.stdout);
     assert!(run.stderr.contains("[repair 2] budget no repair after 2 attempts"), "{}", run.stderr);
+    assert_eq!(read(dir.path(), ISSUE), original, "the user's file is untouched");
+}
+
+/// A last repair that gives the refactoring up is what the verdict reports, not the attempt
+/// before it: the code shown no longer has the extraction, so the run is rejected at detection.
+#[test]
+fn f2_a_last_repair_that_undoes_the_refactoring_is_rejected_at_detection() {
+    let dir = copy_fixture("demo");
+    let original = read(dir.path(), ISSUE);
+    let broken = extracted(&original, "issueDate, invoce");
+    let server = ScriptedServer::start([
+        reply_tool_call("write_file", json!({"path": ISSUE, "content": broken})),
+        reply_tool_call("finish", json!({"summary": "extracted", "new_name": "validateIssuable"})),
+        reply_tool_call("write_file", json!({"path": ISSUE, "content": extracted(&original, "issueDate")})),
+        reply_tool_call("finish", json!({"summary": "attempt 1"})),
+        reply_text("Still broken. Plan: put the original code back."),
+        reply_tool_call("write_file", json!({"path": ISSUE, "content": format!("{original}// tidied\n")})),
+        reply_tool_call("finish", json!({"summary": "attempt 2"})),
+    ]);
+    let run = run_agents(dir.path(), Some(&server), &["--apply"], &[("MANTRA_AGENT_MAX_REPAIR_ATTEMPTS", "2")]);
+    assert_eq!(run.code, 1, "{run:?}");
+    server.assert_done();
+    assert!(run.stdout.contains("verdict: rejected at detection"), "{}", run.stdout);
+    assert!(!run.stdout.contains("rejected at compile"), "{}", run.stdout);
     assert_eq!(read(dir.path(), ISSUE), original, "the user's file is untouched");
 }
 
