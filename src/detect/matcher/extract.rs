@@ -110,10 +110,7 @@ impl<'s> Diff<'s> {
             // (call in the caller or in an extracted method, the substitution in force there)
             let mut queue: Vec<(&Call, Subst, usize)> = am.calls.iter().map(|c| (c, HashMap::new(), 0)).collect();
             while let Some((call, outer, depth)) = queue.pop() {
-                let before_calls =
-                    count_b.get(&(call.name.as_str(), call.args.len(), call.receiver.as_str())).copied().unwrap_or(0);
-                let after_calls =
-                    count_a.get(&(call.name.as_str(), call.args.len(), call.receiver.as_str())).copied().unwrap_or(0);
+                let (before_calls, after_calls) = (times(&count_b, call), times(&count_a, call));
                 if depth == 0 && after_calls <= before_calls {
                     continue;
                 }
@@ -357,10 +354,7 @@ impl<'s> Diff<'s> {
             let lost = added_locals(bm, &pair.removed);
             let mut seen = Vec::new();
             for (ci, call) in bm.calls.iter().enumerate() {
-                let before_calls =
-                    count_b.get(&(call.name.as_str(), call.args.len(), call.receiver.as_str())).copied().unwrap_or(0);
-                let after_calls =
-                    count_a.get(&(call.name.as_str(), call.args.len(), call.receiver.as_str())).copied().unwrap_or(0);
+                let (before_calls, after_calls) = (times(&count_b, call), times(&count_a, call));
                 if after_calls >= before_calls {
                     continue;
                 }
@@ -590,4 +584,9 @@ impl<'s> Diff<'s> {
             if inline { (&self.b.methods[pair.b], &pair.removed) } else { (&self.a.methods[pair.a], &pair.added) };
         changed.iter().all(|&i| m.stmts[i].trivial || m.calls.iter().any(|c| c.stmt == Some(i) && c.name == name))
     }
+}
+
+/// How many times a body makes `call` (same name, arity and receiver), from [`call_counts`].
+fn times(counts: &HashMap<(&str, usize, &str), usize>, call: &Call) -> usize {
+    counts.get(&(call.name.as_str(), call.args.len(), call.receiver.as_str())).copied().unwrap_or(0)
 }

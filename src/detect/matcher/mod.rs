@@ -260,6 +260,13 @@ impl<'s> Diff<'s> {
         m.stmts.iter().map(|s| self.before_norm(m, s, subst)).collect()
     }
 
+    /// The methods of a pair of classes not matched yet, before and after.
+    fn unmatched(&self, cb: usize, ca: usize) -> (Vec<usize>, Vec<usize>) {
+        let b = self.b.classes[cb].methods.iter().copied().filter(|&m| self.fwd[m].is_none()).collect();
+        let a = self.a.classes[ca].methods.iter().copied().filter(|&m| self.back[m].is_none()).collect();
+        (b, a)
+    }
+
     fn pair_method(&mut self, mb: usize, ma: usize) {
         self.fwd[mb] = Some(ma);
         self.back[ma] = Some(mb);
@@ -278,10 +285,7 @@ impl<'s> Diff<'s> {
                     self.pair_method(mb, ma);
                 }
             }
-            let lone_b: Vec<usize> =
-                self.b.classes[cb].methods.iter().copied().filter(|&m| self.fwd[m].is_none()).collect();
-            let lone_a: Vec<usize> =
-                self.a.classes[ca].methods.iter().copied().filter(|&m| self.back[m].is_none()).collect();
+            let (lone_b, lone_a) = self.unmatched(cb, ca);
             let mut candidates = Vec::new();
             for &mb in &lone_b {
                 for &ma in &lone_a {

@@ -11,10 +11,7 @@ impl<'s> Diff<'s> {
         let mut found = Vec::new();
         let mut ambiguous = Vec::new();
         for (cb, ca) in classes {
-            let lone_b: Vec<usize> =
-                self.b.classes[cb].methods.iter().copied().filter(|&m| self.fwd[m].is_none()).collect();
-            let lone_a: Vec<usize> =
-                self.a.classes[ca].methods.iter().copied().filter(|&m| self.back[m].is_none()).collect();
+            let (lone_b, lone_a) = self.unmatched(cb, ca);
             let mut candidates = Vec::new();
             for &mb in &lone_b {
                 for &ma in &lone_a {
