@@ -70,6 +70,12 @@ impl Mapping {
 }
 
 impl Norm {
+    /// `e` of `return e;`.
+    pub(super) fn returned(&self) -> Option<&[String]> {
+        let k = self.toks.len();
+        (k > 2 && self.toks[0] == "return" && self.toks[k - 1] == ";").then(|| &self.toks[1..k - 1])
+    }
+
     /// See [`Mapping::strong`].
     pub(super) fn strong(&self) -> bool {
         self.toks.len() >= 5
@@ -277,23 +283,20 @@ pub(super) fn embedded_returns(
 /// returns `!c` (`if (speller.spell(word)) return false;` for `w -> !speller.spell(w)`), before
 /// `return true;` `c`; a guard before `return a;` and then `return b;` returns `c ? a : b`.
 fn returned_values(src: &[Norm], i: usize) -> Vec<Vec<String>> {
+    if let Some(e) = src[i].returned() {
+        return vec![e.to_vec()];
+    }
     let t = &src[i].toks;
     let n = t.len();
-    if t[0] == "return" && t[n - 1] == ";" {
-        return vec![t[1..n - 1].to_vec()];
-    }
-    let Some(next) = src.get(i + 1).map(|s| s.toks.join(" ")) else { return Vec::new() };
+    let Some(next) = src.get(i + 1) else { return Vec::new() };
     if t[0] != "if" || !is_header(&src[i]) || n < 5 {
         return Vec::new();
     }
     let c = &t[2..n - 1];
-    pub(super) fn returned(s: &Norm) -> Option<&[String]> {
-        let k = s.toks.len();
-        (k > 2 && s.toks[0] == "return" && s.toks[k - 1] == ";").then(|| &s.toks[1..k - 1])
-    }
+    let next = next.text.as_str();
     // `if (c) return a; [else] return b;` is `c ? a : b`.
     let rest = src[i + 2..].iter().find(|s| s.toks != ["else"]);
-    if let (Some(a), Some(b)) = (returned(&src[i + 1]), rest.and_then(returned))
+    if let (Some(a), Some(b)) = (src[i + 1].returned(), rest.and_then(Norm::returned))
         && next != "return true ;"
         && next != "return false ;"
     {
@@ -308,7 +311,7 @@ fn returned_values(src: &[Norm], i: usize) -> Vec<Vec<String>> {
         let wrapped = ["(".to_string()].into_iter().chain(c.iter().cloned()).chain([")".into()]).collect();
         return vec![ternary(c.to_vec()), ternary(wrapped)];
     }
-    match next.as_str() {
+    match next {
         "return true ;" => vec![c.to_vec()],
         "return false ;" => {
             let bare = std::iter::once("!".to_string()).chain(c.iter().cloned()).collect();
@@ -455,6 +458,13 @@ pub(super) fn call_range(toks: &[String], call: &Call) -> Option<(usize, usize)>
         return Some((start, end));
     }
     None
+}
+
+/// Whether two bodies mapped onto each other, each way, share most of both: what both ways map
+/// outnumbers what either leaves unmapped.
+pub(super) fn majority(fwd: &Mapping, back: &Mapping) -> bool {
+    let m = fwd.mapped.min(back.mapped);
+    m > fwd.solid - m && m > back.solid - m
 }
 
 /// Maps all of `x`'s statements onto all of `y`'s.

@@ -218,11 +218,7 @@ impl<'s> Diff<'s> {
         // RefactoringMiner's Extract (Inline) Variable inside the method: a local only one side
         // declares stands for its initializer there (`Dictionary d = load(..); new Hunspell(d, ..)`
         // for `new Hunspell(load(..))`). Tried when the bodies as written share no majority.
-        let short = |f: &Mapping, b: &Mapping| {
-            let m = f.mapped.min(b.mapped);
-            !(m > f.solid - m && m > b.solid - m)
-        };
-        if short(&fwd, &back) {
+        if !majority(&fwd, &back) {
             let (lx, ly) = (own_locals(x, y), own_locals(y, x));
             if !lx.is_empty() || !ly.is_empty() {
                 sx.extend(lx);
@@ -247,7 +243,7 @@ impl<'s> Diff<'s> {
             return ok.then_some((0.5, true));
         }
         let m = fwd.mapped.min(back.mapped);
-        let majority = m > sx_solid - m && m > sy_solid - m;
+        let majority = majority(&fwd, &back);
         // RefactoringMiner's other two ways to a majority: one side wholly mapped, word for word,
         // and more mapped than half of what the other side has unmapped (a set-up method renamed
         // that gained a statement, `checkPlatforms()` become `setUp()`). Within a class only:
@@ -370,7 +366,7 @@ impl<'s> Diff<'s> {
             return None;
         }
         let score = 2.0 * m as f64 / (sx + sy) as f64;
-        let majority = m > sx - m && m > sy - m && score >= 0.75;
+        let majority = majority(&fwd, &back) && score >= 0.75;
         let contained = same_sig && back.mapped == sy && back.all_exact() && 2 * m > sx - m;
         if !(majority || contained) {
             return None;
