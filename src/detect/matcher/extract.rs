@@ -192,13 +192,9 @@ impl<'s> Diff<'s> {
                     // (`range(new ArrayList<>(), 0, 50)` for `fileRanges.add(...)` after
                     // `List<FileRange> fileRanges = new ArrayList<>();` was removed); tried when
                     // the arguments as written do not map.
-                    if !Self::enough(&mapping) && subst.values().any(|a| inits.contains_key(a.as_slice())) {
-                        let mut local = subst.clone();
-                        for arg in local.values_mut() {
-                            if let Some(name) = inits.get(arg.as_slice()) {
-                                *arg = vec![name.clone()];
-                            }
-                        }
+                    if !Self::enough(&mapping)
+                        && let Some(local) = named_locals(&subst, &inits)
+                    {
                         let src = norms(xm, &local);
                         let mut used = vec![false; pool.len()];
                         let m = map_onto(&src, &pool, &mut used);
@@ -214,13 +210,9 @@ impl<'s> Diff<'s> {
                     if (!Self::enough(&mapping) || across && mapping.exact == 0)
                         && let Some(inlined) = inline_locals(xm, &subst, &gained)
                     {
-                        let mut with_inits = inlined.clone();
-                        for arg in with_inits.values_mut() {
-                            if let Some(name) = inits.get(arg.as_slice()) {
-                                *arg = vec![name.clone()];
-                            }
-                        }
-                        for local in [inlined, with_inits] {
+                        // Unchanged by the removed locals, the second try would be the first again.
+                        let with_inits = named_locals(&inlined, &inits);
+                        for local in std::iter::once(inlined).chain(with_inits) {
                             let src = norms(xm, &local);
                             let mut used = vec![false; pool.len()];
                             let m = map_onto(&src, &pool, &mut used);
@@ -239,11 +231,7 @@ impl<'s> Diff<'s> {
                         if !own.is_empty() {
                             let mut inlined = subst.clone();
                             for (name, init) in own {
-                                let init = init
-                                    .iter()
-                                    .flat_map(|t| subst.get(t.as_str()).cloned().unwrap_or_else(|| vec![t.clone()]))
-                                    .collect();
-                                inlined.insert(name, init);
+                                inlined.insert(name, substituted(&init, &subst));
                             }
                             let m = map_onto(&norms(xm, &inlined), &pool, &mut vec![false; pool.len()]);
                             if Self::enough(&m) && m.exact > 0 && !(across && m.exact < 2) {
@@ -398,7 +386,9 @@ impl<'s> Diff<'s> {
                     if !Self::enough(&mapping)
                         && let Some(k) = call.stmt
                     {
-                        embedded_returns(&norms(rm, &subst), &pool, &mut mapping, &bm.stmts[k].toks, call, !across);
+                        // A returned name is read as written, as for extractions (`plain_pool`).
+                        let plain = if self.field_renames.contains_key(&rm.class) { norms(rm, &subst) } else { src };
+                        embedded_returns(&plain, &pool, &mut mapping, &bm.stmts[k].toks, call, !across);
                     }
                     let mut body = r;
                     // A removed method that only forwarded to another removed one was inlined

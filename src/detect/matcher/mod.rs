@@ -232,14 +232,14 @@ impl<'s> Diff<'s> {
     }
 
     /// A before method's statement with the fields of its class that were renamed written with
-    /// their new names (a bare name or `this . name`, never a call or another object's member).
+    /// their new names: a bare name (the tokens have `this .` dropped already), never a call or
+    /// another object's member.
     fn renamed(&self, m: &Method, s: &Stmt) -> Option<Stmt> {
         let renames = self.field_renames.get(&m.class)?;
         let at = |i: usize| {
-            renames.get(s.toks[i].as_str()).filter(|_| {
-                let after_dot = i > 0 && s.toks[i - 1] == ".";
-                (!after_dot || i >= 2 && s.toks[i - 2] == "this") && s.toks.get(i + 1).is_none_or(|n| n != "(")
-            })
+            renames
+                .get(s.toks[i].as_str())
+                .filter(|_| (i == 0 || s.toks[i - 1] != ".") && s.toks.get(i + 1).is_none_or(|n| n != "("))
         };
         (0..s.toks.len()).any(|i| at(i).is_some()).then(|| {
             let toks: Vec<String> = (0..s.toks.len()).map(|i| at(i).unwrap_or(&s.toks[i]).clone()).collect();
@@ -249,10 +249,7 @@ impl<'s> Diff<'s> {
 
     /// [`norm`] of a before method's statement, with its class's renamed fields renamed.
     fn before_norm(&self, m: &Method, s: &Stmt, subst: &Subst) -> Norm {
-        match self.renamed(m, s) {
-            Some(r) => norm(&r, subst),
-            None => norm(s, subst),
-        }
+        norm(self.renamed(m, s).as_ref().unwrap_or(s), subst)
     }
 
     /// [`norms`] of a before method, with its class's renamed fields renamed.
@@ -565,24 +562,32 @@ fn local_variants<'m>(
     inits: &HashMap<Vec<String>, String>,
     locals: &HashMap<String, Vec<String>>,
 ) -> Vec<HashMap<&'m str, Vec<String>>> {
-    let named = |s: &HashMap<&'m str, Vec<String>>| {
-        let mut out = s.clone();
-        let mut changed = false;
-        for arg in out.values_mut() {
-            if let Some(name) = inits.get(arg.as_slice()) {
-                *arg = vec![name.clone()];
-                changed = true;
-            }
-        }
-        changed.then_some(out)
-    };
     let mut out = Vec::new();
-    out.extend(named(subst));
+    out.extend(named_locals(subst, inits));
     if let Some(inlined) = inline_locals(callee, subst, locals) {
-        out.extend(named(&inlined));
+        out.extend(named_locals(&inlined, inits));
         out.push(inlined);
     }
     out
+}
+
+/// `subst` with each argument that is the initializer of a local in `inits` replaced by that
+/// local's name; `None` when no argument is one.
+fn named_locals<'m>(subst: &Subst<'m>, inits: &HashMap<Vec<String>, String>) -> Option<Subst<'m>> {
+    let mut out = subst.clone();
+    let mut changed = false;
+    for arg in out.values_mut() {
+        if let Some(name) = inits.get(arg.as_slice()) {
+            *arg = vec![name.clone()];
+            changed = true;
+        }
+    }
+    changed.then_some(out)
+}
+
+/// `toks` with each name `subst` holds replaced by what it stands for.
+fn substituted(toks: &[String], subst: &Subst) -> Vec<String> {
+    toks.iter().flat_map(|t| subst.get(t.as_str()).cloned().unwrap_or_else(|| vec![t.clone()])).collect()
 }
 
 /// `subst` (for `callee`'s parameters) with the names in `locals` (not after a `.`) replaced by
@@ -634,13 +639,7 @@ fn substitution<'m>(
         args.push(&spread);
     }
     for ((name, _), arg) in callee.params.iter().zip(args) {
-        let arg: Vec<String> = arg
-            .iter()
-            .flat_map(|t| match outer.get(t.as_str()) {
-                Some(rep) => rep.clone(),
-                None => vec![t.clone()],
-            })
-            .collect();
+        let arg = substituted(arg, outer);
         if arg.len() != 1 || arg[0] != *name {
             subst.insert(name.as_str(), arg);
         }
