@@ -627,9 +627,9 @@ pub fn tokens(text: &str) -> Vec<String> {
                 i += 1;
             }
             i = (i + 2).min(b.len());
-        } else if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80 {
+        } else if skeleton::is_word_byte(c) {
             let s = i;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'$' || b[i] >= 0x80) {
+            while i < b.len() && skeleton::is_word_byte(b[i]) {
                 i += 1;
             }
             // Numbers with a fraction or exponent stay one token.
@@ -642,19 +642,7 @@ pub fn tokens(text: &str) -> Vec<String> {
             out.push(text[s..i].to_string());
         } else if c == b'"' || c == b'\'' {
             let s = i;
-            if b[i..].starts_with(b"\"\"\"") {
-                i += 3;
-                while i < b.len() && !b[i..].starts_with(b"\"\"\"") {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-                i = (i + 3).min(b.len());
-            } else {
-                i += 1;
-                while i < b.len() && b[i] != c && b[i] != b'\n' {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-                i = (i + 1).min(b.len());
-            }
+            i = skeleton::skip_literal(b, i);
             out.push(text[s..i.min(text.len())].to_string());
         } else {
             let two = if i + 1 < b.len() { &b[i..i + 2] } else { &b[i..i + 1] };

@@ -151,12 +151,13 @@ pub fn scan(text: &str) -> Skeleton {
     out
 }
 
-fn is_word_byte(c: u8) -> bool {
+/// A byte of a Java identifier or number (non-ASCII bytes are taken as letters).
+pub(super) fn is_word_byte(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80
 }
 
 /// The offset after the string, character literal or text block starting at `i`.
-fn skip_literal(b: &[u8], mut i: usize) -> usize {
+pub(super) fn skip_literal(b: &[u8], mut i: usize) -> usize {
     if b[i..].starts_with(b"\"\"\"") {
         i += 3;
         while i < b.len() && !b[i..].starts_with(b"\"\"\"") {
