@@ -1372,3 +1372,95 @@ class Buffers {
         ]
     );
 }
+
+const PARENT: &str = r#"package shop;
+
+public class Parent {
+    public void check() {
+        prepare();
+    }
+}
+"#;
+
+const CHILD: &str = r#"package shop;
+
+public class Child extends Parent {
+    private void report(String name, int total) {
+        String line = name + ": " + total;
+        System.out.println(line.trim());
+        audit.record(name, total);
+    }
+}
+"#;
+
+/// `Child`'s `report` in `Parent` after the change, with `Child` declared by `child`.
+fn pulled_up(child: &str) -> Vec<String> {
+    let parent_after = PARENT.replace(
+        "    }\n}\n",
+        "    }\n\n    private void report(String name, int total) {\n        String line = name + \": \" + total;\n        System.out.println(line.trim());\n        audit.record(name, total);\n    }\n}\n",
+    );
+    let child_after = format!("package shop;\n\n{child} {{\n}}\n");
+    let found = detect(
+        &snap(&[("Parent.java", PARENT), ("Child.java", CHILD)]),
+        &snap(&[("Parent.java", &parent_after), ("Child.java", &child_after)]),
+    );
+    descriptions(&found)
+}
+
+#[test]
+fn pull_up_method_into_the_parent() {
+    assert_eq!(
+        pulled_up("public class Child extends Parent"),
+        [
+            "Pull Up Method\tprivate report(name String, total int) : void from class shop.Child to private report(name String, total int) : void from class shop.Parent"
+        ]
+    );
+}
+
+#[test]
+fn a_class_that_stops_extending_the_target_moved_its_method() {
+    assert_eq!(
+        pulled_up("public class Child implements Handler"),
+        [
+            "Move Method\tprivate report(name String, total int) : void from class shop.Child to private report(name String, total int) : void from class shop.Parent"
+        ]
+    );
+}
+
+const BASE_TEST: &str = r#"package shop;
+
+public abstract class BaseTest {
+    @Test
+    public void testEmpty() throws Exception {
+        open().close();
+    }
+}
+"#;
+
+const LOCAL_TEST: &str = r#"package shop;
+
+public class LocalTest extends BaseTest {
+    @Override
+    public void testEmpty() throws Exception {
+        List<Range> ranges = new ArrayList<>();
+        ranges.add(Range.of(LENGTH, 100));
+        verifyFailure(fs, ranges, EOFException.class);
+    }
+}
+"#;
+
+/// A new test in `BaseTest` much like an override `LocalTest` dropped: the override went (the
+/// inherited `testEmpty` runs instead) and a new test came, no method moved up under a new name.
+/// And back: a new override in `LocalTest` is not `BaseTest`'s removed test pushed down.
+#[test]
+fn a_dropped_override_is_not_pulled_up_under_a_new_name() {
+    let base_after = BASE_TEST.replace(
+        "    }\n}\n",
+        "    }\n\n    @Test\n    public void testNull() throws Exception {\n        List<Range> ranges = new ArrayList<>();\n        ranges.add(null);\n        verifyFailure(ranges, NullPointerException.class);\n    }\n}\n",
+    );
+    let local_after = "package shop;\n\npublic class LocalTest extends BaseTest {\n}\n";
+    let before = snap(&[("BaseTest.java", BASE_TEST), ("LocalTest.java", LOCAL_TEST)]);
+    let after = snap(&[("BaseTest.java", &base_after), ("LocalTest.java", local_after)]);
+    assert_eq!(descriptions(&detect(&before, &after)), Vec::<String>::new());
+    assert_eq!(descriptions(&detect(&after, &before)), Vec::<String>::new());
+}

@@ -116,11 +116,14 @@ fn oracle_accuracy_floors() {
     let floors = [
         (RefactoringType::ExtractMethod, 0.96, 0.85),
         (RefactoringType::InlineMethod, 0.97, 0.87),
-        (RefactoringType::MoveMethod, 0.99, 0.86),
+        (RefactoringType::MoveMethod, 0.99, 0.92),
         (RefactoringType::RenameMethod, 0.955, 0.94),
         (RefactoringType::ExtractAndMoveMethod, 0.95, 0.72),
         (RefactoringType::MoveAndInlineMethod, 0.95, 0.77),
         (RefactoringType::MoveAndRenameMethod, 0.99, 0.85),
+        // No target in the issue; held where they are so that they do not slip back.
+        (RefactoringType::PullUpMethod, 0.99, 0.66),
+        (RefactoringType::PushDownMethod, 0.99, 0.33),
     ];
     for (kind, precision, recall) in floors {
         let c = eval.counts(kind);

@@ -38,7 +38,7 @@ impl<'s> Diff<'s> {
             others.dedup();
             for ma in others {
                 let y = &self.a.methods[ma];
-                if self.class_fwd.get(&x.class) == Some(&y.class) {
+                if self.class_fwd.get(&x.class) == Some(&y.class) || self.keeps_signature(mb, ma) {
                     continue;
                 }
                 if let Some((score, pure)) = self.same_body(mb, ma, true) {
@@ -56,9 +56,16 @@ impl<'s> Diff<'s> {
             let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
             let (cx, cy) = (self.b.class_of(mb), self.a.class_of(ma));
             let cx_after = self.class_fwd.get(&x.class).map(|&c| self.a.classes[c].simple.as_str()).unwrap_or("");
+            // A class that is still there must still extend the target after the change
+            // (RefactoringMiner reads the child's superclass from its class diff): a class that
+            // stopped extending it handed the method to its former parent, a Move.
+            let still_child = match self.class_fwd.get(&x.class) {
+                Some(_) => self.after_supers(mb).contains(&cy.simple),
+                None => cx.supers.contains(&cy.simple),
+            };
             let kind = if cy.supers.contains(&cx.simple) || cy.supers.iter().any(|s| s == cx_after) {
                 RefactoringType::PushDownMethod
-            } else if cx.supers.contains(&cy.simple) || self.after_supers(mb).contains(&cy.simple) {
+            } else if still_child {
                 RefactoringType::PullUpMethod
             } else if x.name == y.name {
                 RefactoringType::MoveMethod
@@ -162,6 +169,22 @@ impl<'s> Diff<'s> {
     }
 
     /// The supertypes of a before method's class as they are after the change.
+    /// Whether a removed and an added method of different names each have their own signature
+    /// on the other side: the added method's class already has the removed one's signature
+    /// after the change, or the removed method's class had the added one's before it. The
+    /// removed method was dropped (an override, in favour of the inherited method) or the
+    /// added one is new (an override of an inherited method); neither moved under a new name.
+    fn keeps_signature(&self, mb: usize, ma: usize) -> bool {
+        let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
+        let has = |side: &Side, by_name: &HashMap<&str, Vec<usize>>, class: usize, of: &Method| {
+            by_name.get(of.name.as_str()).into_iter().flatten().any(|&m| {
+                let other = &side.methods[m];
+                other.class == class && other.key == of.key
+            })
+        };
+        x.name != y.name && (has(self.a, &self.by_name_a, y.class, x) || has(self.b, &self.by_name_b, x.class, y))
+    }
+
     pub(super) fn after_supers(&self, mb: usize) -> &[String] {
         match self.class_fwd.get(&self.b.methods[mb].class) {
             Some(&ca) => &self.a.classes[ca].supers,
