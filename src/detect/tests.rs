@@ -1464,3 +1464,39 @@ fn a_dropped_override_is_not_pulled_up_under_a_new_name() {
     assert_eq!(descriptions(&detect(&before, &after)), Vec::<String>::new());
     assert_eq!(descriptions(&detect(&after, &before)), Vec::<String>::new());
 }
+
+const TRACKER: &str = r#"package shop;
+
+public class Tracker {
+    public boolean complete(String id, long written) {
+        Map<String, String> headers = new HashMap<>();
+        headers.put(MARKER, Long.toString(written));
+        upload(createRequest(id, headers));
+        return false;
+    }
+}
+"#;
+
+/// `Tracker.complete` became abstract and both new subclasses got its body: two Push Downs.
+#[test]
+fn push_down_of_a_method_that_became_abstract() {
+    let subclass = |name: &str| {
+        let body = TRACKER.split_once("    public boolean").expect("method").1.rsplit_once('}').expect("class").0;
+        format!("package shop;\n\npublic class {name} extends Tracker {{\n    @Override\n    public boolean{body}}}\n")
+    };
+    let tracker_after = "package shop;\n\npublic abstract class Tracker {\n    public abstract boolean complete(String id, long written);\n}\n";
+    let found = detect(
+        &snap(&[("Tracker.java", TRACKER)]),
+        &snap(&[
+            ("Tracker.java", tracker_after),
+            ("S3Tracker.java", &subclass("S3Tracker")),
+            ("MemoryTracker.java", &subclass("MemoryTracker")),
+        ]),
+    );
+    let moved = |to: &str| {
+        format!(
+            "Push Down Method\tpublic complete(id String, written long) : boolean from class shop.Tracker to public complete(id String, written long) : boolean from class shop.{to}"
+        )
+    };
+    assert_eq!(descriptions(&found), [moved("MemoryTracker"), moved("S3Tracker")]);
+}

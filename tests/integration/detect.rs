@@ -123,7 +123,7 @@ fn oracle_accuracy_floors() {
         (RefactoringType::MoveAndRenameMethod, 0.99, 0.85),
         // No target in the issue; held where they are so that they do not slip back.
         (RefactoringType::PullUpMethod, 0.99, 0.66),
-        (RefactoringType::PushDownMethod, 0.99, 0.33),
+        (RefactoringType::PushDownMethod, 0.99, 0.66),
     ];
     for (kind, precision, recall) in floors {
         let c = eval.counts(kind);

@@ -90,6 +90,7 @@ impl<'s> Diff<'s> {
             }
         }
         self.moved_one_liners();
+        self.pushed_out_of_abstract();
         // A method pushed down usually lands in every subclass: the other copies are the same push.
         for (mb, sup, sup_after) in pushed {
             let x = &self.b.methods[mb];
@@ -106,6 +107,35 @@ impl<'s> Diff<'s> {
                 let Some((_, pure)) = self.same_body(mb, ma, true) else { continue };
                 self.push_move(RefactoringType::PushDownMethod, mb, ma, pure);
             }
+        }
+    }
+
+    /// Push Down of a method that kept its signature but lost its body (it became abstract, or
+    /// its class an interface) while subclasses gained methods of that signature with the body:
+    /// one Push Down per subclass whose copy is the same body.
+    fn pushed_out_of_abstract(&mut self) {
+        let mut found = Vec::new();
+        for (mb, sa) in self.fwd.iter().enumerate().filter_map(|(mb, sa)| Some((mb, (*sa)?))) {
+            let (x, kept) = (&self.b.methods[mb], &self.a.methods[sa]);
+            if x.ctor || !x.has_body || kept.has_body || x.solid() == 0 {
+                continue;
+            }
+            let parent = &self.a.class_of(sa).simple;
+            for &ma in self.by_name_a.get(x.name.as_str()).into_iter().flatten() {
+                let y = &self.a.methods[ma];
+                if self.back[ma].is_some() || self.used_a[ma] || y.key != x.key {
+                    continue;
+                }
+                if !self.a.class_of(ma).supers.contains(parent) {
+                    continue;
+                }
+                if let Some((_, pure)) = self.same_body(mb, ma, true) {
+                    found.push((mb, ma, pure));
+                }
+            }
+        }
+        for (mb, ma, pure) in found {
+            self.push_move(RefactoringType::PushDownMethod, mb, ma, pure);
         }
     }
 
