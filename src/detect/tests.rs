@@ -1364,13 +1364,19 @@ class Buffers {
     }
 }
 "#;
-    let found = detect(&snap(&[("b/Buffers.java", before)]), &snap(&[("b/Buffers.java", after)]));
-    assert_eq!(
-        descriptions(&found),
-        [
-            "Rename Method\tpackage requestBuffers(count int) : void renamed to package requestBuffersFromGlobal(count int) : void in class b.Buffers"
-        ]
-    );
+    // A method of the new name in another class (before and after) changes nothing.
+    let pool =
+        "package b;\n\nclass Pool {\n    void requestBuffersFromGlobal(int count) {\n        take(count);\n    }\n}\n";
+    for others in [vec![], vec![("b/Pool.java", pool)]] {
+        let side = |text| snap(&[vec![("b/Buffers.java", text)], others.clone()].concat());
+        assert_eq!(
+            descriptions(&detect(&side(before), &side(after))),
+            [
+                "Rename Method\tpackage requestBuffers(count int) : void renamed to package requestBuffersFromGlobal(count int) : void in class b.Buffers"
+            ],
+            "with {others:?}"
+        );
+    }
 }
 
 const PARENT: &str = r#"package shop;

@@ -304,9 +304,9 @@ impl<'s> Diff<'s> {
         }
     }
 
-    /// A method whose namesake after takes other parameters, while a new method under a new
-    /// name takes the same parameters, returns the same type and holds more of its body, was
-    /// renamed to that one (`requestExclusiveBuffers(int)` become
+    /// A method whose namesake after takes other parameters, while a new method under a name new
+    /// to its class (other classes may have it) takes the same parameters, returns the same type
+    /// and holds more of its body, was renamed to that one (`requestExclusiveBuffers(int)` become
     /// `requestExclusiveBuffersFromGlobal(int)` beside a new `requestExclusiveBuffers()`): the
     /// name alone does not pair them. Left to the rename pass, which judges the bodies.
     fn renamed_fits_better(&self, mb: usize, ma: usize, sim: f64, lone_a: &[usize]) -> bool {
@@ -320,7 +320,10 @@ impl<'s> Diff<'s> {
             other != ma
                 && y.name != x.name
                 && !y.ctor
-                && !self.by_name_b.contains_key(y.name.as_str())
+                && !self
+                    .by_name_b
+                    .get(y.name.as_str())
+                    .is_some_and(|ms| ms.iter().any(|&m| self.b.methods[m].class == x.class))
                 && y.ret == x.ret
                 && types(y) == types(x)
                 && self.body_similarity(mb, other) > sim.max(0.5)
