@@ -93,20 +93,7 @@ impl<'s> Diff<'s> {
         self.pushed_out_of_abstract();
         // A method pushed down usually lands in every subclass: the other copies are the same push.
         for (mb, sup, sup_after) in pushed {
-            let x = &self.b.methods[mb];
-            let copies: Vec<usize> = self
-                .by_name_a
-                .get(x.name.as_str())
-                .into_iter()
-                .flatten()
-                .copied()
-                .filter(|&ma| self.back[ma].is_none() && !self.used_a[ma] && self.a.methods[ma].key == x.key)
-                .filter(|&ma| self.a.class_of(ma).supers.iter().any(|s| *s == sup || *s == sup_after))
-                .collect();
-            for ma in copies {
-                let Some((_, pure)) = self.same_body(mb, ma, true) else { continue };
-                self.push_move(RefactoringType::PushDownMethod, mb, ma, pure);
-            }
+            self.push_into_subclasses(mb, &[&sup, &sup_after]);
         }
     }
 
@@ -114,27 +101,33 @@ impl<'s> Diff<'s> {
     /// its class an interface) while subclasses gained methods of that signature with the body:
     /// one Push Down per subclass whose copy is the same body.
     fn pushed_out_of_abstract(&mut self) {
-        let mut found = Vec::new();
-        for (mb, sa) in self.fwd.iter().enumerate().filter_map(|(mb, sa)| Some((mb, (*sa)?))) {
-            let (x, kept) = (&self.b.methods[mb], &self.a.methods[sa]);
-            if x.ctor || !x.has_body || kept.has_body || x.solid() == 0 {
-                continue;
-            }
-            let parent = &self.a.class_of(sa).simple;
-            for &ma in self.by_name_a.get(x.name.as_str()).into_iter().flatten() {
-                let y = &self.a.methods[ma];
-                if self.back[ma].is_some() || self.used_a[ma] || y.key != x.key {
-                    continue;
-                }
-                if !self.a.class_of(ma).supers.contains(parent) {
-                    continue;
-                }
-                if let Some((_, pure)) = self.same_body(mb, ma, true) {
-                    found.push((mb, ma, pure));
-                }
-            }
+        let abstracted: Vec<(usize, String)> = (0..self.b.methods.len())
+            .filter_map(|mb| {
+                let (x, sa) = (&self.b.methods[mb], self.fwd[mb]?);
+                let lost_body = !x.ctor && x.has_body && !self.a.methods[sa].has_body && x.solid() > 0;
+                lost_body.then(|| (mb, self.a.class_of(sa).simple.clone()))
+            })
+            .collect();
+        for (mb, parent) in abstracted {
+            self.push_into_subclasses(mb, &[&parent]);
         }
-        for (mb, ma, pure) in found {
+    }
+
+    /// Reports removed `mb` pushed down into each unexplained added method of its signature, in a
+    /// class extending one of `parents` (simple names after the change), whose body is the same.
+    fn push_into_subclasses(&mut self, mb: usize, parents: &[&str]) {
+        let x = &self.b.methods[mb];
+        let copies: Vec<(usize, bool)> = self
+            .by_name_a
+            .get(x.name.as_str())
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|&ma| self.back[ma].is_none() && !self.used_a[ma] && self.a.methods[ma].key == x.key)
+            .filter(|&ma| self.a.class_of(ma).supers.iter().any(|s| parents.contains(&s.as_str())))
+            .filter_map(|ma| Some((ma, self.same_body(mb, ma, true)?.1)))
+            .collect();
+        for (ma, pure) in copies {
             self.push_move(RefactoringType::PushDownMethod, mb, ma, pure);
         }
     }
