@@ -191,7 +191,6 @@ impl<'s> Diff<'s> {
         self.push(kind, description, left, right, pure, (true, mb), (false, ma));
     }
 
-    /// The supertypes of a before method's class as they are after the change.
     /// Whether a removed and an added method of different names each have their own signature
     /// on the other side: the added method's class already has the removed one's signature
     /// after the change, or the removed method's class had the added one's before it. The
@@ -199,15 +198,13 @@ impl<'s> Diff<'s> {
     /// added one is new (an override of an inherited method); neither moved under a new name.
     fn keeps_signature(&self, mb: usize, ma: usize) -> bool {
         let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
-        let has = |side: &Side, by_name: &HashMap<&str, Vec<usize>>, class: usize, of: &Method| {
-            by_name.get(of.name.as_str()).into_iter().flatten().any(|&m| {
-                let other = &side.methods[m];
-                other.class == class && other.key == of.key
-            })
+        let has = |side: &Side, class: usize, key: &str| {
+            side.classes[class].methods.iter().any(|&m| side.methods[m].key == key)
         };
-        x.name != y.name && (has(self.a, &self.by_name_a, y.class, x) || has(self.b, &self.by_name_b, x.class, y))
+        x.name != y.name && (has(self.a, y.class, &x.key) || has(self.b, x.class, &y.key))
     }
 
+    /// The supertypes of a before method's class as they are after the change.
     pub(super) fn after_supers(&self, mb: usize) -> &[String] {
         match self.class_fwd.get(&self.b.methods[mb].class) {
             Some(&ca) => &self.a.classes[ca].supers,
