@@ -13,9 +13,9 @@ use std::time::Instant;
 
 use mantra::agent::turn::{Session, Silent};
 use mantra::agent::{Meter, NoExamples, Prompts, developer, tools::Workbench};
-use mantra::cli::RefactoringKind;
 use mantra::java::{Project, target};
 use mantra::llm::{ChatModel, ChatRequest, ChatResponse, LlmError, Message, Role, ToolCall, Usage};
+use mantra::refactoring::RefactoringKind;
 
 const ISSUE: &str = "src/main/java/com/acme/invoicing/invoice/InvoiceService.java";
 

@@ -1,8 +1,14 @@
-//! Command-line arguments (clap derive). Parsing only: `lib.rs` turns them into work.
+//! Command-line arguments (clap derive). Parsing only: `lib.rs` turns them into work, and the
+//! arguments that lower layers need are converted into their values here ([`SpecArgs::options`],
+//! [`GlobalArgs::overrides`]).
 
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::batch::SpecMode;
+use crate::config::{ColorChoice, Overrides};
+use crate::refactoring::{RefactoringKind, SpecOptions};
 
 #[derive(Debug, Parser)]
 #[command(name = "mantra", version, about = "Method-level refactoring agent for Java", propagate_version = true)]
@@ -36,12 +42,11 @@ pub struct GlobalArgs {
     pub color: Option<ColorChoice>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ColorChoice {
-    Auto,
-    Always,
-    Never,
+impl GlobalArgs {
+    /// The configuration's top layer: what the flags set.
+    pub fn overrides(&self) -> Overrides {
+        Overrides { config: self.config.clone(), color: self.color }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -158,19 +163,6 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
-/// The refactorings mantra performs, named as on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ValueEnum, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum RefactoringKind {
-    ExtractMethod,
-    InlineMethod,
-    MoveMethod,
-    RenameMethod,
-    ExtractAndMoveMethod,
-    MoveAndInlineMethod,
-    MoveAndRenameMethod,
-}
-
 #[derive(Debug, Args)]
 pub struct RefactorArgs {
     /// Which refactoring
@@ -274,15 +266,17 @@ pub struct SpecArgs {
     pub keep_delegate: bool,
 }
 
-/// Where `mantra batch` gets each task's refactoring spec.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SpecMode {
-    /// The human's own spec (extracted lines, new name, destination): measures the engine
-    Oracle,
-    /// The heuristic planner, given only the human's new name (it invents none without a model)
-    Planner,
-    /// The LLM agents (needs `llm.base_url`)
-    Llm,
+impl SpecArgs {
+    /// The flags as the engine takes them.
+    pub fn options(&self) -> SpecOptions {
+        SpecOptions {
+            lines: self.lines.clone(),
+            name: self.name.clone(),
+            to: self.to.clone(),
+            at: self.at.clone(),
+            keep_delegate: self.keep_delegate,
+        }
+    }
 }
 
 #[derive(Debug, Args)]

@@ -2,7 +2,9 @@
 //!
 //! Library modules define their own `thiserror` enums and implement [`Classify`] so that the edge
 //! (`lib.rs`) can map any error chain to an [`Exit`] code and a hint, whatever context was added
-//! on the way up with `anyhow`.
+//! on the way up with `anyhow`. This module is a leaf: the list of error types to look for lives
+//! in `lib.rs` (`mantra::classify`), the one place allowed to name every module, and a test there
+//! fails when an error type that implements [`Classify`] is left off it.
 
 use crate::exit::Exit;
 
@@ -45,45 +47,19 @@ impl Classify for UserError {
     }
 }
 
-/// Finds the first classifiable error in the chain; anything else is an internal error.
-pub fn classify(err: &anyhow::Error) -> (Exit, Option<String>) {
+/// Finds the first classifiable error in the chain, recognising it with `as_classify` (the list
+/// of every module's error type, which only the top of the crate can name); anything else is an
+/// internal error.
+pub fn classify_with(
+    err: &anyhow::Error,
+    as_classify: for<'a> fn(&'a (dyn std::error::Error + 'static)) -> Option<&'a dyn Classify>,
+) -> (Exit, Option<String>) {
     for cause in err.chain() {
         if let Some(c) = as_classify(cause) {
             return (c.exit(), c.hint());
         }
     }
     (Exit::Internal, None)
-}
-
-fn as_classify<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a dyn Classify> {
-    macro_rules! try_types {
-        ($($t:ty),* $(,)?) => {
-            $(if let Some(x) = e.downcast_ref::<$t>() { return Some(x); })*
-        };
-    }
-    try_types!(
-        UserError,
-        crate::agent::AgentError,
-        crate::agent::PromptError,
-        crate::batch::BatchError,
-        crate::java::JavaError,
-        crate::java::TargetError,
-        crate::config::ConfigError,
-        crate::process::ProcessError,
-        crate::writeback::WriteError,
-        crate::engine::SpecError,
-        crate::plan::PlanError,
-        crate::commands::refactor::Refused,
-        crate::workspace::WorkspaceError,
-        crate::build::BuildError,
-        crate::review::CheckstyleError,
-        crate::review::refactoring_miner::MinerError,
-        crate::review::ReviewError,
-        crate::detect::SnapshotError,
-        crate::llm::LlmError,
-        crate::store::StoreError,
-    );
-    None
 }
 
 /// The message a caught panic carried (`panic!("...")` gives a `&str` or a `String`), if any.

@@ -57,6 +57,11 @@ impl Exit {
     }
 }
 
+/// The status of a run stopped by Ctrl-C, SIGTERM or SIGHUP: 128 + SIGINT, the shell's code for
+/// an interrupted command. Not an [`Exit`]: the signal handler ends the process itself, after
+/// removing the live workspaces.
+pub const INTERRUPTED: i32 = 130;
+
 impl From<Exit> for std::process::ExitCode {
     fn from(e: Exit) -> Self {
         std::process::ExitCode::from(e.code())

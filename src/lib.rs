@@ -1,10 +1,39 @@
 //! mantra: a command-line refactoring agent for Java.
 //!
 //! The pipeline a refactoring travels, one module per stage:
-//! `target` → [`java`] (parse, symbols, call graph) → plan → [`engine`] (apply a spec as text edits)
-//! → [`workspace`] (isolated copy) → review → build → repair → [`report`].
+//! `target` → [`java`] (parse, symbols, call graph) → [`plan`] → [`engine`] (apply a spec as text
+//! edits) → [`workspace`] (isolated copy) → [`review`] ([`detect`], Checkstyle, [`build`]) →
+//! repair ([`agent`]) → [`report`].
 //!
 //! [`main_with_args`] is the whole program; `main.rs` only calls it, and tests drive it in-process.
+//!
+//! # Layers
+//!
+//! The modules sit in layers, lowest first. A module may use the modules of the layers below its
+//! own, never one of its own layer or above: the graph of imports has no cycle, and a change to a
+//! subcommand cannot break the engine's build. The integration test `architecture` reads `src/`
+//! and fails on an import that breaks this order.
+//!
+//! ```text
+//!  14  commands                          one file per subcommand; nothing imports it
+//!  13  cli                               clap's structs, converted into the values below
+//!  12  batch                             replaying commits and task files, metrics, reports
+//!  11  report                            the event stream (--json) and its human printer
+//!  10  agent                             Developer, Reviewer loop, Repair; the tools the model sees
+//!   9  store                             the example store: BM25, embeddings, rank fusion
+//!   8  llm                               the model behind a trait; prompts, transcripts, replay
+//!   7  review                            the Reviewer: workspace, build, Checkstyle, detection
+//!   6  metrics  plan  build  workspace   scores; the planner; Maven/Gradle/javac; scratch copies
+//!   5  engine  detect                    refactorings as text edits; refactorings between versions
+//!   4  java                              the Java model: parsing, symbols, calls, syntax helpers
+//!   3  config  process                   layered configuration; external commands as values
+//!   2  error                             the error classification trait, user errors
+//!   1  exit  refactoring  style  text  dataset
+//!                                        exit codes; the domain's words; terminal colours; text
+//!                                        layout; the development data's location
+//! ```
+//!
+//! Only this file names every module: it maps any error to an exit code ([`classify`]).
 
 pub mod agent;
 pub mod batch;
@@ -22,11 +51,13 @@ pub mod llm;
 pub mod metrics;
 pub mod plan;
 pub mod process;
+pub mod refactoring;
 pub mod report;
 pub mod review;
 pub mod store;
+pub mod style;
+pub mod text;
 pub mod workspace;
-pub mod writeback;
 
 use std::ffi::OsString;
 use std::io::IsTerminal;
@@ -34,20 +65,13 @@ use std::path::{Path, PathBuf};
 
 use clap::Parser;
 
-use crate::cli::{Cli, ColorChoice, Command, GlobalArgs};
-use crate::config::Resolved;
-use crate::error::UserError;
+use crate::cli::{Cli, Command, GlobalArgs};
+use crate::commands::Context;
+use crate::config::ColorChoice;
+use crate::error::{Classify, UserError};
 use crate::exit::Exit;
-use crate::report::{Event, Reporter, Style};
-
-/// What every command gets: where the repository is, the resolved configuration, where to report.
-pub struct Context {
-    pub repo: PathBuf,
-    pub cwd: PathBuf,
-    pub config: Resolved,
-    pub reporter: Reporter,
-    pub global: GlobalArgs,
-}
+use crate::report::{Event, Reporter};
+use crate::style::Style;
 
 /// Runs mantra with these arguments (the first is the program name) and returns its exit code.
 pub fn main_with_args<I, T>(args: I) -> std::process::ExitCode
@@ -73,7 +97,7 @@ where
         Ok(exit) => exit,
         Err(err) => {
             report_error(&mut reporter, &err);
-            error::classify(&err).0
+            classify(&err).0
         }
     };
     exit.into()
@@ -81,7 +105,7 @@ where
 
 /// Reports an error chain as one `error` event.
 pub fn report_error(reporter: &mut Reporter, err: &anyhow::Error) {
-    let (exit, hint) = error::classify(err);
+    let (exit, hint) = classify(err);
     let message = err.to_string();
     let causes = err.chain().skip(1).map(|c| c.to_string()).filter(|c| !message.contains(c.as_str())).collect();
     reporter.emit(Event::Error { exit_code: exit.code(), kind: exit, message, causes, hint });
@@ -93,7 +117,7 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
     }
     let cwd = std::env::current_dir().map_err(|e| anyhow::anyhow!("cannot read the current directory: {e}"))?;
     let repo = resolve_repo(&cwd, cli.global.repo.as_deref())?;
-    let config = config::resolve(&repo, &cli.global)?;
+    let config = config::resolve(&repo, &cli.global.overrides())?;
     // The configuration may choose colours (`color = "never"`); the flag already counted as its top layer.
     let style = Style { color: use_color(Some(config.config.color)) };
     // Commands report through a reporter styled by the resolved configuration; errors raised
@@ -115,9 +139,48 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
     };
     if let Err(err) = &result {
         report_error(&mut ctx.reporter, err);
-        return Ok(error::classify(err).0);
+        return Ok(classify(err).0);
     }
     result
+}
+
+/// The exit code and hint of an error chain: those of the first error in it that this crate
+/// classifies; anything else is an internal error.
+pub fn classify(err: &anyhow::Error) -> (Exit, Option<String>) {
+    error::classify_with(err, as_classify)
+}
+
+/// Every error type of the crate that implements [`Classify`]. The architecture test fails when
+/// one is missing, since a missing type would silently become exit 70.
+fn as_classify<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a dyn Classify> {
+    macro_rules! try_types {
+        ($($t:ty),* $(,)?) => {
+            $(if let Some(x) = e.downcast_ref::<$t>() { return Some(x); })*
+        };
+    }
+    try_types!(
+        UserError,
+        agent::AgentError,
+        llm::prompts::PromptError,
+        batch::BatchError,
+        java::JavaError,
+        java::TargetError,
+        config::ConfigError,
+        process::ProcessError,
+        workspace::writeback::WriteError,
+        engine::SpecError,
+        plan::PlanError,
+        commands::refactor::Refused,
+        workspace::WorkspaceError,
+        build::BuildError,
+        review::CheckstyleError,
+        review::refactoring_miner::MinerError,
+        review::ReviewError,
+        detect::SnapshotError,
+        llm::LlmError,
+        store::StoreError,
+    );
+    None
 }
 
 /// `--repo DIR` if given (it must be a directory), else the git root above `cwd`, else `cwd`.

@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use mantra::engine::extract::{ExtractSpec, extract_method};
-use mantra::engine::javasyntax::{code_leaves, is_callable, is_statement_container, statements_of, walk};
 use mantra::java::SourceFile;
+use mantra::java::syntax::{code_leaves, is_callable, is_statement_container, statements_of, walk};
 use mantra::metrics::{token_similarity, tokens};
 use serde_json::Value;
 use tree_sitter::Node;

@@ -24,10 +24,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use mantra::engine::compound::move_and_rename;
-use mantra::engine::javasyntax::code_leaves;
 use mantra::engine::move_method::{MoveSpec, plan};
 use mantra::engine::{ChangeSet, Refusal};
 use mantra::java::symbols::extract;
+use mantra::java::syntax::code_leaves;
 use mantra::java::{MethodId, Project, SourceFile};
 use serde_json::Value;
 

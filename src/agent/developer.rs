@@ -3,12 +3,12 @@
 //! callers, callees, hierarchy and the project summary), and the Reviewer's feedback messages.
 
 use super::Prompts;
-use super::prompts::PromptError;
 use super::tools::numbered;
-use crate::cli::RefactoringKind;
-use crate::commands::analyze;
+use crate::java::analysis as analyze;
 use crate::java::{MethodId, Project};
 use crate::llm::Message;
+use crate::llm::prompts::PromptError;
+use crate::refactoring::RefactoringKind;
 
 /// What the prompts say about the task.
 #[derive(Debug, Clone)]
@@ -44,7 +44,7 @@ pub fn context(project: &Project, method: MethodId) -> String {
 
 /// The opening messages of the Developer's conversation.
 pub fn opening(prompts: &Prompts, task: &Task) -> Result<Vec<Message>, PromptError> {
-    let kind = crate::commands::refactor::kind_name(task.kind);
+    let kind = task.kind.name().to_string();
     let mut hint = task.fixed.clone();
     if !task.rag {
         hint.push_str("(The example store is not used in this run: skip step 2.)\n");

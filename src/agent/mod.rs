@@ -10,55 +10,23 @@
 //!
 //! Files: [`turn`] is one agent turn (request, tool calls, budget); [`tools`] the tool registry
 //! the model sees; [`developer`], [`review_loop`] (the driver: Developer → Reviewer → Repair),
-//! [`repair`], [`raw`] (the RawGPT baseline: one prompt, no agents); [`prompts`] loads the
-//! Markdown prompts.
+//! [`repair`], [`raw`] (the RawGPT baseline: one prompt, no agents); [`session`] opens what a run needs (the
+//! model, the example store). The Markdown prompts load in [`crate::llm::prompts`].
 
 pub mod developer;
-pub mod prompts;
 pub mod raw;
 pub mod repair;
 pub mod review_loop;
+pub mod session;
 pub mod tools;
 pub mod turn;
 
-use serde::Serialize;
-
-use crate::cli::RefactoringKind;
 use crate::llm::{LlmError, UsageMeter, UsageSummary};
 
-pub use prompts::{PromptError, Prompts};
+pub use crate::llm::prompts::{PromptError, Prompts};
+pub use crate::store::{Example, Examples, NoExamples};
 pub use review_loop::{Job, Modes, Outcome, run};
 pub use turn::{AgentEvent, Observer};
-
-/// A refactoring a developer made in some project, for the Developer to imitate.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Example {
-    pub kind: RefactoringKind,
-    /// What the code does and where it sits (the `describe` prompt's answer).
-    pub description: String,
-    /// The code before and after the refactoring.
-    pub before: String,
-    pub after: String,
-    /// Where it comes from: `project@commit path`.
-    pub source: String,
-}
-
-/// The example store as the Developer's `search_similar_refactorings` tool sees it. The store
-/// (`store/examples.rs`) implements it; [`NoExamples`] stands in when there is none.
-pub trait Examples: Send + Sync {
-    /// The `k` examples of `kind` most similar to `query` (code or a description), best first.
-    fn search(&self, query: &str, kind: RefactoringKind, k: usize) -> Result<Vec<Example>, String>;
-}
-
-/// No example store: every search answers that the store is empty.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct NoExamples;
-
-impl Examples for NoExamples {
-    fn search(&self, _query: &str, _kind: RefactoringKind, _k: usize) -> Result<Vec<Example>, String> {
-        Ok(Vec::new())
-    }
-}
 
 /// Tokens and time, per agent and in total. Tokens, failed requests and cost are tallied on the
 /// model client's [`UsageMeter`], so the agents and the client count the same way.
@@ -118,3 +86,6 @@ impl crate::error::Classify for AgentError {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -34,7 +34,7 @@ pub(crate) fn run(
 ) -> Result<(Status, Option<Review>, Option<Validation>), AgentError> {
     let job = run.job;
     let file = job.project.method_source(job.method).path.clone();
-    let kind = crate::commands::refactor::kind_name(job.kind);
+    let kind = job.kind.name().to_string();
     let examples = if job.modes.rag {
         let query = developer_code(job);
         match job.examples.search(&query, job.kind, 3) {
@@ -50,7 +50,7 @@ pub(crate) fn run(
         "raw",
         &[
             ("kind", &kind),
-            ("method", &crate::commands::refactor::method_label(job.project, job.method)),
+            ("method", &job.project.method_label(job.method)),
             ("file", &file.display().to_string()),
             ("hint", &job.fixed_sentence()),
             ("context", developer::context(job.project, job.method).trim_end()),

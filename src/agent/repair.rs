@@ -13,8 +13,8 @@ use super::tools::{Toolset, Workbench};
 use super::{AgentError, turn::TOOL_RESULT_CAP};
 use crate::build::FailureKind;
 use crate::llm::Message;
-use crate::report::{Style, diff};
 use crate::review::{Change, Match, Review, Stage, Verdict};
+use crate::style::Style;
 
 /// The failure class of a rejection, in words.
 pub fn failure_class(verdict: &Verdict) -> &'static str {
@@ -75,8 +75,8 @@ pub(crate) fn run(run: &mut Run, bench: &mut Workbench, failed: Review) -> Resul
     let job = run.job;
     let max = job.config.agent.max_repair_attempts.max(1);
     let max_steps = job.config.agent.max_steps.max(1);
-    let kind = crate::commands::refactor::kind_name(job.kind);
-    let method = crate::commands::refactor::method_label(job.project, job.method);
+    let kind = job.kind.name().to_string();
+    let method = job.project.method_label(job.method);
     bench.toolset = Toolset::Repair;
 
     // The initial analysis: the class the first diagnostic names, else the target's.
@@ -84,7 +84,7 @@ pub(crate) fn run(run: &mut Run, bench: &mut Workbench, failed: Review) -> Resul
     let file =
         failed.diagnostics.first().map(|d| d.file.clone()).filter(|f| bench.text(f).is_some()).unwrap_or(target_file);
     let class_code = bench.text(&file).unwrap_or_default();
-    let shown = diff::change_set(&bench.change_set(), Style::PLAIN).map_err(|e| AgentError::Internal(e.to_string()))?;
+    let shown = bench.change_set().unified_diff(Style::PLAIN).map_err(|e| AgentError::Internal(e.to_string()))?;
     let task = job.prompts.render(
         "repair-task",
         &[

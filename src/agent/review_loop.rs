@@ -20,12 +20,12 @@ use super::developer::{self, Task};
 use super::tools::{Toolset, Workbench};
 use super::turn::{Observer, Session};
 use super::{AgentError, Examples, Meter, Prompts, repair};
-use crate::cli::{RefactoringKind, SpecArgs};
 use crate::config::Config;
 use crate::engine::{ChangeSet, Spec};
 use crate::java::{MethodId, Project};
 use crate::llm::{ChatModel, Message};
 use crate::process::Runner;
+use crate::refactoring::{RefactoringKind, SpecOptions};
 use crate::review::{
     BuiltinDetector, Change, Intent, Match, Review, Reviewer, Side, Stage, Validation, Validator, Verdict,
 };
@@ -73,7 +73,7 @@ pub struct Job<'a> {
     /// The spec flags the user gave (`--name`, `--lines`, `--to`, `--at`, `--keep-delegate`)
     /// when they leave the rest open: the Developer is told to keep to them, and a given name is
     /// what the Reviewer looks for.
-    pub fixed: SpecArgs,
+    pub fixed: SpecOptions,
 }
 
 impl Job<'_> {
@@ -170,7 +170,7 @@ impl Run<'_, '_> {
     pub fn update_intent(&mut self, bench: &Workbench, finish: Option<&Value>) {
         let from_engine = bench.applied.iter().rev().find(|s| s.kind() == self.job.kind);
         let (name, dest) = match from_engine {
-            Some(spec) => crate::commands::refactor::spec_names(spec),
+            Some(spec) => spec.names(),
             None => {
                 let get = |k: &str| finish.and_then(|f| f.get(k)).and_then(Value::as_str).map(str::to_string);
                 (get("new_name"), get("destination"))
@@ -189,7 +189,7 @@ impl Run<'_, '_> {
         let v = BuiltinDetector.validate(&self.intent, &change.java(Side::Before), &change.java(Side::After));
         let v =
             v.unwrap_or_else(|e| Validation { verdict: Match::Ambiguous, reason: e.to_string(), refactoring: None });
-        let what = crate::commands::refactor::kind_name(self.job.kind);
+        let what = self.job.kind.name().to_string();
         let message = match v.verdict {
             Match::Matched => format!("detection: {what} found"),
             Match::Missing => format!("detection: {what} not found: {}", v.reason),
@@ -223,7 +223,7 @@ impl Run<'_, '_> {
 /// Runs the agents on `job` with `model`; `observer` sees every step.
 pub fn run(job: &Job, model: &dyn ChatModel, observer: &mut dyn Observer) -> Result<Outcome, AgentError> {
     let mut meter = Meter::new(job.config.llm.prices.clone());
-    let mut intent = crate::commands::verify::intent_for(job.project, job.method, job.kind);
+    let mut intent = crate::engine::intent(job.project, job.method, job.kind, None);
     if job.fixed.name.is_some() {
         intent.new_name = job.fixed.name.clone();
     }
@@ -246,7 +246,7 @@ pub fn run(job: &Job, model: &dyn ChatModel, observer: &mut dyn Observer) -> Res
     bench.toolset = Toolset::Developer { rag: job.modes.rag };
     let task = Task {
         kind: job.kind,
-        method: crate::commands::refactor::method_label(job.project, job.method),
+        method: job.project.method_label(job.method),
         file: job.project.method_source(job.method).path.display().to_string(),
         target: bench.target.clone(),
         context: developer::context(job.project, job.method),
@@ -391,6 +391,6 @@ fn detection_advice(kind: RefactoringKind) -> String {
     format!(
         "The detector compares the code before and after your change and did not find the {} you were \
          asked for. Make that refactoring (the engine tools perform it exactly), not another change.",
-        crate::commands::refactor::kind_name(kind)
+        kind.name().to_string()
     )
 }

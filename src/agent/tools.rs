@@ -17,12 +17,12 @@ use serde_json::{Value, json};
 
 use super::Examples;
 use super::turn::ToolHost;
-use crate::cli::{RefactoringKind, SpecArgs};
-use crate::commands::analyze;
 use crate::engine::{self, ChangeSet, Edit, Spec, SpecFlags};
+use crate::java::analysis as analyze;
 use crate::java::{MethodId, Project, TypeId, target};
 use crate::llm::ToolSpec;
-use crate::report::{Style, diff};
+use crate::refactoring::{RefactoringKind, SpecOptions};
+use crate::style::Style;
 
 /// The longest file `get_file_content` returns whole; longer ones need a line range.
 const MAX_LINES: usize = 1500;
@@ -201,7 +201,7 @@ impl<'a> Workbench<'a> {
             _ => return Err("give both `start_line` and `end_line`".into()),
         };
         let spec_args =
-            SpecArgs { lines, name: a.name.or(a.new_name), to: a.to, at: a.at, keep_delegate: a.keep_delegate };
+            SpecOptions { lines, name: a.name.or(a.new_name), to: a.to, at: a.at, keep_delegate: a.keep_delegate };
         let flags = SpecFlags::parse(kind, &spec_args).map_err(|e| {
             let hint = crate::error::Classify::hint(&e).map(|h| format!(" ({h})")).unwrap_or_default();
             format!("{e}{hint}")
@@ -216,17 +216,17 @@ impl<'a> Workbench<'a> {
             }
             _ => flags
                 .complete(kind, &file, decl.span.start_line)
-                .ok_or_else(|| format!("{} needs more fields; see the tool's parameters", kind_name(kind)))?,
+                .ok_or_else(|| format!("{} needs more fields; see the tool's parameters", kind.name()))?,
         };
         let changes = engine::apply(project, method, &spec)
             .map_err(|r| format!("the engine refused ({}): {}", r.reason, r.message))?;
-        let shown = diff::change_set(&changes, Style::PLAIN).map_err(|e| e.to_string())?;
+        let shown = changes.unified_diff(Style::PLAIN).map_err(|e| e.to_string())?;
         let rendered = changes.render().map_err(|e| e.to_string())?;
         for (path, text) in rendered {
             self.set(path, text);
         }
         self.applied.push(spec);
-        Ok(format!("applied {}; the change so far is in place. Diff of this step:\n{shown}", kind_name(kind)))
+        Ok(format!("applied {}; the change so far is in place. Diff of this step:\n{shown}", kind.name()))
     }
 
     fn get_project_structure(&mut self) -> Result<String, String> {
@@ -537,10 +537,6 @@ struct EngineArgs {
 /// The tool's arguments as `T`; serde's message names the missing or mistyped field.
 fn parse<T: for<'de> Deserialize<'de>>(args: &Value) -> Result<T, String> {
     serde_json::from_value(args.clone()).map_err(|e| format!("bad arguments: {e}"))
-}
-
-fn kind_name(kind: RefactoringKind) -> String {
-    crate::commands::refactor::kind_name(kind)
 }
 
 /// `path:Type#name(params)`: a target that survives line shifts.

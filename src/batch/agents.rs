@@ -80,7 +80,7 @@ impl SpecSource for Agents {
             keep_workspace: false,
             runner: budget.runner.clone(),
             deadline: Some(budget.deadline),
-            fixed: crate::cli::SpecArgs::default(),
+            fixed: crate::refactoring::SpecOptions::default(),
         };
         let mut timer = Timer::default();
         let outcome =
@@ -97,7 +97,7 @@ impl SpecSource for Agents {
             reason,
             rounds: outcome.rounds,
             repairs: outcome.repairs,
-            engine: outcome.applied.iter().map(|s| crate::commands::refactor::kind_name(s.kind())).collect(),
+            engine: outcome.applied.iter().map(|s| s.kind().name().to_string()).collect(),
             written: outcome.written.iter().map(|p| p.to_string_lossy().replace('\\', "/")).collect(),
             requests: usage.agents.iter().map(|(a, u)| (a.clone(), u.requests)).collect(),
         };

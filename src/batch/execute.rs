@@ -23,19 +23,19 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::cli::RefactoringKind;
 use crate::config::Config;
 use crate::detect::{self, Snapshot};
-use crate::engine::{self, ChangeSet, Destination, Spec};
+use crate::engine::{self, ChangeSet, Spec};
 use crate::java::{MethodId, Project};
 use crate::process::{Cmd, Output, ProcessError, Runner};
-use crate::report::{Style, diff};
+use crate::refactoring::RefactoringKind;
 use crate::review::{self, Change, Match, Review, Reviewer, Side, Stage, StageStatus, Verdict};
+use crate::style::Style;
 use crate::workspace::WorkspaceOptions;
 
 use super::result::{CodeBleuScores, TaskResult};
 use super::source::{Budget, Made, SpecSource};
-use super::task::{Commit, Task, kind_of, right_methods_text};
+use super::task::{Commit, Task};
 use crate::metrics;
 
 /// What a task runs with, shared by all tasks of a batch.
@@ -127,7 +127,7 @@ fn attempt(setup: &Setup, task: &Task, commit: &Commit, checkout: &Path, deadlin
         }
     };
     r.spec = spec.as_ref().and_then(|s| serde_json::to_value(s).ok());
-    r.diff = diff::change_set(&changes, Style::PLAIN).unwrap_or_default();
+    r.diff = changes.unified_diff(Style::PLAIN).unwrap_or_default();
     let change = match Change::from_change_set(&changes) {
         Ok(c) => c,
         Err(e) => {
@@ -301,30 +301,12 @@ fn resolve(project: &Project, task: &Task) -> Option<MethodId> {
     by_signature.or_else(|| named.first().copied())
 }
 
-/// What the detector should find: the task's refactoring of its method, with the names our spec
-/// chose (none when the model wrote the code: then any such refactoring of the method counts).
+/// What the detector should find: the task's refactoring of its method, named by its erased
+/// signature (a task may pick one of several overloads), with the names our spec chose.
 fn intent(project: &Project, method: MethodId, kind: RefactoringKind, spec: Option<&Spec>) -> review::Intent {
-    let class = |d: &Destination| match d {
-        Destination::Class(fqn) => Some(fqn.clone()),
-        Destination::Param(_) | Destination::Field(_) => None,
-    };
-    let (new_name, destination) = match spec {
-        None | Some(Spec::InlineMethod(_)) => (None, None),
-        Some(Spec::ExtractMethod(s)) => (Some(s.name.clone()), None),
-        Some(Spec::RenameMethod(s)) => (Some(s.new_name.clone()), None),
-        Some(Spec::MoveMethod(s)) => (None, class(&s.to)),
-        Some(Spec::ExtractAndMoveMethod(s)) => (Some(s.extract.name.clone()), class(&s.move_to.to)),
-        Some(Spec::MoveAndInlineMethod(s)) => (None, class(&s.to)),
-        Some(Spec::MoveAndRenameMethod(s)) => (Some(s.new_name.clone()), class(&s.move_to.to)),
-    };
     let decl = project.method(method);
-    review::Intent {
-        kind,
-        class: project.qualified_name(project.owner(method)),
-        method: format!("{}({})", decl.name, decl.erased_params().join(",")),
-        new_name,
-        destination,
-    }
+    let signature = format!("{}({})", decl.name, decl.erased_params().join(","));
+    review::Intent { method: signature, ..crate::engine::intent(project, method, kind, spec) }
 }
 
 /// The methods our change produced, found the way the human's were: the right side of the
@@ -336,11 +318,11 @@ fn our_code(task: &Task, before: &review::Files, after: &review::Files) -> Optio
     let (b, a) = (snap(before), snap(after));
     let found = detect::detect(&b, &a);
     let ours = found.iter().find(|r| {
-        kind_of(r.kind) == Some(task.kind)
+        r.kind.kind() == Some(task.kind)
             && r.subject.method == task.method
             && (r.subject.class == task.class || r.subject.class.ends_with(&format!(".{}", task.class)))
     })?;
-    Some(right_methods_text(ours, &a))
+    Some(ours.right_methods_text(&a))
 }
 
 /// CodeBLEU and identity of our methods against the human's, and AST-diff precision and recall

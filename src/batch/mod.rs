@@ -27,7 +27,7 @@ use crate::error::Classify;
 use crate::exit::Exit;
 
 pub use result::TaskResult;
-pub use source::{Proposal, SpecSource};
+pub use source::{Proposal, SpecMode, SpecSource};
 pub use task::{Commit, Task};
 
 /// What stops a batch as a whole (a task's own failure is a result, not an error).

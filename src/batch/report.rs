@@ -14,7 +14,7 @@ use std::path::Path;
 use super::BatchError;
 use super::result::{TaskResult, write_atomically};
 use super::task::Commit;
-use crate::report::{Style, diff};
+use crate::style::Style;
 
 /// One row of the table: the tasks of one project, mode and type (or all types, `type = "all"`).
 #[derive(Debug, Clone, PartialEq)]
@@ -185,7 +185,7 @@ pub fn human_diff(commit: &Commit) -> String {
     for p in paths {
         let (old, new) = (commit.before.files.get(p), commit.after.files.get(p));
         if old != new {
-            out.push_str(&diff::unified(
+            out.push_str(&crate::engine::diff::unified(
                 Path::new(p),
                 old.map(String::as_str),
                 new.map_or("", |s| s.as_str()),

@@ -83,7 +83,7 @@ impl TaskResult {
             mode: mode.to_string(),
             commit: task.commit.clone(),
             parent,
-            kind: crate::commands::refactor::kind_name(task.kind),
+            kind: task.kind.name().to_string(),
             method: format!("{}.{}", task.class, task.method),
             description: task.description.clone(),
             spec: None,

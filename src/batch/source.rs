@@ -14,16 +14,27 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::cli::RefactoringKind;
 use crate::engine::spec::{ExtractAndMoveSpec, MoveAndInlineSpec, MoveAndRenameSpec};
 use crate::engine::{ChangeSet, Destination, ExtractSpec, MoveSpec, RenameSpec, Spec, SpecFlags};
 use crate::java::{MethodId, Project};
 use crate::process::Runner;
+use crate::refactoring::RefactoringKind;
 use crate::review::Review;
 
 use super::BatchError;
 use super::result::AgentRun;
 use super::task::Task;
+
+/// Where `mantra batch` gets each task's refactoring spec.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SpecMode {
+    /// The human's own spec (extracted lines, new name, destination): measures the engine
+    Oracle,
+    /// The heuristic planner, given only the human's new name (it invents none without a model)
+    Planner,
+    /// The LLM agents (needs `llm.base_url`)
+    Llm,
+}
 
 /// How many planner candidates a task tries before giving up.
 const CANDIDATES: usize = 5;
@@ -82,14 +93,11 @@ pub struct Budget {
 
 /// The spec source `--spec` names; `agents` is `--spec llm`'s, `None` when no model is configured.
 /// `--spec llm` without a model is refused before any work, since it would only fail every task.
-pub fn for_mode(
-    mode: crate::cli::SpecMode,
-    agents: Option<super::agents::Agents>,
-) -> Result<Box<dyn SpecSource>, BatchError> {
+pub fn for_mode(mode: SpecMode, agents: Option<super::agents::Agents>) -> Result<Box<dyn SpecSource>, BatchError> {
     match mode {
-        crate::cli::SpecMode::Oracle => Ok(Box::new(Oracle)),
-        crate::cli::SpecMode::Planner => Ok(Box::new(Planner)),
-        crate::cli::SpecMode::Llm => match agents {
+        SpecMode::Oracle => Ok(Box::new(Oracle)),
+        SpecMode::Planner => Ok(Box::new(Planner)),
+        SpecMode::Llm => match agents {
             Some(a) => Ok(Box::new(a)),
             None => Err(BatchError::NoModel),
         },

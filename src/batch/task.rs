@@ -13,9 +13,9 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::BatchError;
-use crate::cli::RefactoringKind;
 use crate::detect::{self, Refactoring, RefactoringType, Snapshot};
 use crate::process::{Cmd, Runner};
+use crate::refactoring::RefactoringKind;
 
 /// One refactoring to perform again.
 #[derive(Debug, Clone)]
@@ -63,27 +63,13 @@ impl Commit {
     }
 }
 
-/// The refactoring types mantra performs; the detector also reports pull-ups and push-downs.
-pub fn kind_of(t: RefactoringType) -> Option<RefactoringKind> {
-    Some(match t {
-        RefactoringType::ExtractMethod => RefactoringKind::ExtractMethod,
-        RefactoringType::InlineMethod => RefactoringKind::InlineMethod,
-        RefactoringType::MoveMethod => RefactoringKind::MoveMethod,
-        RefactoringType::RenameMethod => RefactoringKind::RenameMethod,
-        RefactoringType::ExtractAndMoveMethod => RefactoringKind::ExtractAndMoveMethod,
-        RefactoringType::MoveAndInlineMethod => RefactoringKind::MoveAndInlineMethod,
-        RefactoringType::MoveAndRenameMethod => RefactoringKind::MoveAndRenameMethod,
-        RefactoringType::PullUpMethod | RefactoringType::PushDownMethod => return None,
-    })
-}
-
 /// One task per refactoring mantra performs in `commit` (pure ones only unless `impure`).
 pub fn from_commit(project: &str, commit: &Commit, impure: bool) -> Vec<Task> {
     commit
         .found
         .iter()
         .filter(|r| impure || r.pure)
-        .filter_map(|r| kind_of(r.kind).map(|k| (k, r)))
+        .filter_map(|r| r.kind.kind().map(|k| (k, r)))
         .enumerate()
         .map(|(n, (kind, r))| Task {
             id: format!("{:.12}-{}", commit.sha, n + 1),
@@ -94,31 +80,10 @@ pub fn from_commit(project: &str, commit: &Commit, impure: bool) -> Vec<Task> {
             method: r.subject.method.clone(),
             signature: Some(r.subject.signature.clone()),
             description: r.description.clone(),
-            human_code: Some(right_methods_text(r, &commit.after)),
+            human_code: Some(r.right_methods_text(&commit.after)),
             human: Some(r.clone()),
         })
         .collect()
-}
-
-/// The text of the method declarations on a refactoring's right side (the extracted method and the
-/// source method after, the method where it moved, ...), in the order the detector lists them.
-pub fn right_methods_text(r: &Refactoring, after: &Snapshot) -> String {
-    let mut parts = Vec::new();
-    let mut decls: Vec<_> =
-        r.right_side_locations.iter().filter(|l| l.code_element_type == "METHOD_DECLARATION").collect();
-    // The source method first, then what was extracted from it: PureRefactor's order.
-    decls.sort_by_key(|l| !l.description.starts_with("source method declaration"));
-    for loc in decls {
-        if let Some(text) = after.files.get(&loc.file_path) {
-            parts.push(lines(text, loc.start_line, loc.end_line));
-        }
-    }
-    parts.join("\n")
-}
-
-/// Lines `a..=b` (1-based) of `text`.
-pub fn lines(text: &str, a: usize, b: usize) -> String {
-    text.lines().skip(a.saturating_sub(1)).take(b + 1 - a.max(1)).collect::<Vec<_>>().join("\n")
 }
 
 /// Commit ids from a file: one per line; blank lines and `#` comments are skipped, and only the
@@ -198,7 +163,7 @@ pub fn read_task_file(path: &Path) -> Result<Vec<Record>, BatchError> {
 
 /// RefactoringMiner's display name (`Extract And Move Method`) as mantra's kind.
 pub fn record_kind(name: &str) -> Option<RefactoringKind> {
-    RefactoringType::from_display_name(name.trim()).and_then(kind_of)
+    RefactoringType::from_display_name(name.trim()).and_then(RefactoringType::kind)
 }
 
 /// The task a record describes; `commit` is the record's commit as read from the clone, when it
@@ -212,9 +177,7 @@ pub fn from_record(project: &str, n: usize, record: &Record, commit: Option<&Com
     let human = commit.and_then(|c| {
         c.found
             .iter()
-            .find(|r| {
-                kind_of(r.kind) == Some(kind) && r.subject.method == method && same_class(&class, &r.subject.class)
-            })
+            .find(|r| r.kind.kind() == Some(kind) && r.subject.method == method && same_class(&class, &r.subject.class))
             .cloned()
     });
     let short: String = record.commit_id.chars().take(12).collect();
@@ -291,10 +254,5 @@ mod tests {
         let path = dir.path().join("c.txt");
         std::fs::write(&path, "# from git log --oneline\nabc123 Extract fineFor\n\n  def456\n").unwrap();
         assert_eq!(read_commit_list(&path).unwrap(), vec!["abc123", "def456"]);
-    }
-
-    #[test]
-    fn lines_are_one_based_and_inclusive() {
-        assert_eq!(lines("a\nb\nc\nd", 2, 3), "b\nc");
     }
 }

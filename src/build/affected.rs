@@ -128,12 +128,7 @@ fn declares_tests(project: &Project, f: FileId) -> bool {
 
 /// `word` in `text` with no identifier character (or `.` before it) on either side.
 fn contains_word(text: &str, word: &str) -> bool {
-    let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
-    text.match_indices(word).any(|(i, _)| {
-        let before = text[..i].chars().next_back();
-        let after = text[i + word.len()..].chars().next();
-        !before.is_some_and(|c| is_ident(c) || c == '.') && !after.is_some_and(is_ident)
-    })
+    crate::text::word_occurrences(text, word).any(|i| !text[..i].ends_with('.'))
 }
 
 /// Runs tests as `verify.tests` says: the affected ones, all, or the affected ones then (if they

@@ -40,6 +40,7 @@ use crate::error::Classify;
 use crate::exit::Exit;
 use crate::java::BuildSystem;
 use crate::process::{Cmd, Output, ProcessError, Runner, Status};
+use crate::style::strip_ansi;
 
 pub use affected::{affected_tests, run_policy};
 pub use baseline::{Baseline, Judgement, baseline, baseline_with, judge, state_key};
@@ -340,36 +341,4 @@ pub fn project_packages(dir: &Path) -> BTreeSet<String> {
         .filter_map(|f| std::fs::read_to_string(dir.join(project.path(f))).ok())
         .map(|text| crate::java::layout::declared_package(&text).unwrap_or_default())
         .collect()
-}
-
-/// Removes ANSI escape sequences (Maven colours `[ERROR]` even in batch mode).
-pub fn strip_ansi(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' {
-            if chars.peek() == Some(&'[') {
-                chars.next();
-                // Parameters and intermediates, then one final byte in '@'..='~'.
-                for c in chars.by_ref() {
-                    if ('@'..='~').contains(&c) {
-                        break;
-                    }
-                }
-            }
-            continue;
-        }
-        out.push(c);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ansi_is_stripped() {
-        assert_eq!(strip_ansi("\u{1b}[0m[ERROR] x\u{1b}[1;31m!"), "[ERROR] x!");
-    }
 }

@@ -12,12 +12,13 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::agent_refactor;
-use crate::Context;
+use super::Context;
+use super::refactor::{examples, open_model_with};
 use crate::agent::{Modes, Prompts};
+use crate::batch::SpecMode;
 use crate::batch::agents::Agents;
 use crate::batch::{self, BatchError, FailOn, Options, Plan, execute, report, source, task};
-use crate::cli::{Baseline, BatchArgs, SpecMode};
+use crate::cli::{Baseline, BatchArgs};
 use crate::error::UserError;
 use crate::exit::Exit;
 use crate::process::{Runner, System};
@@ -170,7 +171,7 @@ fn agents(ctx: &mut Context, args: &BatchArgs, out: &Path) -> anyhow::Result<Opt
         return Err(BatchError::RecordingNeedsOneJob.into());
     }
     let transcript = crate::llm::transcript::run_dir(out).join(crate::llm::transcript::TRANSCRIPT_FILE);
-    let Some((model, transcript)) = agent_refactor::open_model_with(ctx, a, transcript)? else {
+    let Some((model, transcript)) = open_model_with(ctx, a, transcript)? else {
         return Ok(None);
     };
     ctx.reporter.progress("batch", format!("agents' transcript: {}", transcript.display()));
@@ -183,7 +184,7 @@ fn agents(ctx: &mut Context, args: &BatchArgs, out: &Path) -> anyhow::Result<Opt
         build: true,
         raw: a.baseline == Some(Baseline::Raw),
     };
-    let examples = agent_refactor::examples(ctx, modes.rag);
+    let examples = examples(ctx, modes.rag);
     Ok(Some(Agents::new(model, prompts, examples, config, modes)))
 }
 

@@ -7,7 +7,7 @@
 
 use anyhow::Context as _;
 
-use crate::Context;
+use super::Context;
 use crate::cli::DetectArgs;
 use crate::detect::{self, Refactoring, Snapshot};
 use crate::error::UserError;

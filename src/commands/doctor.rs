@@ -13,13 +13,15 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::Value as Json;
 
-use crate::Context;
+use super::Context;
 use crate::cli::DoctorArgs;
 use crate::config::{BuildSystemChoice, Config, Environment, Resolved};
 use crate::exit::Exit;
 use crate::java::BuildSystem;
 use crate::process::{Cmd, Runner, System, is_executable, which};
-use crate::report::{Event, Style};
+use crate::report::Event;
+use crate::style::Style;
+use crate::style::strip_ansi;
 
 /// How long one version probe may take; a cold JVM on a busy machine takes a few seconds.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(60);
@@ -360,25 +362,6 @@ fn version_after(text: &str, marker: &str) -> Option<String> {
         let token = rest.split_whitespace().next()?.trim_matches(|c| matches!(c, '"' | '!' | ','));
         (!token.is_empty()).then(|| token.to_string())
     })
-}
-
-/// Removes ANSI colour sequences (`mvn -v` colours its banner even when asked not to).
-fn strip_ansi(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        if c == '\x1b' {
-            // CSI: ESC [ parameters final-byte (a letter).
-            for d in chars.by_ref() {
-                if d.is_ascii_alphabetic() {
-                    break;
-                }
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 fn render(report: &Report, style: Style) -> String {

@@ -1,6 +1,5 @@
 //! One file per subcommand: turn parsed arguments into work and events.
 
-pub mod agent_refactor;
 pub mod analyze;
 pub mod batch;
 pub mod completions;
@@ -9,3 +8,18 @@ pub mod doctor;
 pub mod refactor;
 pub mod store;
 pub mod verify;
+
+use std::path::PathBuf;
+
+use crate::cli::GlobalArgs;
+use crate::config::Resolved;
+use crate::report::Reporter;
+
+/// What every command gets: where the repository is, the resolved configuration, where to report.
+pub struct Context {
+    pub repo: PathBuf,
+    pub cwd: PathBuf,
+    pub config: Resolved,
+    pub reporter: Reporter,
+    pub global: GlobalArgs,
+}

@@ -3,22 +3,37 @@
 //! when it accepts, the change applied back atomically; `--apply --no-verify` writes unverified,
 //! `--verify` verifies without writing.
 //!
+//! With a model (`llm.base_url`, or `--llm-replay`), unless `--llm none` is given or the flags
+//! already give the whole spec, the agents ([`crate::agent`]) choose and make the refactoring
+//! instead, the Reviewer's verdict decides, and `--apply` writes an accepted change. They always
+//! verify (their Reviewer loop needs the build) unless `--no-verify`, which keeps only the
+//! in-process detection.
+//!
 //! The planner's candidates are tried best first: when the engine refuses one, the next is tried
 //! and stderr says so; a spec the user gave completely is tried alone. A refusal writes nothing and
 //! exits with `rejected` (1). `--explain` prints the planner's candidates and does nothing else.
 
+use std::path::PathBuf;
+use std::sync::Arc;
+
 use anyhow::Context as _;
 use serde::Serialize;
 
-use crate::Context;
-use crate::cli::{RefactorArgs, RefactoringKind};
-use crate::commands::verify;
+use super::Context;
+use super::verify;
+use crate::agent::review_loop::Status;
+use crate::agent::{self, AgentEvent, Examples, Job, Meter, Modes, Observer, Prompts, session};
+use crate::cli::{AgentArgs, Baseline, LlmChoice, RefactorArgs};
 use crate::engine::{self, Refusal, Spec, SpecFlags};
 use crate::error::{Classify, UserError};
 use crate::exit::Exit;
 use crate::java::{MethodId, Project, target};
+use crate::llm::{ChatModel, LlmOptions};
 use crate::plan::{self, Candidate};
-use crate::report::{Event, Style, diff};
+use crate::refactoring::RefactoringKind;
+use crate::report::Event;
+use crate::review::StageReport;
+use crate::style::Style;
 
 /// How many planner candidates `--explain` shows and a run tries.
 const CANDIDATES: usize = 5;
@@ -79,11 +94,11 @@ struct PlanResult<'a> {
 
 pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
     let kind = args.kind;
-    let flags = SpecFlags::parse(kind, &args.spec)?;
+    let flags = SpecFlags::parse(kind, &args.spec.options())?;
     let project =
         Project::open(&ctx.repo).with_context(|| format!("cannot read the project at {}", ctx.repo.display()))?;
     let method = target::resolve(&project, &ctx.cwd, &args.target)?.method;
-    let label = method_label(&project, method);
+    let label = project.method_label(method);
     check_lines(&project, method, &flags, &label)?;
 
     if args.explain {
@@ -98,10 +113,10 @@ pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
     let complete = flags.complete(kind, &file, decl.span.start_line);
     // A model chooses what the flags leave open; without one (or with `--llm none`) the planner does.
     if complete.is_none()
-        && let Some(model) = super::agent_refactor::open_model(ctx, &args.agents)?
+        && let Some(model) = open_model(ctx, &args.agents)?
     {
-        let examples = super::agent_refactor::examples(ctx, !args.agents.no_rag);
-        return super::agent_refactor::run(ctx, args, &project, method, model, examples.as_ref());
+        let examples = examples(ctx, !args.agents.no_rag);
+        return run_agents(ctx, args, &project, method, model, examples.as_ref());
     }
     let (candidates, planned) = match complete {
         Some(spec) => (vec![Candidate { spec, summary: String::new(), score: None, components: Vec::new() }], false),
@@ -135,16 +150,15 @@ pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
     }
     let Some((candidate, changes)) = chosen else {
         let refusal = refused.unwrap_or_else(|| Refusal::new("no_candidate", "the planner proposed nothing"));
-        return Err(Refused { kind: kind_name(kind), refusal, planned }.into());
+        return Err(Refused { kind: kind.name().to_string(), refusal, planned }.into());
     };
 
     let style = ctx.reporter.style();
-    let colored = diff::change_set(&changes, style).context("rendering the diff")?;
-    let plain = if style == Style::PLAIN { colored.clone() } else { diff::change_set(&changes, Style::PLAIN)? };
+    let colored = changes.unified_diff(style).context("rendering the diff")?;
+    let plain = if style == Style::PLAIN { colored.clone() } else { changes.unified_diff(Style::PLAIN)? };
     let files: Vec<String> = changes.files.keys().map(|p| p.display().to_string()).collect();
     let review = if (args.apply && !args.no_verify) || args.verify {
-        let mut intent = verify::intent_for(&project, method, kind);
-        (intent.new_name, intent.destination) = spec_names(&candidate.spec);
+        let intent = engine::intent(&project, method, kind, Some(&candidate.spec));
         let key = crate::workspace::dirty_state_hash(project.root())?;
         let change = crate::review::Change::from_change_set(&changes).context("rendering the change")?;
         ctx.reporter.progress("verify", "verifying in a scratch copy of the project (the original's build first)");
@@ -159,7 +173,7 @@ pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
             r.workspace.apply_back(&changes)?;
         }
         None if applied => {
-            crate::writeback::write_atomically(project.root(), &changes)?;
+            crate::workspace::writeback::write_atomically(project.root(), &changes)?;
         }
         _ => {}
     }
@@ -174,7 +188,7 @@ pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
         (Some(r), false) => format!("{count} changed, not written: {}", r.verdict.name()),
         (None, false) => format!("{count} changed (dry run; pass --apply to verify and write)"),
     };
-    let summary = format!("{} {label}: {what}", kind_name(kind));
+    let summary = format!("{} {label}: {what}", kind.name());
     let human = format!("{colored}{}\n", style.bold(&summary));
     let result = RefactoringResult {
         kind,
@@ -194,36 +208,6 @@ pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
         }
         None => Ok(Exit::Success),
     }
-}
-
-/// What the spec says about the result, for the detector: the new method's name and the
-/// destination class when it is named outright (a parameter's or field's class is left to the detector).
-pub fn spec_names(spec: &Spec) -> (Option<String>, Option<String>) {
-    use crate::engine::Destination;
-    let class = |d: &Destination| match d {
-        Destination::Class(fqn) => Some(fqn.clone()),
-        Destination::Param(_) | Destination::Field(_) => None,
-    };
-    match spec {
-        Spec::ExtractMethod(s) => (Some(s.name.clone()), None),
-        Spec::RenameMethod(s) => (Some(s.new_name.clone()), None),
-        Spec::InlineMethod(_) => (None, None),
-        Spec::MoveMethod(s) => (None, class(&s.to)),
-        Spec::ExtractAndMoveMethod(s) => (Some(s.extract.name.clone()), class(&s.move_to.to)),
-        Spec::MoveAndInlineMethod(s) => (None, class(&s.to)),
-        Spec::MoveAndRenameMethod(s) => (Some(s.new_name.clone()), class(&s.move_to.to)),
-    }
-}
-
-pub fn kind_name(kind: RefactoringKind) -> String {
-    serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
-}
-
-pub fn method_label(project: &Project, method: MethodId) -> String {
-    let decl = project.method(method);
-    let owner = project.type_decl(project.owner(method));
-    let params: Vec<String> = decl.params.iter().map(|p| p.ty.erased()).collect();
-    format!("{}.{}({})", owner.display, decl.name, params.join(", "))
 }
 
 /// `--lines` must lie inside the method's body: a usage error, not an engine refusal, because
@@ -246,7 +230,7 @@ fn check_lines(project: &Project, method: MethodId, flags: &SpecFlags, label: &s
 }
 
 fn explain_text(kind: RefactoringKind, label: &str, candidates: &[Candidate]) -> String {
-    let mut out = format!("{} candidates for {label}, best first:\n", kind_name(kind));
+    let mut out = format!("{} candidates for {label}, best first:\n", kind.name());
     for (i, c) in candidates.iter().enumerate() {
         let score = c.score.map_or("  -  ".to_string(), |s| format!("{s:.2}"));
         out.push_str(&format!("{:>2}. {score}  {}\n", i + 1, c.summary));
@@ -266,4 +250,228 @@ fn explain_text(kind: RefactoringKind, label: &str, candidates: &[Candidate]) ->
         }
     }
     out
+}
+
+/// The model the flags and configuration ask for; `None` means the heuristic planner.
+/// With the model, the path of the run's transcript.
+pub(super) fn open_model(ctx: &Context, args: &AgentArgs) -> anyhow::Result<Option<(Arc<dyn ChatModel>, PathBuf)>> {
+    let transcript = crate::llm::transcript::run_dir(&ctx.repo).join(crate::llm::transcript::TRANSCRIPT_FILE);
+    open_model_with(ctx, args, transcript)
+}
+
+/// [`open_model`] with the transcript written to `transcript` (`mantra batch` keeps it in its folder).
+pub(super) fn open_model_with(
+    ctx: &Context,
+    args: &AgentArgs,
+    transcript: PathBuf,
+) -> anyhow::Result<Option<(Arc<dyn ChatModel>, PathBuf)>> {
+    let options = LlmOptions {
+        record: args.llm_record.as_ref().map(|d| ctx.cwd.join(d)),
+        replay: args.llm_replay.as_ref().map(|d| ctx.cwd.join(d)),
+        none: args.llm == Some(LlmChoice::None),
+        transcript: Some(transcript.clone()),
+        meter: None,
+    };
+    let model = session::open_model(&ctx.config.config, &options)?;
+    if model.is_none() && (args.no_rag || args.no_review || args.no_repair || args.baseline.is_some()) {
+        return Err(UserError::usage("--no-rag, --no-review, --no-repair and --baseline need a model")
+            .with_hint(
+                "configure one (`llm.base_url`, `llm.model`) or leave these flags out to use the heuristic planner",
+            )
+            .into());
+    }
+    Ok(model.map(|m| (m, transcript)))
+}
+
+/// Where agent events and Reviewer stages go: the reporter.
+struct Live<'a>(&'a mut crate::report::Reporter);
+
+impl Observer for Live<'_> {
+    fn agent(&mut self, event: AgentEvent) {
+        self.0.emit(Event::Agent(event));
+    }
+    fn stage(&mut self, stage: &StageReport) {
+        self.0.emit(Event::Stage(stage.clone()));
+    }
+}
+
+/// Tokens and cost of the run.
+#[derive(Debug, Serialize)]
+struct Tokens<'a> {
+    prompt: u64,
+    completion: u64,
+    /// Per agent: requests and tokens.
+    by_agent: &'a std::collections::BTreeMap<String, crate::llm::usage::AgentUsage>,
+    /// In the currency of `llm.prices`; `null` when the prices are not configured.
+    cost: Option<f64>,
+}
+
+/// The `refactoring` result of an agent run (the same kind as the planner's, with `agents`).
+#[derive(Debug, Serialize)]
+struct AgentResult<'a> {
+    #[serde(rename = "type")]
+    kind: RefactoringKind,
+    method: String,
+    files: Vec<String>,
+    diff: String,
+    applied: bool,
+    /// `accepted`, `rejected`, `broken-baseline`, or `unverified` (`--no-verify`).
+    verdict: &'static str,
+    agents: AgentData<'a>,
+}
+
+#[derive(Debug, Serialize)]
+struct AgentData<'a> {
+    /// `agents` or `raw`.
+    mode: &'static str,
+    modes: Modes,
+    status: &'a Status,
+    /// Developer turns.
+    rounds: u32,
+    /// Repair attempts.
+    repairs: u32,
+    /// The engine specs the Developer applied, in order.
+    engine: &'a [Spec],
+    /// Files the agents wrote whole with `write_file`.
+    written: Vec<String>,
+    tokens: Tokens<'a>,
+    /// mantra's own time per agent turn, model and build excluded (µs).
+    turn_overhead_us: &'a [u64],
+}
+
+fn run_agents(
+    ctx: &mut Context,
+    args: &RefactorArgs,
+    project: &Project,
+    method: MethodId,
+    (model, transcript): (Arc<dyn ChatModel>, PathBuf),
+    examples: &dyn Examples,
+) -> anyhow::Result<Exit> {
+    ctx.reporter.progress("agents", format!("transcript: {}", transcript.display()));
+    let prompts = Prompts::load(ctx.config.config.prompts_dir.as_deref())?;
+    let a = &args.agents;
+    let modes = Modes {
+        rag: !a.no_rag,
+        review: !a.no_review,
+        repair: !a.no_repair,
+        build: !args.no_verify,
+        raw: a.baseline == Some(Baseline::Raw),
+    };
+    let config = ctx.config.config.clone();
+    let job = Job {
+        repo: &ctx.repo,
+        project,
+        method,
+        kind: args.kind,
+        config: &config,
+        prompts: &prompts,
+        examples,
+        modes,
+        keep_workspace: args.keep_workspace,
+        runner: Arc::new(crate::process::System),
+        deadline: None,
+        fixed: args.spec.options(),
+    };
+    let label = project.method_label(method);
+    let mode = if modes.raw { "raw baseline" } else { "agents" };
+    ctx.reporter.progress("agents", format!("{} {label} with the {mode}", args.kind.name()));
+    let repo = ctx.repo.clone();
+    let outcome = {
+        let mut live = Live(&mut ctx.reporter);
+        agent::run(&job, model.as_ref(), &mut live)?
+    };
+
+    let accepted = matches!(outcome.status, Status::Accepted | Status::Unverified);
+    let applied = args.apply && accepted && !outcome.changes.is_empty();
+    if applied {
+        match &outcome.review {
+            Some(r) => {
+                r.workspace.apply_back(&outcome.changes)?;
+            }
+            None => {
+                crate::workspace::writeback::write_atomically(&repo, &outcome.changes)?;
+            }
+        }
+    }
+    let style = ctx.reporter.style();
+    let colored = outcome.changes.unified_diff(style).context("rendering the diff")?;
+    let plain = if style == Style::PLAIN { colored.clone() } else { outcome.changes.unified_diff(Style::PLAIN)? };
+    let files: Vec<String> = outcome.changes.files.keys().map(|p| p.display().to_string()).collect();
+    let verdict = match &outcome.status {
+        Status::Accepted => "accepted",
+        Status::Rejected(_) => "rejected",
+        Status::Unverified => "unverified",
+        Status::BrokenBaseline => "broken-baseline",
+    };
+    let count = match files.len() {
+        1 => "1 file".to_string(),
+        n => format!("{n} files"),
+    };
+    let what = match (&outcome.status, applied) {
+        (Status::Accepted, true) => format!("{count} written (verified)"),
+        (Status::Unverified, true) => format!("{count} written (unverified)"),
+        (Status::Accepted, false) => format!("{count} verified, not written (pass --apply to write)"),
+        (Status::Unverified, false) => format!("{count} changed, not verified and not written"),
+        (Status::Rejected(why), _) => format!("rejected, nothing written: {why}"),
+        (Status::BrokenBaseline, _) => "not judged: the original project is broken; nothing written".to_string(),
+    };
+    let meter: &Meter = &outcome.meter;
+    let usage = meter.summary();
+    let (total, cost) = (usage.total, usage.total.cost);
+    let summary = format!("{} {label}: {what}", args.kind.name());
+    let engine: Vec<String> = outcome.applied.iter().map(|s| s.kind().name().to_string()).collect();
+    let how = match (engine.is_empty(), outcome.written.is_empty()) {
+        (false, true) => format!("engine: {}", engine.join(", ")),
+        (true, false) => "written by the model".to_string(),
+        (false, false) => format!("engine: {}, plus files written by the model", engine.join(", ")),
+        (true, true) => "no change".to_string(),
+    };
+    let stats = format!(
+        "{mode}: {} round(s), {} repair(s), {how}; tokens {} sent, {} received{}",
+        outcome.rounds,
+        outcome.repairs,
+        total.prompt_tokens,
+        total.completion_tokens,
+        cost.map(|c| format!(", cost {c:.4}")).unwrap_or_default()
+    );
+    let human = format!("{colored}{}\n{stats}\n", style.bold(&summary));
+    let result = AgentResult {
+        kind: args.kind,
+        method: label,
+        files,
+        diff: plain,
+        applied,
+        verdict,
+        agents: AgentData {
+            mode: if modes.raw { "raw" } else { "agents" },
+            modes,
+            status: &outcome.status,
+            rounds: outcome.rounds,
+            repairs: outcome.repairs,
+            engine: &outcome.applied,
+            written: outcome.written.iter().map(|p| p.display().to_string()).collect(),
+            tokens: Tokens {
+                prompt: total.prompt_tokens,
+                completion: total.completion_tokens,
+                by_agent: &usage.agents,
+                cost,
+            },
+            turn_overhead_us: &meter.turn_overhead_us,
+        },
+    };
+    ctx.reporter.emit(Event::result("refactoring", &result, human));
+    if let Some(r) = &outcome.review {
+        verify::emit_verdict(ctx, r);
+    }
+    Ok(if accepted { Exit::Success } else { Exit::Rejected })
+}
+
+/// The example store the Developer searches ([`session::examples`]); the store's notices become
+/// warnings.
+pub(super) fn examples(ctx: &mut Context, rag: bool) -> Box<dyn Examples> {
+    let (examples, notices) = session::examples(&ctx.repo, &ctx.config.config, rag);
+    for n in notices {
+        ctx.reporter.warning(n.message, n.hint);
+    }
+    examples
 }

@@ -9,15 +9,14 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use serde::Serialize;
 
-use crate::Context;
+use super::Context;
 use crate::cli::{StoreArgs, StoreCommand, StoreImportArgs, StoreMineArgs, StoreSearchArgs};
 use crate::error::UserError;
 use crate::exit::Exit;
 use crate::java::{Project, target};
 use crate::report::Event;
-use crate::review::builtin::refactoring_type;
 use crate::store::describe::{self, Describer};
-use crate::store::{EmbedSetting, Hit, Mode, Query, Store, StoreOptions, import, mine};
+use crate::store::{Hit, Mode, Query, Store, StoreOptions, import, mine};
 
 pub fn run(ctx: &mut Context, args: &StoreArgs) -> anyhow::Result<Exit> {
     let dir = if args.user {
@@ -28,7 +27,7 @@ pub fn run(ctx: &mut Context, args: &StoreArgs) -> anyhow::Result<Exit> {
     } else {
         crate::store::store_dir(&ctx.repo, ctx.config.config.store.dir.as_deref())
     };
-    let mut store = Store::open_with(&dir, &options(&ctx.config.config))
+    let mut store = Store::open_with(&dir, &StoreOptions::from_config(&ctx.config.config))
         .with_context(|| format!("opening the store in {}", dir.display()))?;
     flush_notices(ctx, &mut store);
     let exit = match &args.command {
@@ -39,17 +38,6 @@ pub fn run(ctx: &mut Context, args: &StoreArgs) -> anyhow::Result<Exit> {
     };
     flush_notices(ctx, &mut store);
     exit
-}
-
-/// How the configuration says the store is opened (the embedding model's folders).
-pub fn options(config: &crate::config::Config) -> StoreOptions {
-    StoreOptions {
-        embed: EmbedSetting::Configured {
-            model_dir: config.embed.model_dir.clone(),
-            onnxruntime: config.embed.onnxruntime.clone(),
-        },
-        ..StoreOptions::default()
-    }
 }
 
 fn flush_notices(ctx: &mut Context, store: &mut Store) {
@@ -206,7 +194,7 @@ fn search(ctx: &mut Context, store: &Store, args: &StoreSearchArgs) -> anyhow::R
             .with_hint("pass some code, a method name or file:method")
             .into());
     }
-    let kind = args.kind.map(refactoring_type);
+    let kind = args.kind.map(crate::detect::RefactoringType::from);
     if store.records().is_empty() {
         ctx.reporter.warning(
             format!("the store in {} is empty", store.dir().display()),

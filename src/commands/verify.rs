@@ -11,12 +11,13 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 
-use crate::Context;
-use crate::cli::{RefactoringKind, VerifyArgs};
+use super::Context;
+use crate::cli::VerifyArgs;
 use crate::error::UserError;
 use crate::exit::Exit;
-use crate::java::{MethodId, Project, target};
+use crate::java::{Project, target};
 use crate::process::{Runner, System};
+use crate::refactoring::RefactoringKind;
 use crate::report::Event;
 use crate::review::{Change, Intent, Review, Reviewer, Side};
 use crate::workspace::WorkspaceOptions;
@@ -86,18 +87,6 @@ pub fn exit_of(review: &Review) -> Exit {
     if review.verdict.accepted() { Exit::Success } else { Exit::Rejected }
 }
 
-/// What the refactoring of `method` means to the detector.
-pub fn intent_for(project: &Project, method: MethodId, kind: RefactoringKind) -> Intent {
-    let decl = project.method(method);
-    Intent {
-        kind,
-        class: project.qualified_name(project.owner(method)),
-        method: decl.name.clone(),
-        new_name: None,
-        destination: None,
-    }
-}
-
 /// Resolves `spec` against the project as it was at HEAD (the changed files' HEAD versions in
 /// place of the working tree's), since a renamed or moved method exists under its old name there only.
 fn intent_at_head(ctx: &Context, change: &Change, spec: &str, kind: RefactoringKind) -> anyhow::Result<Intent> {
@@ -105,5 +94,5 @@ fn intent_at_head(ctx: &Context, change: &Change, spec: &str, kind: RefactoringK
     let project = Project::open_with_overlay(&ctx.repo, overlay)
         .with_context(|| format!("cannot read the project at {}", ctx.repo.display()))?;
     let method = target::resolve(&project, &ctx.cwd, spec)?.method;
-    Ok(intent_for(&project, method, kind))
+    Ok(crate::engine::intent(&project, method, kind, None))
 }

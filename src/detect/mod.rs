@@ -13,11 +13,14 @@ mod matcher;
 pub mod model;
 pub mod oracle;
 mod replace;
+pub mod similarity;
 mod skeleton;
 pub mod snapshot;
 mod validate;
 
 use serde::{Deserialize, Serialize};
+
+use crate::refactoring::RefactoringKind;
 
 pub use snapshot::{Snapshot, SnapshotError};
 pub use validate::{Intent, Validation, Verdict, validate, validate_found};
@@ -94,6 +97,51 @@ impl RefactoringType {
     }
 }
 
+/// The detector's name for each refactoring mantra performs.
+impl From<RefactoringKind> for RefactoringType {
+    fn from(kind: RefactoringKind) -> RefactoringType {
+        match kind {
+            RefactoringKind::ExtractMethod => RefactoringType::ExtractMethod,
+            RefactoringKind::InlineMethod => RefactoringType::InlineMethod,
+            RefactoringKind::MoveMethod => RefactoringType::MoveMethod,
+            RefactoringKind::RenameMethod => RefactoringType::RenameMethod,
+            RefactoringKind::ExtractAndMoveMethod => RefactoringType::ExtractAndMoveMethod,
+            RefactoringKind::MoveAndInlineMethod => RefactoringType::MoveAndInlineMethod,
+            RefactoringKind::MoveAndRenameMethod => RefactoringType::MoveAndRenameMethod,
+        }
+    }
+}
+
+impl RefactoringType {
+    /// The refactoring mantra performs of this type; `None` for pull-ups and push-downs, which
+    /// the detector reports but mantra does not perform.
+    pub fn kind(self) -> Option<RefactoringKind> {
+        Some(match self {
+            RefactoringType::ExtractMethod => RefactoringKind::ExtractMethod,
+            RefactoringType::InlineMethod => RefactoringKind::InlineMethod,
+            RefactoringType::MoveMethod => RefactoringKind::MoveMethod,
+            RefactoringType::RenameMethod => RefactoringKind::RenameMethod,
+            RefactoringType::ExtractAndMoveMethod => RefactoringKind::ExtractAndMoveMethod,
+            RefactoringType::MoveAndInlineMethod => RefactoringKind::MoveAndInlineMethod,
+            RefactoringType::MoveAndRenameMethod => RefactoringKind::MoveAndRenameMethod,
+            RefactoringType::PullUpMethod | RefactoringType::PushDownMethod => return None,
+        })
+    }
+}
+
+/// The Reviewer's intent in the detector's terms.
+impl From<&crate::refactoring::Intent> for Intent {
+    fn from(intent: &crate::refactoring::Intent) -> Intent {
+        Intent {
+            kind: intent.kind.into(),
+            class: intent.class.clone(),
+            method: intent.method.clone(),
+            new_name: intent.new_name.clone(),
+            destination: intent.destination.clone(),
+        }
+    }
+}
+
 impl std::fmt::Display for RefactoringType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.display_name())
@@ -136,6 +184,25 @@ pub struct Refactoring {
     /// The methods and classes involved, for [`validate`]; not part of RefactoringMiner's JSON.
     #[serde(skip)]
     pub subject: Subject,
+}
+
+impl Refactoring {
+    /// The text of the method declarations on a refactoring's right side (the extracted method and the
+    /// source method after, the method where it moved, ...), in the order the detector lists them.
+    pub fn right_methods_text(&self, after: &Snapshot) -> String {
+        let r = self;
+        let mut parts = Vec::new();
+        let mut decls: Vec<_> =
+            r.right_side_locations.iter().filter(|l| l.code_element_type == "METHOD_DECLARATION").collect();
+        // The source method first, then what was extracted from it: PureRefactor's order.
+        decls.sort_by_key(|l| !l.description.starts_with("source method declaration"));
+        for loc in decls {
+            if let Some(text) = after.files.get(&loc.file_path) {
+                parts.push(crate::text::lines(text, loc.start_line, loc.end_line));
+            }
+        }
+        parts.join("\n")
+    }
 }
 
 /// Who a refactoring is about, by role.

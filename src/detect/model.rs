@@ -6,22 +6,16 @@
 //! children. Text is normalised to tokens without comments, whitespace or `this.`, so formatting
 //! and qualification do not count as differences.
 
-use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 
 use rayon::prelude::*;
-use tree_sitter::{Node, Parser, Point, Range, Tree};
+use tree_sitter::{Node, Point, Range, Tree};
 
 use super::skeleton;
 use super::snapshot::Snapshot;
-use crate::engine::javasyntax::{is_comment, statements_of};
 use crate::java::Span;
-
-thread_local! {
-    /// One parser per thread, reused (the detector parses thousands of files per second).
-    static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
-}
+use crate::java::syntax::{is_comment, statements_of};
 
 /// A class, interface, enum or record (anonymous and local classes are part of their method).
 #[derive(Debug)]
@@ -124,26 +118,6 @@ impl std::fmt::Debug for Parsed {
     }
 }
 
-/// Parses `text` with the thread's parser, reusing `old` where it can, reading only `included`
-/// (sorted, disjoint byte ranges with their points; empty: all of it).
-fn parse_bytes(text: &[u8], old: Option<&Tree>, included: &[Range]) -> Tree {
-    let tree = PARSER.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        let parser = slot.get_or_insert_with(|| {
-            let mut p = Parser::new();
-            // The grammar is compiled into the binary; a version mismatch is a build bug.
-            p.set_language(&crate::java::source::language()).expect("tree-sitter-java grammar matches the runtime");
-            p
-        });
-        // Ranges are sorted and disjoint by construction (`Parsed::included`), the only thing
-        // tree-sitter checks; an empty list means the whole text.
-        parser.set_included_ranges(included).expect("sorted, disjoint included ranges");
-        parser.parse(text, old)
-    });
-    // `parse` returns None only without a language or on cancellation, neither of which we set.
-    tree.expect("tree-sitter parse with a language and no timeout")
-}
-
 /// Two lists of ranges as one sorted list (ranges may nest: `included` allows for it).
 fn merge(a: &[(usize, usize)], b: &[(usize, usize)]) -> Vec<(usize, usize)> {
     let mut out = Vec::with_capacity(a.len() + b.len());
@@ -174,26 +148,22 @@ fn included(blank: &[(usize, usize)], line_starts: &[usize], len: usize) -> Vec<
     out
 }
 
-fn line_starts_of(text: &str) -> Vec<usize> {
-    std::iter::once(0).chain(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1)).collect()
-}
-
 impl Parsed {
     /// Parses `text` without the interiors `blank` (sorted, disjoint, not empty) and without
     /// `skip` (comments and imports, outside any body): the parser never reads them, so those
     /// bodies are empty blocks and those comments and imports are not in the tree.
     fn parse_skipping(path: &str, text: String, blank: Vec<(usize, usize)>, skip: Vec<(usize, usize)>) -> Parsed {
-        let line_starts = line_starts_of(&text);
+        let line_starts = crate::text::line_starts(&text);
         if !blank.is_empty() || !skip.is_empty() {
             let ranges = included(&merge(&blank, &skip), &line_starts, text.len());
-            let tree = parse_bytes(text.as_bytes(), None, &ranges);
+            let tree = crate::java::source::parse_tree(text.as_bytes(), None, &ranges);
             // Error recovery reaches past the bodies (a syntax the grammar lacks can cost the
             // members after it), so a file that does not parse cleanly is parsed as it is.
             if !tree.root_node().has_error() {
                 return Parsed { path: path.to_string(), text, tree, line_starts, unparsed: blank, skipped: skip };
             }
         }
-        let tree = parse_bytes(text.as_bytes(), None, &[]);
+        let tree = crate::java::source::parse_tree(text.as_bytes(), None, &[]);
         Parsed { path: path.to_string(), text, tree, line_starts, unparsed: Vec::new(), skipped: Vec::new() }
     }
 
@@ -207,7 +177,7 @@ impl Parsed {
         }
         let skipped = merge(&self.unparsed, &self.skipped);
         let ranges = included(&skipped, &self.line_starts, self.text.len());
-        self.tree = parse_bytes(self.text.as_bytes(), Some(&self.tree), &ranges);
+        self.tree = crate::java::source::parse_tree(self.text.as_bytes(), Some(&self.tree), &ranges);
     }
 
     pub fn root(&self) -> Node<'_> {
@@ -1093,7 +1063,7 @@ mod tests {
     #[test]
     fn included_ranges_leave_out_nested_skips_once() {
         let text = "ab\ncdefghij\nkl";
-        let ranges = included(&merge(&[(2, 10)], &[(4, 6), (12, 13)]), &line_starts_of(text), text.len());
+        let ranges = included(&merge(&[(2, 10)], &[(4, 6), (12, 13)]), &crate::text::line_starts(text), text.len());
         let spans: Vec<(usize, usize, usize, usize)> =
             ranges.iter().map(|r| (r.start_byte, r.end_byte, r.start_point.row, r.start_point.column)).collect();
         assert_eq!(spans, [(0, 2, 0, 0), (10, 12, 1, 7), (13, 14, 2, 1)]);

@@ -11,7 +11,7 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::javasyntax::{is_flow_boundary, is_loop, is_statement_container, walk};
+use crate::java::syntax::{is_flow_boundary, is_loop, is_statement_container, walk};
 
 /// How a local came into being; decides what "initialised" means and how its type is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -200,7 +200,7 @@ impl<'t> MethodFlow<'t> {
             }
             "catch_formal_parameter" => {
                 let Some(name) = n.child_by_field_name("name") else { return };
-                let Some(ty) = super::javasyntax::named_child_of_kind(n, "catch_type") else { return };
+                let Some(ty) = crate::java::syntax::named_child_of_kind(n, "catch_type") else { return };
                 self.push(LocalVar {
                     name: text(name),
                     type_text: Some(text(ty)),
@@ -273,7 +273,7 @@ impl<'t> MethodFlow<'t> {
 
 /// The type of a parameter with its annotations (`@NonNull T`), without `final`.
 fn with_annotations(param: Node<'_>, src: &str, ty: String) -> String {
-    let Some(mods) = super::javasyntax::modifiers(param) else { return ty };
+    let Some(mods) = crate::java::syntax::modifiers(param) else { return ty };
     let mut cursor = mods.walk();
     let annotations: Vec<&str> = mods
         .named_children(&mut cursor)
@@ -468,7 +468,7 @@ pub fn var_type(initializer: Node<'_>, src: &str) -> Option<String> {
         "true" | "false" => Some("boolean".into()),
         "object_creation_expression" => {
             let ty = initializer.child_by_field_name("type")?;
-            let has_body = super::javasyntax::named_child_of_kind(initializer, "class_body").is_some();
+            let has_body = crate::java::syntax::named_child_of_kind(initializer, "class_body").is_some();
             let ty_text = &src[ty.byte_range()];
             (!has_body && !ty_text.contains("<>")).then(|| ty_text.to_string())
         }

@@ -8,6 +8,7 @@
 //! the fragment, and the new method is inserted after the source method with the fragment's own
 //! text re-indented, so comments and formatting inside the fragment survive.
 
+use crate::text::{contains_word, line_indent};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -15,13 +16,13 @@ use serde::{Deserialize, Serialize};
 use tree_sitter::Node;
 
 use super::dataflow::{MethodFlow, VarKind, var_type};
-use super::javasyntax::{
-    callable_body, code_leaves, enclosing_callable, erased_type, has_modifier, is_flow_boundary, is_java_identifier,
-    is_statement_container, is_statement_kind, is_type_body, jump_target, jumps, line_indent, named_child_of_kind,
-    sequence_can_complete, statements_of, walk,
-};
 use super::{ChangeSet, Edit, Refusal};
 use crate::java::SourceFile;
+use crate::java::syntax::{
+    callable_body, code_leaves, enclosing_callable, erased_type, has_modifier, is_flow_boundary, is_java_identifier,
+    is_statement_container, is_statement_kind, is_type_body, jump_target, jumps, named_child_of_kind,
+    sequence_can_complete, statements_of, walk,
+};
 
 /// What to extract, where to, and under which name. Small on purpose: an LLM fills it in.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -222,7 +223,7 @@ impl<'a> Extractor<'a> {
             tail = Some(format!("return {};", var.name));
             let declared_inside = frag.contains(&var.name_node.start_byte());
             if declared_inside {
-                let mods = super::javasyntax::modifiers(var.declaration)
+                let mods = crate::java::syntax::modifiers(var.declaration)
                     .map(|m| format!("{} ", &src[m.byte_range()]))
                     .unwrap_or_default();
                 (ty.clone(), format!("{mods}{ty} {} = {call_expr};", var.name))
@@ -636,7 +637,7 @@ impl<'a> Extractor<'a> {
         let last_line = sel.statements[sel.statements.len() - 1].end_position().row + 1;
         let mut cursor = sel.container.walk();
         let comments: Vec<Node<'_>> =
-            sel.container.named_children(&mut cursor).filter(|c| super::javasyntax::is_comment(c.kind())).collect();
+            sel.container.named_children(&mut cursor).filter(|c| crate::java::syntax::is_comment(c.kind())).collect();
         for c in comments.iter().rev() {
             let line = c.start_position().row + 1;
             if c.end_byte() <= start && line >= a && self.only_whitespace(c.end_byte(), start) {
@@ -865,15 +866,6 @@ fn mentions(node: Node<'_>, src: &str, name: &str, after: usize) -> bool {
     found
 }
 
-fn contains_word(text: &str, word: &str) -> bool {
-    text.match_indices(word).any(|(i, _)| {
-        let before = text[..i].chars().next_back();
-        let after = text[i + word.len()..].chars().next();
-        let is_ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$');
-        !is_ident(before) && !is_ident(after)
-    })
-}
-
 /// One level of indentation as the method body uses it (a body statement's indent minus the
 /// method's), falling back to a tab for tab-indented code and four spaces otherwise.
 pub(crate) fn indent_unit(src: &str, body: Node<'_>, method_indent: &str) -> String {
@@ -890,30 +882,13 @@ pub(crate) fn indent_unit(src: &str, body: Node<'_>, method_indent: &str) -> Str
     if method_indent.starts_with('\t') { "\t".into() } else { "    ".into() }
 }
 
-/// Re-indents `text` (which starts after `base` indentation on its first line) to `indent`:
-/// each line loses the base indentation and gains the new one; nothing else changes.
+/// Re-indents `text` (which starts after `base` indentation on its first line) to `indent`, as
+/// lines: each line loses the base indentation and gains the new one; nothing else changes.
 pub(crate) fn reindent(text: &str, base: &str, indent: &str) -> Vec<String> {
-    text.split('\n')
-        .enumerate()
-        .map(|(i, line)| {
-            let line = line.strip_suffix('\r').unwrap_or(line);
-            if i == 0 {
-                return format!("{indent}{line}");
-            }
-            if line.trim().is_empty() {
-                return String::new();
-            }
-            let stripped = match line.strip_prefix(base) {
-                Some(rest) => rest,
-                None => {
-                    // Less indented than the base (continuations, text blocks): strip what there is.
-                    let ws = line.len() - line.trim_start_matches([' ', '\t']).len();
-                    &line[ws.min(base.len())..]
-                }
-            };
-            format!("{indent}{stripped}")
-        })
-        .collect()
+    let text = text.replace("\r\n", "\n");
+    let mut lines: Vec<String> = crate::text::reindent(&text, base, indent).split('\n').map(str::to_string).collect();
+    lines[0].insert_str(0, indent);
+    lines
 }
 
 /// Where to insert after a member ending at `end`: the end of its last line, unless code follows

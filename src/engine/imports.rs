@@ -7,6 +7,7 @@
 //! outside import lines, comments and strings included. A name that still occurs anywhere keeps
 //! its import, even where the occurrence is only a comment.
 
+use crate::text::contains_word;
 use std::collections::BTreeSet;
 
 use super::Edit;
@@ -49,7 +50,7 @@ pub fn add(file: &SourceFile, syms: &FileSymbols, paths: &BTreeSet<(String, bool
         );
         let same_kind: Vec<&Import> = syms.imports.iter().filter(|i| i.is_static == *is_static).collect();
         let at = match same_kind.iter().find(|i| i.path.as_str() > path.as_str()) {
-            Some(next) => line_start(src, next.span.start_byte),
+            Some(next) => crate::text::line_start(src, next.span.start_byte),
             None => match same_kind.last().copied().or(syms.imports.last()) {
                 Some(last) => next_line(src, last.span.end_byte),
                 None => {
@@ -98,7 +99,7 @@ pub fn remove_unused(
         if !candidates.contains(simple) || contains_word(&body, simple) {
             continue;
         }
-        let start = line_start(src, i.span.start_byte);
+        let start = crate::text::line_start(src, i.span.start_byte);
         let end = next_line(src, i.span.end_byte);
         let own_line = src[start..i.span.start_byte].trim().is_empty() && src[i.span.end_byte..end].trim().is_empty();
         if own_line {
@@ -112,9 +113,9 @@ pub fn remove_unused(
         return edits;
     }
     // Walk the import block and the blank lines after it, keeping at most one blank line in a row.
-    let mut at = line_start(src, first.span.start_byte);
+    let mut at = crate::text::line_start(src, first.span.start_byte);
     let block_end = next_line(src, last.span.end_byte);
-    let mut prev_blank = at > 0 && src[line_start(src, at - 1)..at].trim().is_empty();
+    let mut prev_blank = at > 0 && src[crate::text::line_start(src, at - 1)..at].trim().is_empty();
     while at < src.len() {
         let next = next_line(src, at);
         let blank = src[at..next].trim().is_empty();
@@ -129,17 +130,6 @@ pub fn remove_unused(
         at = next;
     }
     edits
-}
-
-/// Whether `word` occurs in `text` as a whole identifier.
-pub fn contains_word(text: &str, word: &str) -> bool {
-    let is_ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$');
-    text.match_indices(word)
-        .any(|(i, _)| !is_ident(text[..i].chars().next_back()) && !is_ident(text[i + word.len()..].chars().next()))
-}
-
-fn line_start(src: &str, at: usize) -> usize {
-    src[..at].rfind('\n').map_or(0, |i| i + 1)
 }
 
 /// The start of the line after the one holding `at` (the end of the text if it is the last line).

@@ -22,6 +22,7 @@
 //! [`inline_method_in_project`] (what `mantra refactor` uses), by syntax alone in
 //! [`inline_method`] (single files). Both share everything after the sites are known.
 
+use crate::text::{line_indent, reindent};
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::path::PathBuf;
@@ -34,7 +35,6 @@ use super::call_sites::{
     self, CallSite, Doubt, Receiver, SiteKind, Target, TargetMethod, enclosing_type_body, is_name_chain,
 };
 use super::edit::{self, ChangeSet, Edit};
-use super::javasyntax::is_literal;
 use super::precedence::{self, fit, is_target_typed, precedence};
 use super::variable_names::{
     declared_names, descendants, erased_type, find_declaration, fresh_name, is_declaration_name, is_field,
@@ -42,6 +42,7 @@ use super::variable_names::{
 };
 use crate::java::SourceFile;
 use crate::java::project::{FileId, MethodId, Project};
+use crate::java::syntax::is_literal;
 
 /// What to inline: a method, at one call line or everywhere.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -1265,40 +1266,6 @@ fn assigned_in(member: Node<'_>, name: &str, file: &SourceFile) -> bool {
     })
 }
 
-/// The leading whitespace of the line holding byte `pos`.
-fn indent_at(text: &str, pos: usize) -> &str {
-    let start = text[..pos].rfind('\n').map(|i| i + 1).unwrap_or(0);
-    let line = &text[start..];
-    &line[..line.len() - line.trim_start_matches([' ', '\t']).len()]
-}
-
-/// Moves text whose first line starts at the insertion point and whose other lines are indented
-/// by `base` to an indentation of `target`.
-fn reindent(text: &str, base: &str, target: &str) -> String {
-    let mut out = String::new();
-    for (i, line) in text.split('\n').enumerate() {
-        if i == 0 {
-            out.push_str(line);
-            continue;
-        }
-        out.push('\n');
-        if line.trim().is_empty() {
-            continue;
-        }
-        match line.strip_prefix(base) {
-            Some(rest) => {
-                out.push_str(target);
-                out.push_str(rest);
-            }
-            None => {
-                out.push_str(target);
-                out.push_str(line.trim_start());
-            }
-        }
-    }
-    out
-}
-
 /// The range to delete for a statement alone on its line(s): the line break before it too.
 fn statement_deletion(text: &str, node: Node<'_>) -> Range<usize> {
     let (s, e) = (node.start_byte(), node.end_byte());
@@ -1618,13 +1585,13 @@ fn inline_site(
         }
     }
 
-    let call_indent = indent_at(ctext, form.stmt().unwrap_or(inv).start_byte()).to_string();
+    let call_indent = line_indent(ctext, form.stmt().unwrap_or(inv).start_byte()).to_string();
     // --- a single returned expression replaces the call
     if let Some(expr) = m.single_return
         && !matches!(form, Form::Expr { .. })
     {
         let mut text = render(btext, expr.byte_range(), &edits);
-        text = reindent(&text, indent_at(btext, expr.start_byte()), &call_indent);
+        text = reindent(&text, line_indent(btext, expr.start_byte()), &call_indent);
         let prec = match m.params.iter().position(|p| expr.kind() == "identifier" && m.file.text_of(expr) == p.name) {
             Some(i) if param_text[i].is_none() => precedence(args[i].node, ctext),
             _ => precedence(expr, btext),
@@ -1712,7 +1679,7 @@ fn inline_site(
     let body_text = match (children.first(), children.last()) {
         (Some(first), Some(last)) => {
             let t = render(btext, first.start_byte()..last.end_byte(), &edits);
-            reindent(&t, indent_at(btext, first.start_byte()), &call_indent)
+            reindent(&t, line_indent(btext, first.start_byte()), &call_indent)
         }
         _ => String::new(),
     };

@@ -7,11 +7,11 @@
 pub mod call_sites;
 pub mod compound;
 pub mod dataflow;
+pub mod diff;
 pub mod edit;
 pub mod extract;
 pub mod imports;
 pub mod inline;
-pub mod javasyntax;
 pub mod move_method;
 pub mod precedence;
 pub mod rename;
@@ -22,7 +22,7 @@ pub use edit::{ChangeSet, Edit, EditConflict, FileChange};
 pub use extract::{ExtractSpec, Extraction, extract_method};
 pub use move_method::{Destination, MoveSpec, Moved, move_method};
 pub use rename::{RenameSpec, rename_method};
-pub use spec::{Spec, SpecError, SpecFlags, apply};
+pub use spec::{Spec, SpecError, SpecFlags, apply, intent};
 
 use serde::Serialize;
 

@@ -29,12 +29,13 @@ use super::dataflow::{MethodFlow, VarKind, is_variable_use};
 use super::edit::apply;
 use super::extract::reindent;
 use super::imports;
-use super::javasyntax::{is_comment, line_indent, line_start_of, named_child_of_kind};
 use super::{ChangeSet, Edit, Refusal};
 use crate::java::SourceFile;
 use crate::java::calls::Resolution;
 use crate::java::project::{FileId, MethodId, Project, TypeId};
 use crate::java::symbols::{CallKind, FieldDecl, MethodDecl, Receiver, TypeKind, extract};
+use crate::java::syntax::{is_comment, named_child_of_kind};
+use crate::text::{line_indent, line_start};
 
 /// Where the method goes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -1253,7 +1254,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
         let base = lower_camel(&m.project.type_decl(m.source).name);
         let mut source_name = base.clone();
         let mut n = 2;
-        while shadow.contains(&source_name) || super::javasyntax::KEYWORDS.contains(&source_name.as_str()) {
+        while shadow.contains(&source_name) || crate::java::syntax::is_reserved(&source_name) {
             source_name = format!("{base}{n}");
             n += 1;
         }
@@ -1968,7 +1969,7 @@ fn is_qualified_this(n: Node<'_>, src: &str, source: &str) -> bool {
 
 /// Simple type names written in the declaration of `method` outside `skip` (its body).
 fn collect_type_names(method: Node<'_>, src: &str, skip: Option<Node<'_>>, out: &mut BTreeSet<String>) {
-    super::javasyntax::walk(method, &mut |n| {
+    crate::java::syntax::walk(method, &mut |n| {
         if skip.is_some_and(|s| s.id() == n.id()) {
             return false;
         }
@@ -2082,12 +2083,12 @@ fn node_with_span<'t>(file: &'t SourceFile, start: usize, end: usize, kind: &str
 
 /// The bytes to delete for a member spanning `start..end`: its whole lines and one blank line around it.
 fn removal_range(src: &str, start: usize, end: usize) -> std::ops::Range<usize> {
-    let ls = line_start_of(src, start);
+    let ls = line_start(src, start);
     let mut s = if src[ls..start].trim().is_empty() { ls } else { start };
     let line_end = src[end..].find('\n').map_or(src.len(), |i| end + i + 1);
     let mut e = if src[end..line_end].trim().is_empty() { line_end } else { end };
     if s == ls && s > 0 {
-        let prev = line_start_of(src, s - 1);
+        let prev = line_start(src, s - 1);
         if src[prev..s].trim().is_empty() {
             s = prev;
             return s..e;
@@ -2150,7 +2151,7 @@ fn insertion(project: &Project, dest: TypeId, lines: &[String]) -> Edit {
     let body = project.type_decl(dest).body.unwrap_or(project.type_decl(dest).span);
     let close = body.end_byte.saturating_sub(1);
     let text = lines.join(nl);
-    let ls = line_start_of(src, close);
+    let ls = line_start(src, close);
     if src[ls..close].trim().is_empty() && ls > body.start_byte {
         let before = &src[body.start_byte + 1..ls];
         let prev_blank =

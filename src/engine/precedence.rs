@@ -8,8 +8,8 @@
 
 use tree_sitter::Node;
 
-use super::javasyntax::is_literal;
 use super::variable_names::is_field;
+use crate::java::syntax::is_literal;
 
 /// Precedence levels, loosest first. `PRIMARY` binds tightest (names, literals, calls).
 pub const LOOSE: u8 = 0;

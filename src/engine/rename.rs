@@ -29,7 +29,6 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use tree_sitter::Node;
 
-use super::javasyntax::{KEYWORDS, is_java_identifier, walk};
 use super::{ChangeSet, Edit, Refusal};
 use crate::java::Resolution;
 use crate::java::calls::ReceiverType;
@@ -37,6 +36,7 @@ use crate::java::hierarchy::same_signature;
 use crate::java::project::{FileId, MethodId, Project, TypeId};
 use crate::java::source::SourceFile;
 use crate::java::symbols::{CallKind, FieldKind, MethodDecl, Receiver, TypeKind};
+use crate::java::syntax::{is_java_identifier, is_reserved, walk};
 
 /// What Rename Method needs beyond the method: the new name.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -92,7 +92,7 @@ fn check_name(project: &Project, method: MethodId, new: &str) -> Result<(), Refu
             format!("`{}` is a constructor; its name is its class's name: rename the class instead", decl.signature()),
         ));
     }
-    if KEYWORDS.contains(&new) {
+    if is_reserved(new) {
         return Err(Refusal::new("invalid_name", format!("`{new}` is a Java keyword; choose another name")));
     }
     if !is_java_identifier(new) {
@@ -832,7 +832,7 @@ impl Renamer<'_> {
                     p.split(',')
                         .map(|x| x.split_whitespace().next().unwrap_or("").to_string())
                         .filter(|x| !x.is_empty())
-                        .map(|x| super::javasyntax::erased_type(&x))
+                        .map(|x| crate::java::syntax::erased_type(&x))
                         .collect::<Vec<_>>()
                 });
                 let scope = self.enclosing_type(f, range.start).or_else(|| {

@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::{ChangeSet, Destination, ExtractSpec, MoveSpec, Refusal, RenameSpec};
-use crate::cli::{RefactoringKind, SpecArgs};
 use crate::error::Classify;
 use crate::exit::Exit;
 use crate::java::project::{MethodId, Project};
+use crate::refactoring::{Intent, RefactoringKind, SpecOptions};
 
 pub use super::inline::{CallLine, InlineSpec, MethodSelector};
 pub use pending::{ExtractAndMoveSpec, MoveAndInlineSpec, MoveAndRenameSpec};
@@ -44,17 +44,35 @@ impl Spec {
         }
     }
 
-    /// The spec the flags give for `kind` on the method declared at `method_line` of `file`, or
-    /// `None` when something is missing that the planner has to choose.
-    pub fn from_args(
-        kind: RefactoringKind,
-        args: &SpecArgs,
-        file: &Path,
-        method_line: usize,
-    ) -> Result<Option<Spec>, SpecError> {
-        let flags = SpecFlags::parse(kind, args)?;
-        Ok(flags.complete(kind, file, method_line))
+    /// What the spec says about the result, for the detector: the new method's name and the
+    /// destination class when it is named outright (a parameter's or field's class is left to
+    /// the detector).
+    pub fn names(&self) -> (Option<String>, Option<String>) {
+        let class = |d: &Destination| match d {
+            Destination::Class(fqn) => Some(fqn.clone()),
+            Destination::Param(_) | Destination::Field(_) => None,
+        };
+        match self {
+            Spec::ExtractMethod(s) => (Some(s.name.clone()), None),
+            Spec::RenameMethod(s) => (Some(s.new_name.clone()), None),
+            Spec::InlineMethod(_) => (None, None),
+            Spec::MoveMethod(s) => (None, class(&s.to)),
+            Spec::ExtractAndMoveMethod(s) => (Some(s.extract.name.clone()), class(&s.move_to.to)),
+            Spec::MoveAndInlineMethod(s) => (None, class(&s.to)),
+            Spec::MoveAndRenameMethod(s) => (Some(s.new_name.clone()), class(&s.move_to.to)),
+        }
     }
+}
+
+/// What `kind` of `method` means to the detector: the method's class and name, with the names
+/// `spec` chose (none without a spec: then any such refactoring of the method counts).
+pub fn intent(project: &Project, method: MethodId, kind: RefactoringKind, spec: Option<&Spec>) -> Intent {
+    let mut intent =
+        Intent::new(kind, project.qualified_name(project.owner(method)), project.method(method).name.clone());
+    if let Some(spec) = spec {
+        (intent.new_name, intent.destination) = spec.names();
+    }
+    intent
 }
 
 /// The spec flags, parsed and checked, each still optional.
@@ -69,7 +87,7 @@ pub struct SpecFlags {
 
 impl SpecFlags {
     /// Parses the flags and refuses those that `kind` does not use.
-    pub fn parse(kind: RefactoringKind, args: &SpecArgs) -> Result<SpecFlags, SpecError> {
+    pub fn parse(kind: RefactoringKind, args: &SpecOptions) -> Result<SpecFlags, SpecError> {
         use RefactoringKind::*;
         let allowed: &[&str] = match kind {
             ExtractMethod => &["--lines", "--name"],
@@ -93,7 +111,7 @@ impl SpecFlags {
         let lines = args.lines.as_deref().map(parse_lines).transpose()?;
         let name = args.name.as_deref().map(str::trim).map(str::to_string);
         if let Some(n) = &name
-            && !super::javasyntax::is_java_identifier(n)
+            && !crate::java::syntax::is_java_identifier(n)
         {
             return Err(SpecError::Name(n.clone()));
         }
@@ -187,12 +205,8 @@ pub enum SpecError {
     Destination { why: String },
     #[error("--at `{text}` is not `FILE:LINE`")]
     At { text: String },
-    #[error("{flag} does not apply to {}", kind_name(*kind))]
+    #[error("{flag} does not apply to {}", kind.name())]
     FlagNotUsed { flag: &'static str, kind: RefactoringKind, allowed: String },
-}
-
-fn kind_name(kind: RefactoringKind) -> String {
-    serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
 }
 
 impl Classify for SpecError {
@@ -208,7 +222,7 @@ impl Classify for SpecError {
             }
             SpecError::At { .. } => "name the call by file and line, e.g. `--at src/main/java/a/B.java:27`".into(),
             SpecError::FlagNotUsed { kind, allowed, .. } => {
-                format!("{} takes {allowed}", kind_name(*kind))
+                format!("{} takes {allowed}", kind.name())
             }
         })
     }
@@ -294,29 +308,40 @@ mod tests {
         assert!(msg("0-4").contains("line numbers of 1 or more"));
     }
 
+    /// The spec the flags give for `kind` on the method declared at `method_line` of `file`, or
+    /// `None` when something is missing that the planner has to choose.
+    fn from_options(
+        kind: RefactoringKind,
+        options: &SpecOptions,
+        file: &Path,
+        method_line: usize,
+    ) -> Result<Option<Spec>, SpecError> {
+        Ok(SpecFlags::parse(kind, options)?.complete(kind, file, method_line))
+    }
+
     #[test]
     fn flags_become_a_spec_only_when_complete() {
-        let args = SpecArgs { lines: Some("38-44".into()), ..Default::default() };
+        let args = SpecOptions { lines: Some("38-44".into()), ..Default::default() };
         let file = Path::new("A.java");
-        assert_eq!(Spec::from_args(RefactoringKind::ExtractMethod, &args, file, 37).unwrap(), None);
-        let args = SpecArgs { name: Some("check".into()), ..args };
-        let spec = Spec::from_args(RefactoringKind::ExtractMethod, &args, file, 37).unwrap().unwrap();
+        assert_eq!(from_options(RefactoringKind::ExtractMethod, &args, file, 37).unwrap(), None);
+        let args = SpecOptions { name: Some("check".into()), ..args };
+        let spec = from_options(RefactoringKind::ExtractMethod, &args, file, 37).unwrap().unwrap();
         let json = serde_json::to_value(&spec).unwrap();
         assert_eq!(json["type"], "extract-method");
         assert_eq!(json["lines"], serde_json::json!([38, 44]));
         assert_eq!(serde_json::from_value::<Spec>(json).unwrap(), spec);
 
-        let args = SpecArgs { to: Some("field:numberGenerator".into()), ..Default::default() };
-        let spec = Spec::from_args(RefactoringKind::MoveMethod, &args, file, 1).unwrap().unwrap();
+        let args = SpecOptions { to: Some("field:numberGenerator".into()), ..Default::default() };
+        let spec = from_options(RefactoringKind::MoveMethod, &args, file, 1).unwrap().unwrap();
         assert_eq!(
             spec,
             Spec::MoveMethod(MoveSpec { to: Destination::Field("numberGenerator".into()), keep_delegate: false })
         );
-        let err = Spec::from_args(RefactoringKind::RenameMethod, &args, file, 1).unwrap_err();
+        let err = from_options(RefactoringKind::RenameMethod, &args, file, 1).unwrap_err();
         assert_eq!(err.to_string(), "--to does not apply to rename-method");
-        let bad = SpecArgs { to: Some("nowhere".into()), ..Default::default() };
+        let bad = SpecOptions { to: Some("nowhere".into()), ..Default::default() };
         assert!(
-            Spec::from_args(RefactoringKind::MoveMethod, &bad, file, 1).unwrap_err().to_string().starts_with("--to: ")
+            from_options(RefactoringKind::MoveMethod, &bad, file, 1).unwrap_err().to_string().starts_with("--to: ")
         );
     }
 

@@ -4,6 +4,7 @@
 //! "who overrides it", "which class owns this field's type"). It is built lazily: parsing a file
 //! is cheap, and commands ask only for what they need.
 
+pub mod analysis;
 pub mod calls;
 pub mod element_type;
 pub mod hierarchy;
@@ -13,6 +14,7 @@ pub mod project;
 pub mod source;
 pub mod summary;
 pub mod symbols;
+pub mod syntax;
 pub mod target;
 
 pub use calls::{Callee, Caller, Resolution};

@@ -371,6 +371,14 @@ impl Project {
         MethodId { file, index }
     }
 
+    /// `Class.method(Type, ...)`: how results and prompts name a method (erased parameter types).
+    pub fn method_label(&self, method: MethodId) -> String {
+        let decl = self.method(method);
+        let owner = self.type_decl(self.owner(method));
+        let params: Vec<String> = decl.params.iter().map(|p| p.ty.erased()).collect();
+        format!("{}.{}({})", owner.display, decl.name, params.join(", "))
+    }
+
     /// `a.b.Outer.Inner`; anonymous classes as `a.b.Outer$1`.
     pub fn qualified_name(&self, id: TypeId) -> String {
         let f = self.known(id.file);

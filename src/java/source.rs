@@ -59,6 +59,28 @@ pub static FIELDS: LazyLock<Fields> = LazyLock::new(|| {
     }
 });
 
+/// Parses `text` with the thread's parser, reusing `old` where it can, reading only `included`
+/// (sorted, disjoint byte ranges with their points; empty: all of it). Every parse in mantra goes
+/// through this one pool of parsers.
+pub fn parse_tree(text: &[u8], old: Option<&Tree>, included: &[tree_sitter::Range]) -> Tree {
+    let tree = PARSER.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let parser = slot.get_or_insert_with(|| {
+            let mut p = Parser::new();
+            // The grammar is compiled into the binary; a version mismatch is a build bug.
+            p.set_language(&language()).expect("tree-sitter-java grammar matches the tree-sitter runtime");
+            p
+        });
+        // The ranges stay set on the parser until the next call, so every call sets its own. They
+        // are sorted and disjoint by construction, the only thing tree-sitter checks; an empty
+        // list means the whole text.
+        parser.set_included_ranges(included).expect("sorted, disjoint included ranges");
+        parser.parse(text, old)
+    });
+    // `parse` returns None only without a language or on cancellation, neither of which we set.
+    tree.expect("tree-sitter parse with a language and no timeout")
+}
+
 /// The tree-sitter Java grammar.
 pub fn language() -> tree_sitter::Language {
     tree_sitter_java::LANGUAGE.into()
@@ -129,21 +151,8 @@ impl std::fmt::Debug for SourceFile {
 impl SourceFile {
     /// Parses `text`. Never fails on bad Java: tree-sitter recovers, and [`Self::syntax_error`] says where.
     pub fn parse(path: impl Into<PathBuf>, text: String) -> SourceFile {
-        let tree = PARSER.with(|cell| {
-            let mut slot = cell.borrow_mut();
-            let parser = slot.get_or_insert_with(|| {
-                let mut p = Parser::new();
-                // The grammar is compiled into the binary; a version mismatch is a build bug.
-                p.set_language(&language()).expect("tree-sitter-java grammar matches the tree-sitter runtime");
-                p
-            });
-            parser.parse(&text, None)
-        });
-        // `parse` returns None only without a language or on cancellation, neither of which we set.
-        let tree = tree.expect("tree-sitter parse with a language and no timeout");
-        let line_starts = std::iter::once(0)
-            .chain(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1))
-            .collect();
+        let tree = parse_tree(text.as_bytes(), None, &[]);
+        let line_starts = crate::text::line_starts(&text);
         SourceFile { path: path.into(), text, tree, line_starts }
     }
 

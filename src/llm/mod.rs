@@ -15,6 +15,7 @@ use crate::error::Classify;
 use crate::exit::Exit;
 
 pub mod client;
+pub mod prompts;
 pub mod replay;
 pub mod text_tools;
 pub mod transcript;

@@ -34,7 +34,7 @@ use serde::Serialize;
 
 use crate::detect::Snapshot;
 use crate::detect::model::{Side, Stmt};
-use crate::metrics::token_similarity;
+use crate::detect::similarity::token_similarity;
 
 /// How similar two statements must be to count as one updated statement.
 const FUZZY: f64 = 0.75;

@@ -37,62 +37,8 @@ use serde::Serialize;
 use tree_sitter::Node;
 
 use super::dfg;
-use crate::engine::javasyntax::is_comment;
 use crate::java::SourceFile;
-
-/// The Java keywords that weigh 1.0 in the weighted n-gram match (CodeXGLUE's `keywords/java.txt`).
-pub const JAVA_KEYWORDS: [&str; 50] = [
-    "abstract",
-    "assert",
-    "boolean",
-    "break",
-    "byte",
-    "case",
-    "catch",
-    "char",
-    "class",
-    "const",
-    "continue",
-    "default",
-    "do",
-    "double",
-    "else",
-    "enum",
-    "extends",
-    "final",
-    "finally",
-    "float",
-    "for",
-    "goto",
-    "if",
-    "implements",
-    "import",
-    "instanceof",
-    "int",
-    "interface",
-    "long",
-    "native",
-    "new",
-    "package",
-    "private",
-    "protected",
-    "public",
-    "return",
-    "short",
-    "static",
-    "strictfp",
-    "super",
-    "switch",
-    "synchronized",
-    "this",
-    "throw",
-    "throws",
-    "transient",
-    "try",
-    "void",
-    "volatile",
-    "while",
-];
+use crate::java::syntax::{KEYWORDS, is_comment};
 
 /// A CodeBLEU score and its four components, each in 0..=1.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -229,7 +175,7 @@ impl Code {
 pub(crate) fn blank_comments(text: &str) -> String {
     let file = SourceFile::parse("CodeBleu.java", text.to_string());
     let mut ranges = Vec::new();
-    crate::engine::javasyntax::walk(file.root(), &mut |n| {
+    crate::java::syntax::walk(file.root(), &mut |n| {
         if is_comment(n.kind()) {
             ranges.push(n.byte_range());
             return false;
@@ -319,7 +265,7 @@ pub(crate) fn bleu(reference: &[&str], candidate: &[&str]) -> f64 {
 
 /// `weighted_ngram_match.corpus_bleu` for one pair: modified recall, keywords weighing 5× in unigrams.
 pub(crate) fn weighted_bleu(reference: &[&str], candidate: &[&str]) -> f64 {
-    let keywords: HashSet<&str> = JAVA_KEYWORDS.into_iter().collect();
+    let keywords: HashSet<&str> = KEYWORDS.into_iter().collect();
     let weight = |t: &str| if keywords.contains(t) { 1.0 } else { 0.2 };
     let mut p = [(0.0, 0.0); 4];
     for (i, slot) in p.iter_mut().enumerate() {

@@ -19,7 +19,7 @@ pub fn identical(human_after: &str, ours_after: &str) -> bool {
         return super::tokens(human_after) == super::tokens(ours_after);
     }
     let texts = |f: &SourceFile| -> Vec<String> {
-        crate::engine::javasyntax::code_leaves(f.root())
+        crate::java::syntax::code_leaves(f.root())
             .into_iter()
             .map(|n| f.text_of(n).to_string())
             .filter(|t| !t.is_empty())

@@ -14,8 +14,8 @@ use serde::Serialize;
 
 use crate::engine::Destination;
 use crate::engine::dataflow::MethodFlow;
-use crate::engine::javasyntax::{enclosing_callable, walk};
 use crate::java::symbols::{CallKind, Receiver};
+use crate::java::syntax::{enclosing_callable, walk};
 use crate::java::{MethodId, Project, Resolution, TypeId};
 
 /// One possible destination with the evidence for it.

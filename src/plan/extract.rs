@@ -25,11 +25,11 @@ use tree_sitter::Node;
 use super::naming;
 use crate::engine::dataflow::{FragmentFlow, MethodFlow};
 use crate::engine::extract::{self, ExtractSpec};
-use crate::engine::javasyntax::{
+use crate::java::SourceFile;
+use crate::java::syntax::{
     callable_body, enclosing_callable, is_comment, is_flow_boundary, is_statement_container, is_type_body,
     sequence_can_complete, statements_of, walk,
 };
-use crate::java::SourceFile;
 
 /// Windows are tried in containers of at most this many statements (beyond it, only the
 /// author-delimited runs are): the engine check per window is cheap, but not free.

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::engine::javasyntax::{callable_body, enclosing_callable, statements_of};
+use crate::java::syntax::{callable_body, enclosing_callable, statements_of};
 use crate::java::{MethodId, Project};
 
 /// Why a method is a good Inline Method candidate.

@@ -14,12 +14,12 @@ pub mod naming;
 
 use serde::Serialize;
 
-use crate::cli::RefactoringKind;
 use crate::engine::spec::{ExtractAndMoveSpec, MoveAndInlineSpec, MoveAndRenameSpec};
 use crate::engine::{Destination, MoveSpec, Spec, SpecFlags};
 use crate::error::Classify;
 use crate::exit::Exit;
 use crate::java::{MethodId, Project};
+use crate::refactoring::RefactoringKind;
 
 /// One complete spec the planner proposes, with its reasons.
 #[derive(Debug, Clone, Serialize)]

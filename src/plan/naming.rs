@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use tree_sitter::Node;
 
 use crate::engine::dataflow::{FragmentFlow, MethodFlow};
-use crate::engine::javasyntax::{is_java_identifier, walk};
+use crate::java::syntax::{is_java_identifier, walk};
 
 /// Words that start a method name well. A comment starting with one keeps its own verb.
 const VERBS: &[&str] = &[

@@ -4,14 +4,11 @@
 //! (one JSON object per line on stdout, tagged by `"event"`). The human printer renders the same
 //! events: results on stdout, progress, warnings and errors on stderr.
 
-pub mod diff;
-mod human;
-
 use std::io::Write;
 
 use serde::Serialize;
 
-pub use human::Style;
+use crate::style::Style;
 
 /// Everything mantra says. Adding a variant is adding to the `--json` contract: document it in the README.
 #[derive(Debug, Serialize)]

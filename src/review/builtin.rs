@@ -2,8 +2,7 @@
 //! changed files of both sides become detector snapshots, and its answers are translated into
 //! the Reviewer's vocabulary. It runs in-process, so it cannot fail the way a tool can.
 
-use crate::cli::RefactoringKind;
-use crate::detect::{self, RefactoringType, Snapshot};
+use crate::detect::{self, Snapshot};
 
 use super::validator::{Files, Found, Intent, Match, Validation, Validator, ValidatorError};
 
@@ -17,22 +16,11 @@ impl Validator for BuiltinDetector {
     }
 
     fn validate(&self, intent: &Intent, before: &Files, after: &Files) -> Result<Validation, ValidatorError> {
-        Ok(validation(detect::validate(&asked(intent), &snapshot(before), &snapshot(after))))
+        Ok(validation(detect::validate(&intent.into(), &snapshot(before), &snapshot(after))))
     }
 
     fn detect(&self, before: &Files, after: &Files) -> Result<Vec<Found>, ValidatorError> {
         Ok(detect::detect(&snapshot(before), &snapshot(after)).iter().map(found).collect())
-    }
-}
-
-/// The Reviewer's intent in the detector's terms.
-pub(crate) fn asked(intent: &Intent) -> detect::Intent {
-    detect::Intent {
-        kind: refactoring_type(intent.kind),
-        class: intent.class.clone(),
-        method: intent.method.clone(),
-        new_name: intent.new_name.clone(),
-        destination: intent.destination.clone(),
     }
 }
 
@@ -52,17 +40,4 @@ pub(crate) fn snapshot(files: &Files) -> Snapshot {
 
 pub(crate) fn found(r: &detect::Refactoring) -> Found {
     Found { kind: r.kind.display_name().to_string(), description: r.description.clone(), pure: r.pure }
-}
-
-/// The detector's name for each refactoring mantra performs.
-pub fn refactoring_type(kind: RefactoringKind) -> RefactoringType {
-    match kind {
-        RefactoringKind::ExtractMethod => RefactoringType::ExtractMethod,
-        RefactoringKind::InlineMethod => RefactoringType::InlineMethod,
-        RefactoringKind::MoveMethod => RefactoringType::MoveMethod,
-        RefactoringKind::RenameMethod => RefactoringType::RenameMethod,
-        RefactoringKind::ExtractAndMoveMethod => RefactoringType::ExtractAndMoveMethod,
-        RefactoringKind::MoveAndInlineMethod => RefactoringType::MoveAndInlineMethod,
-        RefactoringKind::MoveAndRenameMethod => RefactoringType::MoveAndRenameMethod,
-    }
 }

@@ -370,10 +370,10 @@ impl super::validator::Validator for RefactoringMiner {
         before: &super::validator::Files,
         after: &super::validator::Files,
     ) -> Result<super::validator::Validation, super::validator::ValidatorError> {
-        use super::builtin::{asked, snapshot, validation};
+        use super::builtin::{snapshot, validation};
         let (before, after) = (snapshot(before), snapshot(after));
         let found = self.detect(&before, &after).map_err(|e| super::validator::ValidatorError(e.to_string()))?;
-        Ok(validation(crate::detect::validate_found(&asked(intent), &found, &before, &after)))
+        Ok(validation(crate::detect::validate_found(&intent.into(), &found, &before, &after)))
     }
 
     fn detect(

@@ -653,7 +653,7 @@ fn cache_classes(
 }
 
 fn kind_display(intent: &Intent) -> String {
-    crate::commands::refactor::kind_name(intent.kind)
+    intent.kind.name().to_string()
 }
 
 /// `src/a/B.java:12:5: cannot find symbol`.
@@ -719,7 +719,7 @@ impl Review {
     }
 
     /// The verdict for humans: a headline, then one line per reason and per finding worth knowing.
-    pub fn human(&self, style: crate::report::Style) -> String {
+    pub fn human(&self, style: crate::style::Style) -> String {
         let mut out = String::new();
         match &self.verdict {
             Verdict::Accepted => out.push_str(&style.green(&style.bold("verdict: accepted"))),

@@ -10,27 +10,10 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::cli::RefactoringKind;
+pub use crate::refactoring::Intent;
 
 /// The changed files of one side, repository-relative path → text (Java files only).
 pub type Files = BTreeMap<PathBuf, String>;
-
-/// What the developer (or the engine) meant to do.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Intent {
-    #[serde(rename = "type")]
-    pub kind: RefactoringKind,
-    /// The target method's class, qualified (`a.b.Invoice`, `a.Outer.Inner`).
-    pub class: String,
-    /// The target method's name: the source of an extraction, the inlined, moved or renamed method.
-    pub method: String,
-    /// The extracted method's name, or the new name of a rename, when known.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub new_name: Option<String>,
-    /// The class the method goes to, when known.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub destination: Option<String>,
-}
 
 /// Whether the intent was found in the change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

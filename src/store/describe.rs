@@ -13,9 +13,9 @@ use std::collections::HashMap;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::agent::{PromptError, Prompts};
 use crate::java::SourceFile;
 use crate::java::symbols::{self, CallKind};
+use crate::llm::prompts::{PromptError, Prompts};
 use crate::llm::{ChatModel, ChatRequest, LlmError, Message};
 
 use super::record::Record;

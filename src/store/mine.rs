@@ -10,8 +10,8 @@ use std::path::Path;
 
 use super::record::{DescriptionSource, FileRef, Provenance, Record};
 use super::{Store, StoreError, describe};
-use crate::batch::task::lines;
 use crate::detect::{self, Location, Refactoring, Snapshot};
+use crate::text::lines;
 
 /// What a mining run found.
 #[derive(Debug, Default, Clone, serde::Serialize)]
@@ -72,7 +72,7 @@ pub fn record_from_detected(
         return Ok(None);
     };
     let code_before = lines(file_before, main_before.start_line, main_before.end_line);
-    let code_after = crate::batch::task::right_methods_text(r, after);
+    let code_after = r.right_methods_text(after);
     let class = &r.subject.class;
     let method_name = &r.subject.method;
     if provenance.unique_id.is_empty() {

@@ -34,6 +34,7 @@ use serde::Serialize;
 
 pub use describe::{DescriptionCache, summary};
 pub use embed::{EmbedError, Embedder, ModelFiles};
+pub use examples::{Example, Examples, NoExamples};
 pub use record::{DescriptionSource, FileRef, Provenance, Record};
 
 use crate::detect::RefactoringType;
@@ -159,6 +160,19 @@ pub struct StoreOptions {
     pub embed: EmbedSetting,
     /// Threads the embedding model runs on.
     pub threads: usize,
+}
+
+impl StoreOptions {
+    /// How the configuration says the store is opened (the embedding model's folders).
+    pub fn from_config(config: &crate::config::Config) -> StoreOptions {
+        StoreOptions {
+            embed: EmbedSetting::Configured {
+                model_dir: config.embed.model_dir.clone(),
+                onnxruntime: config.embed.onnxruntime.clone(),
+            },
+            ..StoreOptions::default()
+        }
+    }
 }
 
 impl Default for StoreOptions {
@@ -452,10 +466,10 @@ impl Store {
     pub fn examples_for(
         &self,
         text: &str,
-        kind: crate::cli::RefactoringKind,
+        kind: crate::refactoring::RefactoringKind,
         k: usize,
     ) -> Result<Vec<Hit>, StoreError> {
-        let kind = crate::review::builtin::refactoring_type(kind);
+        let kind = crate::detect::RefactoringType::from(kind);
         self.search(&Query { text: text.to_string(), kind: Some(kind), k, mode: Mode::Hybrid })
     }
 

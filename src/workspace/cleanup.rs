@@ -24,9 +24,6 @@ static INSTALL: Once = Once::new();
 /// What the command wants said after an interrupt (a batch's tally), if anything.
 static NOTE: Mutex<Option<String>> = Mutex::new(None);
 
-/// The exit code after an interrupt: 128 + SIGINT, what shells report for Ctrl-C.
-pub const INTERRUPTED_EXIT: i32 = 130;
-
 /// Lists `dir` (and the worktree `linked`, if it is one) for removal on a signal, installing the
 /// handler on first use.
 pub(super) fn register(dir: &Path, linked: Option<&Linked>) {
@@ -81,7 +78,7 @@ fn on_signal() {
     if let Some(note) = NOTE.lock().unwrap_or_else(|e| e.into_inner()).take() {
         eprintln!("mantra: {note}");
     }
-    std::process::exit(INTERRUPTED_EXIT);
+    std::process::exit(crate::exit::INTERRUPTED);
 }
 
 /// Removes a workspace: its directory, then the worktree's metadata in the user's `.git`.

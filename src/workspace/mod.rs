@@ -28,6 +28,7 @@
 mod cleanup;
 mod listing;
 mod worktree;
+pub mod writeback;
 
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
@@ -36,12 +37,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use git2::{ObjectType, Oid};
 use rayon::prelude::*;
 
-pub use cleanup::{INTERRUPTED_EXIT, set_interrupt_note};
+pub use cleanup::set_interrupt_note;
 
 use crate::engine::{ChangeSet, Edit, FileChange};
 use crate::error::Classify;
 use crate::exit::Exit;
-use crate::writeback::{self, WriteError};
+use writeback::WriteError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum WorkspaceError {

@@ -268,7 +268,7 @@ fn an_interrupted_batch_says_how_far_it_got_and_how_to_continue() {
     let mut rest = String::new();
     std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
     let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(mantra::workspace::INTERRUPTED_EXIT), "{seen}{rest}");
+    assert_eq!(status.code(), Some(mantra::exit::INTERRUPTED), "{seen}{rest}");
     assert!(
         rest.contains("batch interrupted: 0 of 1 task(s) finished (0 succeeded)") && rest.contains("--resume"),
         "{seen}{rest}"

@@ -22,7 +22,7 @@ pub fn apply_move(root: &Path, target_spec: &str, to: &str, keep_delegate: bool)
     let spec = MoveSpec { to: to.parse().expect("destination"), keep_delegate };
     let moved =
         plan(&project, t.method, &spec).unwrap_or_else(|r| panic!("{target_spec} → {to}: {}: {}", r.reason, r.message));
-    mantra::writeback::write_atomically(root, &moved.changes).expect("write");
+    mantra::workspace::writeback::write_atomically(root, &moved.changes).expect("write");
     moved
 }
 
@@ -141,7 +141,7 @@ fn demo_compounds_d17_d18_d19_build_and_pass() {
         .unwrap_or_else(|r| panic!("D17: {}: {}", r.reason, r.message));
     assert_eq!(d17.destination, "com.acme.invoicing.customer.Customer");
     assert_eq!(d17.signature, "public LocalDate dueDateFor(LocalDate issueDate)");
-    mantra::writeback::write_atomically(root, &d17.changes).expect("write D17");
+    mantra::workspace::writeback::write_atomically(root, &d17.changes).expect("write D17");
     let service = read(root, &p("invoice/InvoiceService.java"));
     assert!(service.contains("        LocalDate dueDate = customer.dueDateFor(issueDate);\n"), "{service}");
     let customer = read(root, &p("customer/Customer.java"));
@@ -153,7 +153,7 @@ fn demo_compounds_d17_d18_d19_build_and_pass() {
     let d19 = move_and_rename(&project, calc.method, &mv, "daysOverdue")
         .unwrap_or_else(|r| panic!("D19: {}: {}", r.reason, r.message));
     assert_eq!(d19.signature, "public long daysOverdue(LocalDate asOf)");
-    mantra::writeback::write_atomically(root, &d19.changes).expect("write D19");
+    mantra::workspace::writeback::write_atomically(root, &d19.changes).expect("write D19");
     let aging = read(root, &p("report/AgingReport.java"));
     assert!(aging.contains("Bucket.forDaysOverdue(invoice.daysOverdue(asOf))"), "{aging}");
     let invoice = read(root, &p("invoice/Invoice.java"));
@@ -165,7 +165,7 @@ fn demo_compounds_d17_d18_d19_build_and_pass() {
     let d18 = move_and_inline(&project, settled.method, &mv, None)
         .unwrap_or_else(|r| panic!("D18: {}: {}", r.reason, r.message));
     assert_eq!(d18.destination, "com.acme.invoicing.invoice.Invoice");
-    mantra::writeback::write_atomically(root, &d18.changes).expect("write D18");
+    mantra::workspace::writeback::write_atomically(root, &d18.changes).expect("write D18");
     let invoice = read(root, &p("invoice/Invoice.java"));
     assert!(invoice.contains("        if (amountPaid().compareTo(this.total()) >= 0) {\n"), "{invoice}");
     assert!(!invoice.contains("isSettledBy") && !invoice.contains("import com.acme.invoicing.payment.PaymentService;"));

@@ -118,7 +118,7 @@ fn demo_renames_d13_to_d16_and_a_trapped_getter_then_builds_and_passes() {
     for c in [d14, d15, d16, trap] {
         all.extend(c);
     }
-    mantra::writeback::write_atomically(root, &all).expect("write");
+    mantra::workspace::writeback::write_atomically(root, &all).expect("write");
     for old in ["calc2", "pct(", ".proc(", "doIt"] {
         assert_eq!(occurrences(root, old), [], "`{old}` left behind");
     }
@@ -168,7 +168,7 @@ fn library_junit4_l4_builds_and_passes() {
     let root = dir.path();
     let changes = renamed(root, "src/main/java/com/acme/library/Catalog.java:find2", "searchTitles");
     assert_eq!(edit_counts(&changes), counts([("Catalog.java", 1), ("LoanDesk.java", 1), ("CatalogTest.java", 2)]));
-    mantra::writeback::write_atomically(root, &changes).expect("write");
+    mantra::workspace::writeback::write_atomically(root, &changes).expect("write");
     assert_eq!(occurrences(root, "find2"), []);
     maven_test(root);
 }
@@ -179,7 +179,7 @@ fn parking_gradle_g5_builds_and_passes() {
     let root = dir.path();
     let changes = renamed(root, "src/main/java/com/acme/parking/Tariff.java:calc", "feeFor");
     assert_eq!(edit_counts(&changes), counts([("Garage.java", 2), ("Tariff.java", 1), ("TariffTest.java", 8)]));
-    mantra::writeback::write_atomically(root, &changes).expect("write");
+    mantra::workspace::writeback::write_atomically(root, &changes).expect("write");
     assert_eq!(occurrences(root, "calc("), []);
     run_build(root, "gradle", &["--offline", "-q", "test"]);
 }

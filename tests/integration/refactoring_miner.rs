@@ -268,7 +268,7 @@ fn the_captured_descriptions_are_what_the_built_in_detector_prints() {
 /// captured Extract Method matches an extract intent on `Invoice.print` and misses a rename intent.
 #[test]
 fn as_a_validator_its_detections_are_judged_against_the_intent() {
-    use mantra::cli::RefactoringKind;
+    use mantra::refactoring::RefactoringKind;
     use mantra::review::{Intent, Match, Validator};
     let dir = tempfile::tempdir().unwrap();
     let (before, after) = snapshots();

@@ -14,8 +14,8 @@ use mantra::config::{Config, TestSelection};
 use mantra::engine::{ChangeSet, Edit};
 use mantra::process::System;
 use mantra::review::{Change, Reviewer, Stage, StageStatus, Verdict};
+use mantra::workspace::writeback::WriteError;
 use mantra::workspace::{WorkspaceError, dirty_state_hash};
-use mantra::writeback::WriteError;
 
 use crate::harness::{Run, copy_fixture, git, mantra_env};
 

@@ -9,8 +9,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use mantra::engine::{ChangeSet, Edit};
+use mantra::workspace::writeback::WriteError;
 use mantra::workspace::{Workspace, WorkspaceError, WorkspaceKind, WorkspaceOptions, dirty_state_hash};
-use mantra::writeback::WriteError;
 
 use crate::harness::git;
 
@@ -323,7 +323,7 @@ fn sigint_removes_live_workspaces() {
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    assert_eq!(status.code(), Some(mantra::workspace::INTERRUPTED_EXIT));
+    assert_eq!(status.code(), Some(mantra::exit::INTERRUPTED));
     for root in &roots {
         assert!(!root.exists(), "{} survived SIGINT", root.display());
     }

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use super::model::{Call, Method, Side, Stmt, core_of};
 use super::replace::{self, replaced, same_assertion};
 use super::{Location, Refactoring, RefactoringType, Subject, model};
-use crate::metrics::token_similarity;
+use crate::detect::similarity::token_similarity;
 use mapping::*;
 
 mod extract;

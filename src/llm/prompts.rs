@@ -1,11 +1,11 @@
-//! The agents' prompts: Markdown files in `prompts/`, embedded in the binary with `include_str!`
+//! The prompts mantra sends a model (the agents' and the store's describer's): Markdown files in `prompts/`, embedded in the binary with `include_str!`
 //! and overridable file by file from the `prompts_dir` folder of the configuration.
 //!
 //! A prompt is data, not code: a reviewer sees a wording change as a Markdown diff, and a user
 //! tunes a prompt for a weaker model without rebuilding. Placeholders are `{{name}}`; rendering
 //! fails on a placeholder the caller did not fill (or filled but the template lacks), so an
 //! overriding file that drifts from the code is reported instead of sent half-rendered.
-//! Rendered prompts are snapshot-tested against `prompts/snapshots/`.
+//! Rendered prompts are snapshot-tested against `prompts/snapshots/` (in `agent`, which fills them).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -141,120 +141,5 @@ mod tests {
         let err = p.render("repair-act", &[]).unwrap_err().to_string();
         assert!(err.contains("repair-act.md") && err.contains("unknown placeholder {{x}}"), "{err}");
         assert!(Prompts::load(Some(&dir.path().join("nope"))).is_err());
-    }
-
-    /// Every prompt rendered with sample values (the Developer's task with the real context of the
-    /// demo fixture's `InvoiceService.issue`), compared with `prompts/snapshots/<name>.txt`.
-    /// `UPDATE_SNAPSHOTS=1 cargo test --lib agent::prompts` rewrites them after a deliberate change.
-    #[test]
-    fn rendered_prompts_match_their_snapshots() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let project = crate::java::Project::open(&root.join("fixtures/projects/demo")).unwrap();
-        let spec = "src/main/java/com/acme/invoicing/invoice/InvoiceService.java:issue";
-        let method = crate::java::target::resolve(&project, project.root(), spec).unwrap().method;
-        let context = crate::agent::developer::context(&project, method);
-        let p = Prompts::builtin();
-        let task = crate::agent::developer::Task {
-            kind: crate::cli::RefactoringKind::ExtractMethod,
-            method: "InvoiceService.issue(Invoice, LocalDate)".into(),
-            file: "src/main/java/com/acme/invoicing/invoice/InvoiceService.java".into(),
-            target:
-                "src/main/java/com/acme/invoicing/invoice/InvoiceService.java:InvoiceService#issue(Invoice,LocalDate)"
-                    .into(),
-            context: context.clone(),
-            rag: true,
-            fixed: String::new(),
-        };
-        let opening = crate::agent::developer::opening(&p, &task).unwrap();
-        let findings = ["no new method in `InvoiceService` is called from `issue`".to_string()];
-        let rendered: Vec<(&str, String)> = vec![
-            ("developer", opening[0].content.clone().unwrap()),
-            ("developer-task", opening[1].content.clone().unwrap()),
-            (
-                "reviewer-feedback",
-                crate::agent::developer::feedback(&p, 1, 5, "detection", &findings, "Make that refactoring.").unwrap(),
-            ),
-            ("repair", p.render("repair", &[]).unwrap()),
-            (
-                "repair-task",
-                p.render(
-                    "repair-task",
-                    &[
-                        ("kind", "extract-method"),
-                        ("method", "InvoiceService.issue(Invoice, LocalDate)"),
-                        ("failure", "compile error"),
-                        ("stage", "compile"),
-                        ("diagnostics", "- src/A.java:38:37: cannot find symbol | symbol: variable invoce"),
-                        ("diff", "--- a/src/A.java\n+++ b/src/A.java"),
-                        ("file", "src/A.java"),
-                        ("class_code", "class A {}"),
-                    ],
-                )
-                .unwrap(),
-            ),
-            (
-                "repair-reflect",
-                p.render(
-                    "repair-reflect",
-                    &[
-                        ("attempt", "1"),
-                        ("max_attempts", "20"),
-                        ("failure", "compile error"),
-                        ("stage", "compile"),
-                        ("before", "- src/A.java:38:37: cannot find symbol"),
-                        ("after", "- src/A.java:38:9: method validateIssuable cannot be applied"),
-                    ],
-                )
-                .unwrap(),
-            ),
-            ("repair-act", p.render("repair-act", &[]).unwrap()),
-            (
-                "raw",
-                p.render(
-                    "raw",
-                    &[
-                        ("kind", "extract-method"),
-                        ("method", "InvoiceService.issue(Invoice, LocalDate)"),
-                        ("file", "src/A.java"),
-                        ("hint", ""),
-                        ("context", "(the context)"),
-                        ("examples", ""),
-                        ("file_code", "class A {}"),
-                    ],
-                )
-                .unwrap(),
-            ),
-            (
-                "describe",
-                p.render(
-                    "describe",
-                    &[
-                        ("class", "public class A"),
-                        ("package", "a"),
-                        ("code", "void m() {}"),
-                        ("callers", "(none)"),
-                        ("callees", "(none)"),
-                    ],
-                )
-                .unwrap(),
-            ),
-        ];
-        assert_eq!(rendered.len(), BUILTIN.len(), "every prompt has a snapshot");
-        let dir = root.join("prompts/snapshots");
-        let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some();
-        let mut stale = Vec::new();
-        for (name, text) in rendered {
-            let path = dir.join(format!("{name}.txt"));
-            if update {
-                std::fs::create_dir_all(&dir).unwrap();
-                std::fs::write(&path, &text).unwrap();
-            } else if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
-                stale.push(name);
-            }
-        }
-        assert!(
-            stale.is_empty(),
-            "rendered prompts differ from prompts/snapshots/ for {stale:?}; review the change, then run UPDATE_SNAPSHOTS=1 cargo test --lib agent::prompts"
-        );
     }
 }

@@ -124,19 +124,6 @@ pub fn code_leaves(node: Node<'_>) -> Vec<Node<'_>> {
     out
 }
 
-/// The leading whitespace of the line holding byte `at`.
-pub fn line_indent(src: &str, at: usize) -> &str {
-    let start = src[..at].rfind('\n').map_or(0, |i| i + 1);
-    let rest = &src[start..];
-    let len = rest.len() - rest.trim_start_matches([' ', '\t']).len();
-    &rest[..len]
-}
-
-/// Byte offset of the start of the line holding byte `at`.
-pub fn line_start_of(src: &str, at: usize) -> usize {
-    src[..at].rfind('\n').map_or(0, |i| i + 1)
-}
-
 /// Where a `break`, `continue` or `yield` goes: the loop, switch or labeled statement it leaves.
 /// `None` when it would leave a lambda or class body (not valid Java) or there is no target.
 pub fn jump_target<'t>(jump: Node<'t>, src: &str) -> Option<Node<'t>> {
@@ -274,8 +261,8 @@ pub fn can_complete_normally(n: Node<'_>, src: &str) -> bool {
     }
 }
 
-/// Java's reserved words and literals: never usable as a method name.
-pub const KEYWORDS: &[&str] = &[
+/// Java's 50 reserved keywords (JLS §3.9), alphabetically: the keywords CodeBLEU weighs.
+pub const KEYWORDS: [&str; 50] = [
     "abstract",
     "assert",
     "boolean",
@@ -326,13 +313,13 @@ pub const KEYWORDS: &[&str] = &[
     "void",
     "volatile",
     "while",
-    "true",
-    "false",
-    "null",
-    "_",
-    // Contextual, but an unqualified call `yield(...)` is not allowed, so refuse it as a name.
-    "yield",
 ];
+
+/// Whether `name` can never name a method or a variable: a keyword, a literal (`true`, `false`,
+/// `null`), `_`, or `yield` (contextual, but an unqualified call `yield(...)` is not allowed).
+pub fn is_reserved(name: &str) -> bool {
+    KEYWORDS.contains(&name) || matches!(name, "true" | "false" | "null" | "_" | "yield")
+}
 
 /// Whether `name` is a legal Java method name.
 pub fn is_java_identifier(name: &str) -> bool {
@@ -340,7 +327,7 @@ pub fn is_java_identifier(name: &str) -> bool {
     let Some(first) = chars.next() else { return false };
     (first.is_alphabetic() || first == '_' || first == '$')
         && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
-        && !KEYWORDS.contains(&name)
+        && !is_reserved(name)
 }
 
 /// A type's text with whitespace removed and generic arguments erased, for signature comparison:

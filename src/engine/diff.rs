@@ -4,8 +4,8 @@ use std::path::Path;
 
 use similar::TextDiff;
 
-use super::Style;
-use crate::engine::{ChangeSet, EditConflict, FileChange};
+use super::{ChangeSet, EditConflict, FileChange};
+use crate::style::Style;
 
 /// The unified diff of one file, with `a/` and `b/` headers; `old` is `None` for a new file.
 pub fn unified(path: &Path, old: Option<&str>, new: &str, style: Style) -> String {
@@ -34,18 +34,20 @@ pub fn unified(path: &Path, old: Option<&str>, new: &str, style: Style) -> Strin
         .collect()
 }
 
-/// The diff of every file in a change set, in path order.
-pub fn change_set(changes: &ChangeSet, style: Style) -> Result<String, EditConflict> {
-    let rendered = changes.render()?;
-    let mut out = String::new();
-    for (path, new) in &rendered {
-        let old = match &changes.files[path] {
-            FileChange::Edit { original, .. } => Some(original.as_str()),
-            FileChange::Create { .. } => None,
-        };
-        out.push_str(&unified(path, old, new, style));
+impl ChangeSet {
+    /// The diff of every file in the change set, in path order.
+    pub fn unified_diff(&self, style: Style) -> Result<String, EditConflict> {
+        let rendered = self.render()?;
+        let mut out = String::new();
+        for (path, new) in &rendered {
+            let old = match &self.files[path] {
+                FileChange::Edit { original, .. } => Some(original.as_str()),
+                FileChange::Create { .. } => None,
+            };
+            out.push_str(&unified(path, old, new, style));
+        }
+        Ok(out)
     }
-    Ok(out)
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-//! Token-level similarity of two pieces of Java code: how close the engine's result is to a developer's.
+//! Token-level similarity of two pieces of Java code: how alike two statements are for the
+//! detector's matcher, and how close the engine's result is to a developer's for the metrics.
 
 /// Java-ish tokens without comments or whitespace.
 pub fn tokens(text: &str) -> Vec<u64> {

@@ -1,0 +1,106 @@
+//! Text layout of source files: where lines start, a line's indentation, re-indenting a block,
+//! whole-word search, and lines by number. A leaf: the Java model, the engine, the detector and
+//! the build adapters all use it, so each of these jobs is written once.
+
+/// The byte offset of every line's start: `0`, then one past each `\n`.
+pub fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0).chain(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1)).collect()
+}
+
+/// The byte offset of the start of the line holding byte `at`.
+pub fn line_start(text: &str, at: usize) -> usize {
+    text[..at].rfind('\n').map_or(0, |i| i + 1)
+}
+
+/// The leading whitespace (spaces and tabs) of the line holding byte `at`.
+pub fn line_indent(text: &str, at: usize) -> &str {
+    let rest = &text[line_start(text, at)..];
+    &rest[..rest.len() - rest.trim_start_matches([' ', '\t']).len()]
+}
+
+/// Re-indents `text`, whose first line starts at the insertion point and whose other lines are
+/// indented by `base`, to `indent`: every later line loses the base indentation and gains the new
+/// one (a line less indented than the base loses what it has), a blank line becomes empty, and
+/// nothing else changes. The first line is returned as it is.
+pub fn reindent(text: &str, base: &str, indent: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if i == 0 {
+            out.push_str(line);
+            continue;
+        }
+        out.push('\n');
+        if line.trim().is_empty() {
+            continue;
+        }
+        let stripped = match line.strip_prefix(base) {
+            Some(rest) => rest,
+            None => {
+                // Less indented than the base (continuations, text blocks): strip what there is.
+                let ws = line.len() - line.trim_start_matches([' ', '\t']).len();
+                &line[ws.min(base.len())..]
+            }
+        };
+        out.push_str(indent);
+        out.push_str(stripped);
+    }
+    out
+}
+
+/// Whether `c` can be part of a Java identifier.
+pub fn is_identifier_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '$'
+}
+
+/// The byte offsets where `word` occurs in `text` as a whole identifier: no identifier character
+/// right before or after it.
+pub fn word_occurrences<'a>(text: &'a str, word: &'a str) -> impl Iterator<Item = usize> + 'a {
+    text.match_indices(word).map(|(i, _)| i).filter(move |&i| {
+        !text[..i].chars().next_back().is_some_and(is_identifier_char)
+            && !text[i + word.len()..].chars().next().is_some_and(is_identifier_char)
+    })
+}
+
+/// Whether `word` occurs in `text` as a whole identifier.
+pub fn contains_word(text: &str, word: &str) -> bool {
+    word_occurrences(text, word).next().is_some()
+}
+
+/// Lines `a..=b` (1-based) of `text`, joined by `\n`.
+pub fn lines(text: &str, a: usize, b: usize) -> String {
+    text.lines().skip(a.saturating_sub(1)).take(b + 1 - a.max(1)).collect::<Vec<_>>().join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout() {
+        let text = "a\n  b\n\tc";
+        assert_eq!(line_starts(text), [0, 2, 6]);
+        assert_eq!(line_start(text, 4), 2);
+        assert_eq!(line_indent(text, 4), "  ");
+        assert_eq!(line_indent(text, 7), "\t");
+        assert_eq!(lines(text, 2, 3), "  b\n\tc");
+    }
+
+    #[test]
+    fn lines_are_one_based_and_inclusive() {
+        assert_eq!(lines("a\nb\nc\nd", 2, 3), "b\nc");
+    }
+
+    #[test]
+    fn reindent_moves_later_lines_only() {
+        assert_eq!(reindent("if (x) {\n    y();\n  \n  }", "  ", "\t"), "if (x) {\n\t  y();\n\n\t}");
+        assert_eq!(reindent("a(\n b)", "    ", "  "), "a(\n  b)");
+    }
+
+    #[test]
+    fn words_are_whole_identifiers() {
+        assert!(contains_word("x = total + 1", "total"));
+        assert!(!contains_word("x = subtotal + 1", "total"));
+        assert!(!contains_word("x = total$1", "total"));
+        assert_eq!(word_occurrences("a.total(total)", "total").collect::<Vec<_>>(), [2, 8]);
+    }
+}
