@@ -64,12 +64,6 @@ impl Javac {
         Javac { settings, java_lib: PathBuf::from(SYSTEM_JAVA_LIB) }
     }
 
-    /// Looks for JUnit in `dir` instead of [`SYSTEM_JAVA_LIB`].
-    pub fn with_java_lib(mut self, dir: impl Into<PathBuf>) -> Javac {
-        self.java_lib = dir.into();
-        self
-    }
-
     fn sources(&self, dir: &Path) -> Result<Sources, BuildError> {
         let project = Project::open(dir).map_err(|e| BuildError::Setup(e.to_string()))?;
         let layout = project.layout().clone();

@@ -24,7 +24,7 @@ use super::verify;
 use crate::agent::review_loop::Status;
 use crate::agent::{self, AgentEvent, Examples, Job, Meter, Modes, Observer, Prompts, session};
 use crate::cli::{AgentArgs, Baseline, LlmChoice, RefactorArgs};
-use crate::engine::{self, Refusal, Spec, SpecFlags};
+use crate::engine::{self, Reason, Refusal, Spec, SpecFlags};
 use crate::error::{Classify, UserError};
 use crate::exit::Exit;
 use crate::java::{MethodId, Project, target};
@@ -53,13 +53,11 @@ impl Classify for Refused {
         Exit::Rejected
     }
     fn hint(&self) -> Option<String> {
-        match self.refusal.reason {
-            "unavailable" => None,
-            _ if self.planned => {
-                Some("nothing was written; `--explain` lists the planner's candidates, and flags fix the spec".into())
-            }
-            _ => Some("nothing was written; change the spec (e.g. `--lines`) and run again".into()),
-        }
+        Some(if self.planned {
+            "nothing was written; `--explain` lists the planner's candidates, and flags fix the spec".into()
+        } else {
+            "nothing was written; change the spec (e.g. `--lines`) and run again".into()
+        })
     }
 }
 
@@ -142,14 +140,11 @@ pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
                     );
                 }
                 refused.get_or_insert(refusal);
-                if refused.as_ref().is_some_and(|r| r.reason == "unavailable") {
-                    break;
-                }
             }
         }
     }
     let Some((candidate, changes)) = chosen else {
-        let refusal = refused.unwrap_or_else(|| Refusal::new("no_candidate", "the planner proposed nothing"));
+        let refusal = refused.unwrap_or_else(|| Refusal::new(Reason::NoCandidate, "the planner proposed nothing"));
         return Err(Refused { kind: kind.name().to_string(), refusal, planned }.into());
     };
 

@@ -20,7 +20,7 @@ use super::extract::{self, ExtractSpec};
 use super::inline::{CallLine, InlineSpec, MethodSelector, inline_method_in_project};
 use super::move_method::{self, MoveSpec, Moved};
 use super::rename::{RenameSpec, rename_method};
-use super::{ChangeSet, Edit, FileChange, Refusal};
+use super::{ChangeSet, Edit, FileChange, Reason, Refusal};
 use crate::java::project::{MethodId, Project};
 
 /// What a compound refactoring did.
@@ -219,11 +219,14 @@ pub fn minimal_edit(before: &str, after: &str) -> Edit {
 }
 
 fn internal(message: String) -> Refusal {
-    Refusal::new("compound_inconsistent", format!("the compound refactoring's steps do not fit together: {message}"))
+    Refusal::new(
+        Reason::CompoundInconsistent,
+        format!("the compound refactoring's steps do not fit together: {message}"),
+    )
 }
 
 fn io_refusal(e: crate::java::JavaError) -> Refusal {
-    Refusal::new("unreadable_file", format!("{e}"))
+    Refusal::new(Reason::UnreadableFile, format!("{e}"))
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use tree_sitter::Node;
 
 use super::dataflow::{MethodFlow, VarKind, var_type};
-use super::{ChangeSet, Edit, Refusal};
+use super::{ChangeSet, Edit, Reason, Refusal};
 use crate::java::SourceFile;
 use crate::java::syntax::{
     callable_body, code_leaves, enclosing_callable, erased_type, has_modifier, is_flow_boundary, is_java_identifier,
@@ -88,7 +88,7 @@ impl<'a> Extractor<'a> {
         let visibility = self.visibility()?;
         if !is_java_identifier(&self.spec.name) {
             return Err(Refusal::new(
-                "invalid_name",
+                Reason::InvalidName,
                 format!(
                     "`{}` is not a valid Java method name (it must be an identifier and not a keyword); choose another name",
                     self.spec.name
@@ -117,9 +117,9 @@ impl<'a> Extractor<'a> {
                     let what = &src[j.byte_range()];
                     let what = what.split_whitespace().next().unwrap_or("").trim_end_matches(';');
                     let (reason, target) = if what == "yield" {
-                        ("yield_leaves_fragment", "the switch expression around it")
+                        (Reason::YieldLeavesFragment, "the switch expression around it")
                     } else {
-                        ("break_leaves_fragment", "a statement outside the selection")
+                        (Reason::BreakLeavesFragment, "a statement outside the selection")
                     };
                     return Err(Refusal::new(
                         reason,
@@ -138,7 +138,7 @@ impl<'a> Extractor<'a> {
             None => method_return_type(sel.callable, src),
             Some(_) => lambda_return_type(&returns, src).map_err(|line| {
                 Refusal::new(
-                    "return_in_lambda",
+                    Reason::ReturnInLambda,
                     format!(
                         "the `return` on line {line} returns from a lambda whose return type is not written down (and not visible from the returned value); select statements without `return`"
                     ),
@@ -166,7 +166,7 @@ impl<'a> Extractor<'a> {
                 None => "; select statements that return on every path, or none that return".to_string(),
             };
             return Err(Refusal::new(
-                "return_not_on_all_paths",
+                Reason::ReturnNotOnAllPaths,
                 format!(
                     "the `return` on line {line} leaves the method on some paths only, so the caller could not tell whether to continue{hint}"
                 ),
@@ -185,7 +185,7 @@ impl<'a> Extractor<'a> {
             };
             let end_line = last.end_position().row + 1;
             return Err(Refusal::new(
-                "multiple_outputs",
+                Reason::MultipleOutputs,
                 format!(
                     "the selected statements assign {names}, which are used after line {end_line}; an extracted method can return only one of them"
                 ),
@@ -293,7 +293,7 @@ impl<'a> Extractor<'a> {
             Some("protected") => Ok("protected"),
             Some("package") | Some("") => Ok(""),
             Some(other) => Err(Refusal::new(
-                "invalid_visibility",
+                Reason::InvalidVisibility,
                 format!("visibility `{other}` is not one of public, protected, private or package"),
             )),
         }
@@ -306,7 +306,7 @@ impl<'a> Extractor<'a> {
         let file = self.file;
         if a == 0 || a > b || b > file.line_count() {
             return Err(Refusal::new(
-                "invalid_lines",
+                Reason::InvalidLines,
                 format!(
                     "lines {a}-{b} are not a range of lines of {} (it has {} lines)",
                     file.path.display(),
@@ -315,21 +315,21 @@ impl<'a> Extractor<'a> {
             ));
         }
         let (Some(start), Some(end)) = (file.line_start(a), file.line_start(b + 1).or(Some(self.src.len()))) else {
-            return Err(Refusal::new("invalid_lines", format!("lines {a}-{b} are outside the file")));
+            return Err(Refusal::new(Reason::InvalidLines, format!("lines {a}-{b} are outside the file")));
         };
         let text = &self.src[start..end];
         let trimmed_start = start + (text.len() - text.trim_start().len());
         let trimmed_end = start + text.trim_end().len();
         if trimmed_start >= trimmed_end {
             return Err(Refusal::new(
-                "empty_selection",
+                Reason::EmptySelection,
                 format!("lines {a}-{b} are blank; select the statements to extract"),
             ));
         }
         let root = file.root();
         let Some(callable) = enclosing_callable(root, trimmed_start, trimmed_end) else {
             return Err(Refusal::new(
-                "lines_outside_method",
+                Reason::LinesOutsideMethod,
                 format!(
                     "lines {a}-{b} are not inside one method, constructor or initializer; select statements of one method body"
                 ),
@@ -341,7 +341,7 @@ impl<'a> Extractor<'a> {
             && !(c_start..=c_end).contains(&m)
         {
             return Err(Refusal::new(
-                "lines_outside_method",
+                Reason::LinesOutsideMethod,
                 format!(
                     "lines {a}-{b} are in the {} at lines {c_start}-{c_end}, not in the method at line {m}; check the line numbers",
                     describe(callable, self.src)
@@ -354,19 +354,19 @@ impl<'a> Extractor<'a> {
                 .map(|e| format!(" (first error on line {}: `{}`)", e.line, e.snippet))
                 .unwrap_or_default();
             return Err(Refusal::new(
-                "syntax_error",
+                Reason::SyntaxError,
                 format!("the method at lines {c_start}-{c_end} does not parse{at}; fix the syntax first"),
             ));
         }
         let Some(body) = callable_body(callable) else {
-            return Err(Refusal::new("lines_outside_method", format!("the method at line {c_start} has no body")));
+            return Err(Refusal::new(Reason::LinesOutsideMethod, format!("the method at line {c_start} has no body")));
         };
         let leaves: Vec<Node<'a>> =
             code_leaves(callable).into_iter().filter(|l| (a..=b).contains(&(l.start_position().row + 1))).collect();
         let inside_body = |l: &Node<'_>| l.start_byte() > body.start_byte() && l.end_byte() < body.end_byte();
         if let Some(out) = leaves.iter().find(|l| !inside_body(l)) {
             return Err(Refusal::new(
-                "lines_outside_method",
+                Reason::LinesOutsideMethod,
                 format!(
                     "line {} is part of the method's declaration or braces, not its body; select only statements inside the body (lines {}-{})",
                     out.start_position().row + 1,
@@ -377,7 +377,7 @@ impl<'a> Extractor<'a> {
         }
         let (Some(first_leaf), Some(last_leaf)) = (leaves.first(), leaves.last()) else {
             return Err(Refusal::new(
-                "empty_selection",
+                Reason::EmptySelection,
                 format!("lines {a}-{b} hold only comments or blank lines; select the statements to extract"),
             ));
         };
@@ -400,7 +400,7 @@ impl<'a> Extractor<'a> {
             }
             if container.id() == body.id() {
                 return Err(Refusal::new(
-                    "partial_statement",
+                    Reason::PartialStatement,
                     format!("lines {a}-{b} do not hold whole statements of one block; select complete statements"),
                 ));
             }
@@ -423,7 +423,7 @@ impl<'a> Extractor<'a> {
                 if innermost.id() != top.id() {
                     let (s, e) = (top.start_position().row + 1, top.end_position().row + 1);
                     return Err(Refusal::new(
-                        "partial_statement",
+                        Reason::PartialStatement,
                         format!(
                             "lines {a}-{b} cover part of the {} at lines {s}-{e} and statements nested inside it; select the whole statement (lines {s}-{e}) or only statements inside one of its blocks",
                             kind_name(top.kind())
@@ -446,7 +446,7 @@ impl<'a> Extractor<'a> {
             let line = s.start_position().row + 1;
             if s.kind() == "explicit_constructor_invocation" {
                 return Err(Refusal::new(
-                    "constructor_call",
+                    Reason::ConstructorCall,
                     format!(
                         "line {line} calls `this(...)` or `super(...)`, which only a constructor can do; select the statements after it"
                     ),
@@ -465,7 +465,7 @@ impl<'a> Extractor<'a> {
                 let used_after = mentions(sel.callable, src, name, s.end_byte());
                 if used_after {
                     return Err(Refusal::new(
-                        "local_type",
+                        Reason::LocalType,
                         format!(
                             "the local type `{name}` declared on line {line} is used after the selection; it would not be visible there"
                         ),
@@ -505,7 +505,7 @@ impl<'a> Extractor<'a> {
                 });
                 if let Some((name, line)) = found {
                     return Err(Refusal::new(
-                        "assigns_final_field",
+                        Reason::AssignsFinalField,
                         format!(
                             "line {line} assigns the final field `{name}`, which only a constructor or initializer may do; leave that assignment out of the selection"
                         ),
@@ -526,7 +526,7 @@ impl<'a> Extractor<'a> {
                 return Ok(hint);
             }
             return Err(Refusal::new(
-                "untyped_var",
+                Reason::UntypedVar,
                 format!(
                     "`{}` (line {line}) is a lambda parameter without a declared type, so the new method's parameter type is unknown; declare its type in the lambda, give it in `local_types`, or select other statements",
                     var.name
@@ -535,7 +535,7 @@ impl<'a> Extractor<'a> {
         };
         if ty.contains('|') {
             return Err(Refusal::new(
-                "untyped_var",
+                Reason::UntypedVar,
                 format!(
                     "`{}` (line {line}) is a multi-catch parameter of type `{ty}`, which a method parameter cannot have; select statements that do not use it",
                     var.name
@@ -545,7 +545,7 @@ impl<'a> Extractor<'a> {
         if ty == "var" {
             return var.initializer.and_then(|init| var_type(init, self.src)).or(hint).ok_or_else(|| {
                 Refusal::new(
-                    "untyped_var",
+                    Reason::UntypedVar,
                     format!(
                         "`{}` is declared with `var` on line {line} and its type is not visible from its initializer; declare its type explicitly or give it in `local_types`",
                         var.name
@@ -554,7 +554,7 @@ impl<'a> Extractor<'a> {
             });
         }
         if var.kind == VarKind::Bound && ty.trim_start().starts_with("var") && ty.trim() == "var" {
-            return Err(Refusal::new("untyped_var", format!("`{}` (line {line}) has an inferred type", var.name)));
+            return Err(Refusal::new(Reason::UntypedVar, format!("`{}` (line {line}) has an inferred type", var.name)));
         }
         Ok(ty.clone())
     }
@@ -575,7 +575,7 @@ impl<'a> Extractor<'a> {
         for ty in types {
             if let Some(t) = local_types.iter().find(|t| contains_word(ty, t)) {
                 return Err(Refusal::new(
-                    "local_type",
+                    Reason::LocalType,
                     format!(
                         "a parameter would have the type `{ty}`, but `{t}` is a class declared inside the method and not visible outside it"
                     ),
@@ -616,7 +616,7 @@ impl<'a> Extractor<'a> {
             if types == wanted {
                 let line = m.start_position().row + 1;
                 return Err(Refusal::new(
-                    "name_clash",
+                    Reason::NameClash,
                     format!(
                         "the class already has a method `{}({})` (line {line}); choose another name",
                         self.spec.name,

@@ -30,7 +30,6 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use tree_sitter::Node;
 
-use super::Refusal;
 use super::call_sites::{
     self, CallSite, Doubt, Receiver, SiteKind, Target, TargetMethod, enclosing_type_body, is_name_chain,
 };
@@ -40,6 +39,7 @@ use super::variable_names::{
     declared_names, descendants, erased_type, find_declaration, fresh_name, is_declaration_name, is_field,
     is_variable_name, variable_names,
 };
+use super::{Reason, Refusal};
 use crate::java::SourceFile;
 use crate::java::project::{FileId, MethodId, Project};
 use crate::java::syntax::is_literal;
@@ -74,7 +74,7 @@ pub struct CallLine {
 /// syntax alone: for single files and file sets without a project (the dataset evaluation).
 pub fn inline_method(files: &[SourceFile], spec: &InlineSpec) -> Result<ChangeSet, Refusal> {
     let fi = files.iter().position(|f| f.path == spec.file).ok_or_else(|| {
-        Refusal::new("file_not_found", format!("{} is not among the parsed files", spec.file.display()))
+        Refusal::new(Reason::FileNotFound, format!("{} is not among the parsed files", spec.file.display()))
     })?;
     let decl = select_declaration(&files[fi], &spec.method)?;
     let method = Method::analyse(files, fi, decl)?;
@@ -90,16 +90,16 @@ pub fn inline_method_in_project(project: &Project, method: MethodId, spec: &Inli
     let decl = project.method(method);
     if decl.is_constructor() {
         return Err(Refusal::new(
-            "constructor",
+            Reason::Constructor,
             format!("`{}` is a constructor; only methods can be inlined", decl.name),
         ));
     }
     let (files, ids) = files_mentioning(project, method)?;
     let fi = ids.iter().position(|&id| id == method.file()).ok_or_else(|| {
-        Refusal::new("file_not_found", format!("{} cannot be read", project.path(method.file()).display()))
+        Refusal::new(Reason::FileNotFound, format!("{} cannot be read", project.path(method.file()).display()))
     })?;
     let node = declaration_node(&files[fi], decl.span.start_byte, decl.span.end_byte).ok_or_else(|| {
-        Refusal::new("no_such_method", format!("no declaration of `{}` in {}", decl.name, files[fi].path.display()))
+        Refusal::new(Reason::NoSuchMethod, format!("no declaration of `{}` in {}", decl.name, files[fi].path.display()))
     })?;
     let mut m = Method::analyse(&files, fi, node)?;
     let owner_methods = project.methods_of(project.owner(method));
@@ -127,7 +127,7 @@ fn files_mentioning(project: &Project, method: MethodId) -> Result<(Vec<SourceFi
                 files.push(f.source.clone());
                 kept.push(id);
             }
-            Err(e) if id == own => return Err(Refusal::new("unreadable_file", e.to_string())),
+            Err(e) if id == own => return Err(Refusal::new(Reason::UnreadableFile, e.to_string())),
             // An unreadable file cannot hold a call the engine could rewrite, nor compile.
             Err(_) => {}
         }
@@ -237,11 +237,12 @@ fn select_declaration<'t>(file: &'t SourceFile, sel: &MethodSelector) -> Result<
     let methods = named("method_declaration");
     match methods.as_slice() {
         [one] => Ok(*one),
-        [] if !named("constructor_declaration").is_empty() => {
-            Err(Refusal::new("constructor", format!("`{}` is a constructor; only methods can be inlined", sel.name)))
-        }
+        [] if !named("constructor_declaration").is_empty() => Err(Refusal::new(
+            Reason::Constructor,
+            format!("`{}` is a constructor; only methods can be inlined", sel.name),
+        )),
         [] => Err(Refusal::new(
-            "no_such_method",
+            Reason::NoSuchMethod,
             format!(
                 "no method `{}`{} in {}",
                 sel.name,
@@ -250,7 +251,7 @@ fn select_declaration<'t>(file: &'t SourceFile, sel: &MethodSelector) -> Result<
             ),
         )),
         many => Err(Refusal::new(
-            "ambiguous_method",
+            Reason::AmbiguousMethod,
             format!(
                 "{} methods are named `{}` (lines {}); give the line of the one to inline",
                 many.len(),
@@ -384,19 +385,19 @@ impl<'t> Method<'t> {
         let file = &files[fi];
         let text = file.text.as_str();
         let name = decl.child_by_field_name("name").map(|n| file.text_of(n)).unwrap_or_default().to_string();
-        let refuse = |reason: &'static str, why: String| Err(Refusal::new(reason, format!("`{name}`: {why}")));
+        let refuse = |reason: Reason, why: String| Err(Refusal::new(reason, format!("`{name}`: {why}")));
 
         let Some(mut type_body) = decl.parent() else {
-            return refuse("no_such_method", "the declaration has no enclosing type".into());
+            return refuse(Reason::NoSuchMethod, "the declaration has no enclosing type".into());
         };
         if type_body.kind() == "enum_body_declarations" {
             type_body = type_body.parent().unwrap_or(type_body);
         }
         let Some(type_decl) = type_body.parent() else {
-            return refuse("no_such_method", "the declaration has no enclosing type".into());
+            return refuse(Reason::NoSuchMethod, "the declaration has no enclosing type".into());
         };
         if type_decl.kind() == "object_creation_expression" {
-            return refuse("anonymous_class", "it is declared in an anonymous class; inline it by hand".into());
+            return refuse(Reason::AnonymousClass, "it is declared in an anonymous class; inline it by hand".into());
         }
         let type_name = type_decl.child_by_field_name("name").map(|n| file.text_of(n)).unwrap_or_default().to_string();
         let in_interface = type_decl.kind() == "interface_declaration";
@@ -404,16 +405,16 @@ impl<'t> Method<'t> {
         let is_static = has_word(mods, "static");
 
         let Some(body) = decl.child_by_field_name("body") else {
-            return refuse("no_body", "it is abstract, native or an interface method without a body".into());
+            return refuse(Reason::NoBody, "it is abstract, native or an interface method without a body".into());
         };
         if has_word(mods, "@Override") {
             return refuse(
-                "overrides",
+                Reason::Overrides,
                 "it overrides a supertype's method (@Override); inlining would bypass dynamic dispatch".into(),
             );
         }
         if has_word(mods, "synchronized") {
-            return refuse("synchronized", "it is synchronized; inlining would drop the lock".into());
+            return refuse(Reason::Synchronized, "it is synchronized; inlining would drop the lock".into());
         }
         let mut params = Vec::new();
         if let Some(fp) = decl.child_by_field_name("parameters") {
@@ -429,7 +430,7 @@ impl<'t> Method<'t> {
                     }),
                     "spread_parameter" => {
                         return refuse(
-                            "varargs",
+                            Reason::Varargs,
                             "it has a variable-arity parameter; call sites do not map one argument to one parameter"
                                 .into(),
                         );
@@ -452,7 +453,7 @@ impl<'t> Method<'t> {
             all.iter().find(|n| n.kind() == "type_identifier" && type_params.iter().any(|p| p == file.text_of(**n)))
         {
             return refuse(
-                "generic_method",
+                Reason::GenericMethod,
                 format!(
                     "the body uses the method's type parameter `{}`, which does not exist at the call site",
                     file.text_of(*t)
@@ -461,7 +462,7 @@ impl<'t> Method<'t> {
         }
         if let Some(s) = all.iter().find(|n| n.kind() == "super" && !in_nested_class(**n, body)) {
             return refuse(
-                "uses_super",
+                Reason::UsesSuper,
                 format!(
                     "the body uses `super` (line {}), which means something else at a call site",
                     s.start_position().row + 1
@@ -487,7 +488,7 @@ impl<'t> Method<'t> {
             }
         });
         if let Some(r) = recursive {
-            return refuse("recursive", format!("it calls itself (line {})", r.start_position().row + 1));
+            return refuse(Reason::Recursive, format!("it calls itself (line {})", r.start_position().row + 1));
         }
 
         let param_types: Vec<String> = params.iter().map(|p| erased_type(&p.type_text)).collect();
@@ -796,7 +797,7 @@ fn check_hierarchy(files: &[SourceFile], t: &TargetMethod<'_>, in_interface: boo
                 if declares(*fi, *body) && body.id() != t.type_body.id() {
                     let kind = if in_interface { "implements" } else { "overrides" };
                     return Err(Refusal::new(
-                        "overridden",
+                        Reason::Overridden,
                         format!(
                             "`{}` {kind} `{}` ({}, line {}); inlining would bypass dynamic dispatch",
                             if name.is_empty() { "an anonymous class" } else { name },
@@ -827,7 +828,7 @@ fn check_hierarchy(files: &[SourceFile], t: &TargetMethod<'_>, in_interface: boo
             if *name == s {
                 if declares(*fi, *body) {
                     return Err(Refusal::new(
-                        "overrides",
+                        Reason::Overrides,
                         format!("`{}` overrides `{s}.{}`; inlining would bypass dynamic dispatch", t.name, t.name),
                     ));
                 }
@@ -853,7 +854,7 @@ fn choose_sites<'t>(
         let listed: Vec<String> =
             v.iter().map(|d| format!("{}:{} ({})", files[d.file].path.display(), d.line, d.why)).collect();
         Refusal::new(
-            "unresolved_call",
+            Reason::UnresolvedCall,
             format!(
                 "mantra cannot tell whether the call{} at {} reach{} `{name}`; give their receivers a declared type, or inline one call with `at`",
                 if v.len() == 1 { "" } else { "s" },
@@ -875,12 +876,12 @@ fn choose_sites<'t>(
                 }
                 if here.iter().any(|s| matches!(s.kind, SiteKind::Reference)) {
                     return Err(Refusal::new(
-                        "method_reference",
+                        Reason::MethodReference,
                         format!("line {} refers to `{name}` by method reference; only calls can be inlined", at.line),
                     ));
                 }
                 return Err(Refusal::new(
-                    "no_call_at_line",
+                    Reason::NoCallAtLine,
                     format!(
                         "no call to `{name}` with {} argument(s) on {}:{}{}",
                         m.params.len(),
@@ -900,7 +901,7 @@ fn choose_sites<'t>(
             let refs: Vec<&CallSite<'t>> = sites.iter().filter(|s| matches!(s.kind, SiteKind::Reference)).collect();
             if !refs.is_empty() {
                 return Err(Refusal::new(
-                    "method_reference",
+                    Reason::MethodReference,
                     format!(
                         "`{name}` is used as a method reference at {}; replace it with a lambda first, or inline single calls with `at`",
                         lines(&refs)
@@ -911,7 +912,7 @@ fn choose_sites<'t>(
                 sites.iter().filter(|s| s.is_inlinable_call() && s.target == Target::Ambiguous).collect();
             if !ambiguous.is_empty() {
                 return Err(Refusal::new(
-                    "ambiguous_call",
+                    Reason::AmbiguousCall,
                     format!(
                         "the calls at {} may target another overload of `{name}`; inline them one at a time with `at`",
                         lines(&ambiguous)
@@ -923,7 +924,10 @@ fn choose_sites<'t>(
             }
             let calls: Vec<CallSite<'t>> = sites.iter().filter(|s| s.is_inlinable_call()).copied().collect();
             if calls.is_empty() {
-                return Err(Refusal::new("no_call_sites", format!("no call to `{name}` was found in the given files")));
+                return Err(Refusal::new(
+                    Reason::NoCallSites,
+                    format!("no call to `{name}` was found in the given files"),
+                ));
             }
             calls
         }
@@ -933,7 +937,7 @@ fn choose_sites<'t>(
             b.node.id() != a.node.id() && b.file == a.file && a.node.byte_range().contains(&b.node.start_byte())
         }) {
             return Err(Refusal::new(
-                "nested_call",
+                Reason::NestedCall,
                 format!(
                     "the call on line {} is an argument of the call on line {}; inline the inner one first",
                     b.line, a.line
@@ -1318,10 +1322,9 @@ fn inline_site(
     let inv = site.node;
     let line = site.line;
     let name = &m.target.name;
-    let refuse =
-        |reason: &'static str, why: String| Err(Refusal::new(reason, format!("`{name}` at line {line}: {why}")));
+    let refuse = |reason: Reason, why: String| Err(Refusal::new(reason, format!("`{name}` at line {line}: {why}")));
     let SiteKind::Call { receiver } = site.kind else {
-        return refuse("method_reference", "a method reference cannot be inlined".into());
+        return refuse(Reason::MethodReference, "a method reference cannot be inlined".into());
     };
     let member = outermost_member(inv);
     let key = (site.file, member.id());
@@ -1334,7 +1337,7 @@ fn inline_site(
     let form = Form::of(inv, ctext);
     if m.single_return.is_none() && form.stmt().is_none() {
         return refuse(
-            "not_statement_position",
+            Reason::NotStatementPosition,
             "the body has several statements, so the call must be a whole statement (`m(..);`, `x = m(..);`, `T x = m(..);` or `return m(..);`) in a block".into(),
         );
     }
@@ -1356,12 +1359,12 @@ fn inline_site(
             let r = caller.text_of(r).to_string();
             Qualify { this_text: Some(r.clone()), instance: Some(r), statics: (!directly).then(|| tname.clone()) }
         }
-        Receiver::Unknown => return refuse("unresolved_member", "the receiver's type is unknown".into()),
+        Receiver::Unknown => return refuse(Reason::UnresolvedMember, "the receiver's type is unknown".into()),
     };
     let qualifying = q.instance.is_some() || q.statics.is_some();
     if qualifying && m.has_inner_class {
         return refuse(
-            "inner_class_in_body",
+            Reason::InnerClassInBody,
             "the body declares a class whose members cannot be told from the declaring type's at this call site".into(),
         );
     }
@@ -1393,7 +1396,7 @@ fn inline_site(
             ArgPlan::Temp => {
                 if m.type_params.iter().any(|tp| has_word(&p.type_text, tp)) {
                     return refuse(
-                        "generic_method",
+                        Reason::GenericMethod,
                         format!(
                             "argument `{}` needs a temporary of type `{}`, a type parameter of the method",
                             args[i].text, p.type_text
@@ -1412,7 +1415,7 @@ fn inline_site(
     }
     if !temps.is_empty() && form.stmt().is_none() {
         return refuse(
-            "needs_temporary",
+            Reason::NeedsTemporary,
             "an argument must be evaluated once into a temporary (side effects, repeated use or a reassigned parameter), but the call is inside a larger expression; assign the call to a local first".into(),
         );
     }
@@ -1436,7 +1439,7 @@ fn inline_site(
         m.target.node.child_by_field_name("type").map(|t| m.file.text_of(t).to_string()).unwrap_or_default();
     if var_type.is_some() && m.type_params.iter().any(|tp| has_word(&return_type, tp)) {
         return refuse(
-            "generic_method",
+            Reason::GenericMethod,
             format!("`var` would need the return type `{return_type}`, which uses a type parameter of the method"),
         );
     }
@@ -1518,7 +1521,7 @@ fn inline_site(
                     Some(g) => Some(g.name.as_str()),
                     None => {
                         return refuse(
-                            "inaccessible_member",
+                            Reason::InaccessibleMember,
                             format!("the body uses field `{t}` of {tname}, which is not accessible at the call site"),
                         );
                     }
@@ -1532,7 +1535,7 @@ fn inline_site(
             None if t.starts_with(|c: char| c.is_lowercase()) && q.instance.is_some() => q.instance.clone(),
             None if t.starts_with(|c: char| c.is_lowercase()) && q.statics.is_some() => {
                 return refuse(
-                    "unresolved_member",
+                    Reason::UnresolvedMember,
                     format!(
                         "the body uses `{t}`, which {tname} does not declare; it cannot be qualified for the call site"
                     ),
@@ -1547,7 +1550,7 @@ fn inline_site(
                 Some(_) => Some("this".to_string()),
                 None => {
                     return refuse(
-                        "name_capture",
+                        Reason::NameCapture,
                         format!("the body's `{t}` would refer to the caller's local `{t}`; rename that local first"),
                     );
                 }
@@ -1572,7 +1575,7 @@ fn inline_site(
             && !accessible(acc)
         {
             return refuse(
-                "inaccessible_member",
+                Reason::InaccessibleMember,
                 format!("the body calls `{t}` of {tname}, which is not accessible at the call site"),
             );
         }
@@ -1616,7 +1619,7 @@ fn inline_site(
     // --- statement-level inlining
     let Some(stmt) = form.stmt() else {
         return refuse(
-            "not_statement_position",
+            Reason::NotStatementPosition,
             "the body has several statements, so the call must be a whole statement (`m(..);`, `x = m(..);`, `T x = m(..);` or `return m(..);`)".into(),
         );
     };
@@ -1624,7 +1627,7 @@ fn inline_site(
         && let Some(r) = m.returns.iter().find(|r| !m.tail_returns.contains(&r.id()))
     {
         return refuse(
-            "early_return",
+            Reason::EarlyReturn,
             format!(
                 "the body returns early (line {}); only `return m(..);` call sites can take such a body",
                 r.start_position().row + 1
@@ -1641,7 +1644,7 @@ fn inline_site(
                 if is_statement_expression(v.kind()) {
                     edits.push(Edit::delete(r.start_byte()..v.start_byte()));
                 } else if has_effects(v) {
-                    return refuse("discarded_result", "the call discards a returned expression that has side effects but is not a statement; assign the call to a local first".into());
+                    return refuse(Reason::DiscardedResult, "the call discards a returned expression that has side effects but is not a statement; assign the call to a local first".into());
                 } else {
                     edits.push(Edit::delete(statement_deletion(btext, *r)));
                 }
@@ -1672,7 +1675,7 @@ fn inline_site(
             pre.push(format!("{};", decl_prefix(name.end_byte())));
         }
         if m.tail_returns.is_empty() {
-            return refuse("early_return", "the body never returns a value at its end".into());
+            return refuse(Reason::EarlyReturn, "the body never returns a value at its end".into());
         }
     }
     let children: Vec<Node<'_>> = m.body.named_children(&mut m.body.walk()).collect();

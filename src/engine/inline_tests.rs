@@ -24,7 +24,7 @@ fn refusal(src: &str, name: &str) -> &'static str {
         Ok(out) => panic!("expected a refusal, got:\n{out}"),
         Err(r) => {
             assert!(!r.message.is_empty());
-            r.reason
+            r.reason.code()
         }
     }
 }

@@ -14,6 +14,7 @@ pub mod imports;
 pub mod inline;
 pub mod move_method;
 pub mod precedence;
+pub mod refusal;
 pub mod rename;
 pub mod spec;
 pub mod variable_names;
@@ -21,23 +22,6 @@ pub mod variable_names;
 pub use edit::{ChangeSet, Edit, EditConflict, FileChange};
 pub use extract::{ExtractSpec, Extraction, extract_method};
 pub use move_method::{Destination, MoveSpec, Moved, move_method};
+pub use refusal::{Reason, Refusal};
 pub use rename::{RenameSpec, rename_method};
 pub use spec::{Spec, SpecError, SpecFlags, apply, intent};
-
-use serde::Serialize;
-
-/// Why the engine will not perform a refactoring: a stable machine-readable code and a sentence.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
-#[error("{message}")]
-pub struct Refusal {
-    /// A stable snake_case code, e.g. `multiple_outputs`, `break_leaves_fragment`.
-    pub reason: &'static str,
-    /// What is wrong and, where possible, what would work instead.
-    pub message: String,
-}
-
-impl Refusal {
-    pub fn new(reason: &'static str, message: impl Into<String>) -> Refusal {
-        Refusal { reason, message: message.into() }
-    }
-}

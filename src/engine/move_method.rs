@@ -29,7 +29,7 @@ use super::dataflow::{MethodFlow, VarKind, is_variable_use};
 use super::edit::apply;
 use super::extract::reindent;
 use super::imports;
-use super::{ChangeSet, Edit, Refusal};
+use super::{ChangeSet, Edit, Reason, Refusal};
 use crate::java::SourceFile;
 use crate::java::calls::Resolution;
 use crate::java::project::{FileId, MethodId, Project, TypeId};
@@ -161,7 +161,7 @@ struct Mover<'p> {
     spec: &'p MoveSpec,
 }
 
-fn refuse(reason: &'static str, message: impl Into<String>) -> Refusal {
+fn refuse(reason: Reason, message: impl Into<String>) -> Refusal {
     Refusal::new(reason, message)
 }
 
@@ -172,8 +172,9 @@ impl<'p> Mover<'p> {
         self.check_destination(dest)?;
         let project = self.project;
         let src = &self.file.text;
-        let node = method_node(self.file, self.decl)
-            .ok_or_else(|| refuse("syntax_error", "the method's declaration could not be found in the parse tree"))?;
+        let node = method_node(self.file, self.decl).ok_or_else(|| {
+            refuse(Reason::SyntaxError, "the method's declaration could not be found in the parse tree")
+        })?;
         let body = node.child_by_field_name("body").ok_or_else(|| self.no_body())?;
 
         // The body, rewritten for its new home.
@@ -210,8 +211,9 @@ impl<'p> Mover<'p> {
             .iter()
             .map(|e| Edit { start: e.start - start, end: e.end - start, replacement: e.replacement.clone() })
             .collect();
-        let text = apply("moved method", &src[start..end], &shifted)
-            .map_err(|e| refuse("overlapping_edits", format!("the method's rewrite conflicts with itself: {e}")))?;
+        let text = apply("moved method", &src[start..end], &shifted).map_err(|e| {
+            refuse(Reason::OverlappingEdits, format!("the method's rewrite conflicts with itself: {e}"))
+        })?;
         let dest_file = project.source(dest);
         let dest_path = dest_file.path.clone();
         let indent = member_indent(project, dest);
@@ -281,7 +283,7 @@ impl<'p> Mover<'p> {
         // Every file must still splice cleanly (nested call sites of the method would not).
         let rendered = changes.render().map_err(|e| {
             refuse(
-                "overlapping_calls",
+                Reason::OverlappingCalls,
                 format!("call sites of the method overlap (one is inside another's arguments): {e}; move it by hand or untangle the calls first"),
             )
         })?;
@@ -303,7 +305,7 @@ impl<'p> Mover<'p> {
     fn parsed(&self, fid: FileId) -> Result<&'p crate::java::JavaFile, Refusal> {
         self.project
             .file(fid)
-            .map_err(|e| refuse("unreadable_file", format!("{e}; mantra cannot update the call sites there")))
+            .map_err(|e| refuse(Reason::UnreadableFile, format!("{e}; mantra cannot update the call sites there")))
     }
 
     fn name(&self) -> String {
@@ -312,7 +314,7 @@ impl<'p> Mover<'p> {
 
     fn no_body(&self) -> Refusal {
         refuse(
-            "abstract_method",
+            Reason::AbstractMethod,
             format!(
                 "{} has no body (abstract, native or an interface method); only methods with a body can move",
                 self.name()
@@ -326,7 +328,7 @@ impl<'p> Mover<'p> {
         let decl = self.decl;
         if let Some(err) = self.file.syntax_error() {
             return Err(refuse(
-                "syntax_error",
+                Reason::SyntaxError,
                 format!(
                     "{} has a syntax error on line {} (`{}`); fix it first",
                     self.file.path.display(),
@@ -336,7 +338,7 @@ impl<'p> Mover<'p> {
             ));
         }
         if decl.is_constructor() {
-            return Err(refuse("constructor", "a constructor cannot move; move a method instead"));
+            return Err(refuse(Reason::Constructor, "a constructor cannot move; move a method instead"));
         }
         if decl.body.is_none() || decl.modifiers.iter().any(|m| m == "abstract" || m == "native") {
             return Err(self.no_body());
@@ -344,7 +346,7 @@ impl<'p> Mover<'p> {
         let owner = project.type_decl(self.source);
         if owner.is_anonymous() || owner.local {
             return Err(refuse(
-                "local_class",
+                Reason::LocalClass,
                 format!(
                     "{} belongs to a local or anonymous class, which other classes cannot name; move the class out first",
                     self.name()
@@ -360,7 +362,7 @@ impl<'p> Mover<'p> {
                 .map(|m| format!(" (see {}#{})", project.qualified_name(project.owner(*m)), project.method(*m).name))
                 .unwrap_or_else(|| " (it is annotated @Override)".into());
             return Err(refuse(
-                "in_hierarchy",
+                Reason::InHierarchy,
                 format!(
                     "{} overrides or is overridden by another method{other}; moving it would change which code runs. Move a method outside the hierarchy, or keep a delegate by hand",
                     self.name()
@@ -369,7 +371,7 @@ impl<'p> Mover<'p> {
         }
         if decl.modifiers.iter().any(|m| m == "synchronized") {
             return Err(refuse(
-                "synchronized_method",
+                Reason::SynchronizedMethod,
                 format!(
                     "{} is synchronized on its object; in another class it would lock a different monitor",
                     self.name()
@@ -388,7 +390,7 @@ impl<'p> Mover<'p> {
                 let Some(index) = decl.params.iter().position(|p| p.name == *name) else {
                     let names: Vec<&str> = decl.params.iter().map(|p| p.name.as_str()).collect();
                     return Err(refuse(
-                        "no_such_parameter",
+                        Reason::NoSuchParameter,
                         format!(
                             "{} has no parameter `{name}` (it has: {})",
                             self.name(),
@@ -399,14 +401,14 @@ impl<'p> Mover<'p> {
                 let param = &decl.params[index];
                 if param.varargs || param.ty.dims > 0 || param.generic {
                     return Err(refuse(
-                        "destination_not_in_project",
+                        Reason::DestinationNotInProject,
                         format!("parameter `{name}` has type `{}`, which is not a class of the project", param.ty.text),
                     ));
                 }
                 let dest = self.project_type(&param.ty.raw, &format!("parameter `{name}`"))?;
                 if param.ty.text.contains('<') {
                     return Err(refuse(
-                        "generic_destination",
+                        Reason::GenericDestination,
                         format!(
                             "parameter `{name}` has the parameterised type `{}`; inside the class `this` would have the raw type variables, not these arguments",
                             param.ty.text
@@ -418,7 +420,7 @@ impl<'p> Mover<'p> {
             Destination::Field(name) => {
                 if decl.is_static() {
                     return Err(refuse(
-                        "static_method_via_field",
+                        Reason::StaticMethodViaField,
                         format!(
                             "{} is static and cannot reach the field `{name}`; use `class:FQN` or `param:NAME`",
                             self.name()
@@ -429,7 +431,7 @@ impl<'p> Mover<'p> {
                     let names: Vec<&str> =
                         project.type_decl(self.source).fields.iter().map(|f| f.name.as_str()).collect();
                     return Err(refuse(
-                        "no_such_field",
+                        Reason::NoSuchField,
                         format!(
                             "{} declares no field `{name}` (it has: {})",
                             project.qualified_name(self.source),
@@ -439,20 +441,20 @@ impl<'p> Mover<'p> {
                 };
                 if field.is_static() {
                     return Err(refuse(
-                        "static_field",
+                        Reason::StaticField,
                         format!("the field `{name}` is static; move the method with `class:FQN` instead"),
                     ));
                 }
                 if field.ty.dims > 0 {
                     return Err(refuse(
-                        "destination_not_in_project",
+                        Reason::DestinationNotInProject,
                         format!("the field `{name}` has type `{}`, which is not a class of the project", field.ty.text),
                     ));
                 }
                 let dest = self.project_type(&field.ty.raw, &format!("field `{name}`"))?;
                 if field.ty.text.contains('<') {
                     return Err(refuse(
-                        "generic_destination",
+                        Reason::GenericDestination,
                         format!(
                             "the field `{name}` has the parameterised type `{}`; moving into a generic class is not supported",
                             field.ty.text
@@ -464,7 +466,7 @@ impl<'p> Mover<'p> {
             Destination::Class(fqn) => {
                 if !decl.is_static() {
                     return Err(refuse(
-                        "instance_method",
+                        Reason::InstanceMethod,
                         format!(
                             "{} is an instance method; move it through a parameter (`param:NAME`) or a field (`field:NAME`), or make it static first",
                             self.name()
@@ -473,7 +475,7 @@ impl<'p> Mover<'p> {
                 }
                 let dest = project.find_type(fqn.trim()).ok_or_else(|| {
                     refuse(
-                        "destination_not_in_project",
+                        Reason::DestinationNotInProject,
                         format!("`{fqn}` is not a class of this project (give its fully qualified name, e.g. `com.acme.Util`)"),
                     )
                 })?;
@@ -486,7 +488,7 @@ impl<'p> Mover<'p> {
         let project = self.project;
         project.resolve_type(self.method.file(), Some(self.source.index()), raw).ok_or_else(|| {
             refuse(
-                "destination_not_in_project",
+                Reason::DestinationNotInProject,
                 format!("the {what} has type `{raw}`, which is not a class of this project (JDK and library classes cannot be edited)"),
             )
         })
@@ -497,12 +499,12 @@ impl<'p> Mover<'p> {
         let d = project.type_decl(dest);
         let dest_name = project.qualified_name(dest);
         if dest == self.source {
-            return Err(refuse("same_class", format!("{} already is in `{dest_name}`", self.name())));
+            return Err(refuse(Reason::SameClass, format!("{} already is in `{dest_name}`", self.name())));
         }
         match d.kind {
             TypeKind::Interface | TypeKind::Annotation => {
                 return Err(refuse(
-                    "destination_interface",
+                    Reason::DestinationInterface,
                     format!(
                         "`{dest_name}` is an {}; mantra moves methods into classes, enums and records only",
                         d.kind.keyword()
@@ -510,17 +512,20 @@ impl<'p> Mover<'p> {
                 ));
             }
             TypeKind::Anonymous => {
-                return Err(refuse("local_class", format!("`{dest_name}` is an anonymous class")));
+                return Err(refuse(Reason::LocalClass, format!("`{dest_name}` is an anonymous class")));
             }
             _ => {}
         }
         if d.local {
-            return Err(refuse("local_class", format!("`{dest_name}` is a local class, invisible outside its method")));
+            return Err(refuse(
+                Reason::LocalClass,
+                format!("`{dest_name}` is a local class, invisible outside its method"),
+            ));
         }
         let dest_file = project.source(dest);
         if let Some(err) = dest_file.syntax_error() {
             return Err(refuse(
-                "syntax_error",
+                Reason::SyntaxError,
                 format!(
                     "{} has a syntax error on line {} (`{}`); fix it first",
                     dest_file.path.display(),
@@ -532,7 +537,7 @@ impl<'p> Mover<'p> {
         let layout = project.layout();
         if layout.is_test_file(&self.file.path) && !layout.is_test_file(&dest_file.path) {
             return Err(refuse(
-                "test_to_main",
+                Reason::TestToMain,
                 format!(
                     "{} is test code and `{dest_name}` is main code; a test method moves only to a test class",
                     self.name()
@@ -579,9 +584,9 @@ impl<'p> Mover<'p> {
         for m in &rw.members {
             if !self.accessible(dest, m.owner, m.vis) {
                 let (reason, what) = if m.vis == Vis::Private {
-                    ("private_member_used", "private")
+                    (Reason::PrivateMemberUsed, "private")
                 } else {
-                    ("inaccessible_member", m.vis.keyword().unwrap_or("package-private"))
+                    (Reason::InaccessibleMember, m.vis.keyword().unwrap_or("package-private"))
                 };
                 return Err(refuse(
                     reason,
@@ -601,7 +606,7 @@ impl<'p> Mover<'p> {
                 || (src_vis != Vis::Public && project.package_of(dest) != project.package_of(self.source))
             {
                 return Err(refuse(
-                    "inaccessible_member",
+                    Reason::InaccessibleMember,
                     format!(
                         "the method needs the `{}` object, but that class is not visible from `{}`",
                         project.qualified_name(self.source),
@@ -611,7 +616,7 @@ impl<'p> Mover<'p> {
             }
             if !project.type_decl(self.source).type_params.is_empty() {
                 return Err(refuse(
-                    "generic_source",
+                    Reason::GenericSource,
                     format!(
                         "the method uses members of `{}`, a generic class, so it would need a parameter of that type with its type arguments; mantra does not infer them",
                         project.qualified_name(self.source)
@@ -640,7 +645,7 @@ impl<'p> Mover<'p> {
             if !self.accessible(dest, owner, vis) {
                 let site = &self.decl.calls[c.call];
                 return Err(refuse(
-                    "inaccessible_member",
+                    Reason::InaccessibleMember,
                     format!(
                         "the method calls `{}` (line {}), which `{}` cannot call ({} in `{}`); make it accessible first",
                         project.call_text(self.method, c.call),
@@ -680,7 +685,7 @@ impl<'p> Mover<'p> {
         };
         let describe = |m: MethodId, how: &str| {
             refuse(
-                "name_clash",
+                Reason::NameClash,
                 format!(
                     "`{}` {how} a method `{}` (line {}); the moved method would clash with it. Rename one of them first",
                     project.qualified_name(project.owner(m)),
@@ -776,7 +781,7 @@ impl<'p> Mover<'p> {
             }
             if self.class_type_params().contains(name) {
                 return Err(refuse(
-                    "uses_type_parameter",
+                    Reason::UsesTypeParameter,
                     format!(
                         "the method uses the type variable `{name}` of its class, which does not exist in the destination"
                     ),
@@ -786,7 +791,7 @@ impl<'p> Mover<'p> {
             let in_dest = project.resolve_type(dest_file, Some(dest.index()), name);
             let clash = |other: &str| {
                 refuse(
-                    "type_name_clash",
+                    Reason::TypeNameClash,
                     format!(
                         "the method uses the type `{name}`, but in `{}` that name means {other}; rename or qualify it first",
                         project.qualified_name(dest)
@@ -806,7 +811,7 @@ impl<'p> Mover<'p> {
                     }
                     if !self.accessible(dest, t, self.type_vis(t)) {
                         return Err(refuse(
-                            "inaccessible_type",
+                            Reason::InaccessibleType,
                             format!(
                                 "the method uses the type `{}`, which is not visible from `{}`; make it public first",
                                 project.qualified_name(t),
@@ -947,7 +952,7 @@ impl<'p> Mover<'p> {
             }
             if self.decl.span.contains(&project.method(caller.method).span) {
                 return Err(refuse(
-                    "recursive_other_receiver",
+                    Reason::RecursiveOtherReceiver,
                     format!(
                         "the method calls itself from a class declared inside it (line {}); mantra does not rewrite that",
                         project.method(caller.method).calls[caller.call].span.start_line
@@ -961,7 +966,7 @@ impl<'p> Mover<'p> {
             let at = format!("{}:{line}", cfile.path.display());
             if !caller.certain {
                 return Err(refuse(
-                    "ambiguous_call",
+                    Reason::AmbiguousCall,
                     format!(
                         "the call `{}` at {at} may target this method or an overload; mantra cannot tell which, so it cannot update it",
                         project.call_text(caller.method, caller.call)
@@ -970,7 +975,7 @@ impl<'p> Mover<'p> {
             }
             if site.kind == CallKind::MethodRef {
                 return Err(refuse(
-                    "method_reference",
+                    Reason::MethodReference,
                     format!(
                         "the method reference `{}` at {at} cannot follow the method; rewrite it as a lambda first, or keep a delegate (--keep-delegate)",
                         project.call_text(caller.method, caller.call)
@@ -979,12 +984,12 @@ impl<'p> Mover<'p> {
             }
             let Some(call) = node_with_span(cfile, site.span.start_byte, site.span.end_byte, "method_invocation")
             else {
-                return Err(refuse("syntax_error", format!("the call at {at} is not in the parse tree")));
+                return Err(refuse(Reason::SyntaxError, format!("the call at {at} is not in the parse tree")));
             };
             let (Some(name_node), Some(args)) =
                 (call.child_by_field_name("name"), call.child_by_field_name("arguments"))
             else {
-                return Err(refuse("syntax_error", format!("the call at {at} has no name or arguments")));
+                return Err(refuse(Reason::SyntaxError, format!("the call at {at} has no name or arguments")));
             };
             let object = call.child_by_field_name("object");
             let ctext = &cfile.text;
@@ -1004,11 +1009,11 @@ impl<'p> Mover<'p> {
                 Via::Param { index, .. } => {
                     let arg_nodes = list_items(args);
                     let Some(arg) = arg_nodes.get(*index).copied() else {
-                        return Err(refuse("ambiguous_call", format!("the call at {at} has too few arguments")));
+                        return Err(refuse(Reason::AmbiguousCall, format!("the call at {at} has too few arguments")));
                     };
                     if arg.kind() == "null_literal" {
                         return Err(refuse(
-                            "null_argument",
+                            Reason::NullArgument,
                             format!("the call at {at} passes `null` for the parameter that would become the receiver"),
                         ));
                     }
@@ -1039,7 +1044,7 @@ impl<'p> Mover<'p> {
                             let vis = Vis::of(&field.modifiers, false);
                             if !self.accessible(ctype, self.source, vis) {
                                 return Err(refuse(
-                                    "field_not_accessible",
+                                    Reason::FieldNotAccessible,
                                     format!(
                                         "the call at {at} would have to go through the field `{}`, which is {} in `{}`; keep a delegate (--keep-delegate) or make the field accessible",
                                         field.name,
@@ -1050,7 +1055,7 @@ impl<'p> Mover<'p> {
                             }
                             if rw.needs_source && site.receiver == Receiver::Expr {
                                 return Err(refuse(
-                                    "complex_receiver",
+                                    Reason::ComplexReceiver,
                                     format!(
                                         "the call at {at} is made on an expression that would have to be evaluated twice; assign it to a variable first"
                                     ),
@@ -1115,7 +1120,7 @@ impl<'p> Mover<'p> {
                         }
                         _ => {
                             return Err(refuse(
-                                "complex_receiver",
+                                Reason::ComplexReceiver,
                                 format!(
                                     "the static call at {at} is made through an expression; call it as `{}.{}(...)` first",
                                     project.type_decl(self.source).name,
@@ -1168,7 +1173,7 @@ impl<'p> Mover<'p> {
         let vis = Vis::of(&field.modifiers, false);
         if !self.accessible(ty, self.source, vis) {
             return Err(refuse(
-                "field_not_accessible",
+                Reason::FieldNotAccessible,
                 format!(
                     "the call at {at} would have to go through the field `{}`, which `{}` cannot see; keep a delegate (--keep-delegate)",
                     field.name,
@@ -1182,7 +1187,7 @@ impl<'p> Mover<'p> {
                 return Ok(format!("{}.this.{}", project.type_decl(self.source).name, field.name));
             }
             return Err(refuse(
-                "field_shadowed",
+                Reason::FieldShadowed,
                 format!("at {at} the name `{}` means something else; rename it there first", field.name),
             ));
         }
@@ -1388,7 +1393,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
 
     fn super_use(&self, n: Node<'_>) -> Refusal {
         refuse(
-            "super_call",
+            Reason::SuperCall,
             format!("line {} uses `super`, which would mean the destination's superclass after the move", self.line(n)),
         )
     }
@@ -1439,7 +1444,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
                         == Some(self.m.source);
                 if !names_source {
                     return Err(refuse(
-                        "recursive_other_receiver",
+                        Reason::RecursiveOtherReceiver,
                         format!(
                             "line {} calls the method itself on another object (`{}`); mantra moves only methods that recurse on the same object",
                             self.line(n),
@@ -1469,7 +1474,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
                 let ok = items.get(*index).is_some_and(|a| self.is_dest(*a));
                 if !ok {
                     return Err(refuse(
-                        "recursive_other_receiver",
+                        Reason::RecursiveOtherReceiver,
                         format!(
                             "line {} calls the method itself with another value for `{name}`; after the move that would be a call on another object, which mantra does not rewrite",
                             self.line(n)
@@ -1539,7 +1544,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
             if side.contains(&owner) {
                 if any_instance {
                     return Err(refuse(
-                        "outer_instance_used",
+                        Reason::OuterInstanceUsed,
                         format!(
                             "line {} calls `{}` of the enclosing instance of `{}`; the destination has no such instance",
                             self.line(n),
@@ -1610,7 +1615,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
             format!("it may be inherited from {}, outside the project", external.join(", "))
         };
         Err(refuse(
-            "unresolved_call",
+            Reason::UnresolvedCall,
             format!(
                 "line {} calls `{text}(...)` without a receiver and mantra cannot tell what it is ({why}); it may not exist in the destination",
                 self.line(n)
@@ -1636,7 +1641,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
         });
         if dest_has {
             return Err(refuse(
-                "name_capture",
+                Reason::NameCapture,
                 format!(
                     "line {} uses `{name}` from a static import, but `{}` has a member of that name that would take its place",
                     self.line(n),
@@ -1684,7 +1689,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
                 return Ok(());
             }
             return Err(refuse(
-                "outer_instance_used",
+                Reason::OuterInstanceUsed,
                 format!(
                     "line {} uses `{}`, an enclosing instance the destination does not have",
                     self.line(n),
@@ -1712,7 +1717,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
                         Ok(())
                     }
                     None => Err(refuse(
-                        "unresolved_name",
+                        Reason::UnresolvedName,
                         format!(
                             "line {} uses `this.{name}`, which the project does not declare (inherited from outside the project?); mantra cannot tell whether the destination may use it",
                             self.line(n)
@@ -1751,7 +1756,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
                     Via::Static => String::new(),
                 };
                 return Err(refuse(
-                    "destination_reassigned",
+                    Reason::DestinationReassigned,
                     format!(
                         "line {} assigns {what}, which becomes `this` after the move; `this` cannot be assigned",
                         self.line(n)
@@ -1809,7 +1814,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
             if let Some(f) = project.type_decl(o).fields.iter().find(|f| f.name == name) {
                 if !f.is_static() {
                     return Err(refuse(
-                        "outer_instance_used",
+                        Reason::OuterInstanceUsed,
                         format!(
                             "line {} uses the field `{name}` of the enclosing instance; the destination has no such instance",
                             self.line(n)
@@ -1844,7 +1849,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
         }
         if !qualifier && self.anon_depth == 0 && !project.external_supertypes(self.m.source).is_empty() {
             return Err(refuse(
-                "unresolved_name",
+                Reason::UnresolvedName,
                 format!(
                     "line {} uses `{name}`, which is neither a local nor a field the project declares (inherited from {}?); the destination may not have it",
                     self.line(n),

@@ -29,7 +29,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use tree_sitter::Node;
 
-use super::{ChangeSet, Edit, Refusal};
+use super::{ChangeSet, Edit, Reason, Refusal};
 use crate::java::Resolution;
 use crate::java::calls::ReceiverType;
 use crate::java::hierarchy::same_signature;
@@ -88,22 +88,22 @@ fn check_name(project: &Project, method: MethodId, new: &str) -> Result<(), Refu
     let decl = project.method(method);
     if decl.is_constructor() {
         return Err(Refusal::new(
-            "constructor",
+            Reason::Constructor,
             format!("`{}` is a constructor; its name is its class's name: rename the class instead", decl.signature()),
         ));
     }
     if is_reserved(new) {
-        return Err(Refusal::new("invalid_name", format!("`{new}` is a Java keyword; choose another name")));
+        return Err(Refusal::new(Reason::InvalidName, format!("`{new}` is a Java keyword; choose another name")));
     }
     if !is_java_identifier(new) {
         return Err(Refusal::new(
-            "invalid_name",
+            Reason::InvalidName,
             format!("`{new}` is not a Java identifier: use letters, digits, `_` or `$`, not starting with a digit"),
         ));
     }
     if new == decl.name {
         return Err(Refusal::new(
-            "same_name",
+            Reason::SameName,
             format!("the method is already called `{new}`; choose a different name"),
         ));
     }
@@ -117,7 +117,7 @@ fn check_name(project: &Project, method: MethodId, new: &str) -> Result<(), Refu
         && owner.fields.iter().any(|f| f.kind == FieldKind::RecordComponent && f.name == decl.name)
     {
         return Err(Refusal::new(
-            "record_accessor",
+            Reason::RecordAccessor,
             format!(
                 "`{}()` is the accessor of record component `{}`; renaming it would leave the implicit accessor \
                  behind: rename the component instead",
@@ -130,7 +130,7 @@ fn check_name(project: &Project, method: MethodId, new: &str) -> Result<(), Refu
 
 fn syntax_refusal(source: &SourceFile, line: usize, snippet: &str) -> Refusal {
     Refusal::new(
-        "syntax_error",
+        Reason::SyntaxError,
         format!(
             "{} has a syntax error at line {line} (`{snippet}`), so its calls cannot be read reliably; fix it first",
             source.path.display()
@@ -311,13 +311,13 @@ fn check_external(project: &Project, family: &Family, old: &str, new: &str) -> R
         let who = describe(project, m);
         if let Some(e) = OBJECT.iter().find(|e| matches_entry(e, old, d)) {
             return Err(Refusal::new(
-                "overrides_external",
+                Reason::OverridesExternal,
                 format!("{who} overrides `Object.{}`; its callers include the JDK, which mantra cannot rename", e.0),
             ));
         }
         if let Some(e) = OBJECT.iter().find(|e| same_arity_entry(e, new, d)) {
             return Err(Refusal::new(
-                "name_clash",
+                Reason::NameClash,
                 format!(
                     "renaming {who} to `{new}` would override or overload `Object.{}`, so calls could change target; choose another name",
                     e.0
@@ -329,7 +329,7 @@ fn check_external(project: &Project, family: &Family, old: &str, new: &str) -> R
         {
             let outside = project.external_supertypes(project.owner(m));
             return Err(Refusal::new(
-                "overrides_external",
+                Reason::OverridesExternal,
                 format!(
                     "{who} is marked @Override but overrides no project method: it overrides a method of {}, \
                      outside the project, which mantra cannot rename",
@@ -353,7 +353,7 @@ fn check_external(project: &Project, family: &Family, old: &str, new: &str) -> R
                 // them, or `new` may come to. Private and static methods cannot override.
                 None if can_override && family.carriers.contains(&t) => {
                     return Err(Refusal::new(
-                        "overrides_external",
+                        Reason::OverridesExternal,
                         format!(
                             "`{}` extends `{}`, which is outside the project; mantra cannot list its methods, so it \
                              cannot rule out that `{old}` overrides one of them (or that `{new}` would). Rename it \
@@ -368,7 +368,7 @@ fn check_external(project: &Project, family: &Family, old: &str, new: &str) -> R
         for (ty, table) in tables {
             if let Some(e) = table.iter().find(|e| matches_entry(e, old, sample)) {
                 return Err(Refusal::new(
-                    "overrides_external",
+                    Reason::OverridesExternal,
                     format!(
                         "{} implements `{ty}.{}` (through `{}`), outside the project; callers in the JDK or libraries \
                          call it by that name",
@@ -380,7 +380,7 @@ fn check_external(project: &Project, family: &Family, old: &str, new: &str) -> R
             }
             if let Some(e) = table.iter().find(|e| same_arity_entry(e, new, sample)) {
                 return Err(Refusal::new(
-                    "name_clash",
+                    Reason::NameClash,
                     format!(
                         "`{}` inherits `{ty}.{}` from outside the project; renaming {} to `{new}` would override or \
                          overload it, so calls could change target. Choose another name",
@@ -443,7 +443,7 @@ fn check_clash(project: &Project, family: &Family, new: &str) -> Result<(), Refu
                     describe(project, m)
                 )
             };
-            return Err(Refusal::new("name_clash", message));
+            return Err(Refusal::new(Reason::NameClash, message));
         }
     }
     Ok(())
@@ -522,7 +522,7 @@ impl Renamer<'_> {
 
     fn scan_file(&mut self, f: FileId) -> Result<(), Refusal> {
         let project = self.project;
-        let file = project.file(f).map_err(|e| Refusal::new("unreadable_file", e.to_string()))?;
+        let file = project.file(f).map_err(|e| Refusal::new(Reason::UnreadableFile, e.to_string()))?;
         let source = &file.source;
         let found = occurrences(source, self.old);
         if let Some(err) = source.syntax_error()
@@ -530,7 +530,7 @@ impl Renamer<'_> {
         {
             return Err(syntax_refusal(source, err.line, &err.snippet));
         }
-        let methods = project.methods_in(f).map_err(|e| Refusal::new("unreadable_file", e.to_string()))?;
+        let methods = project.methods_in(f).map_err(|e| Refusal::new(Reason::UnreadableFile, e.to_string()))?;
         let mut modeled: HashMap<(usize, usize), (MethodId, usize)> = HashMap::new();
         for &m in &methods {
             for (ci, c) in project.method(m).calls.iter().enumerate() {
@@ -915,7 +915,7 @@ impl Renamer<'_> {
             return Ok(());
         }
         Err(Refusal::new(
-            "name_clash",
+            Reason::NameClash,
             format!(
                 "renaming to `{}` would change what unqualified calls mean: {}. Choose another name",
                 self.new,
@@ -927,7 +927,7 @@ impl Renamer<'_> {
     fn doubt_refusal(&self) -> Refusal {
         let target = *self.family.members.first().unwrap_or_else(|| unreachable!("a family holds at least its method"));
         Refusal::new(
-            "unresolved_calls",
+            Reason::UnresolvedCalls,
             format!(
                 "{} call(s) named `{}` may or may not call {}, and mantra will not guess: {}. Give those receivers \
                  a declared project type (or cast them), or rename the calls by hand",
@@ -943,14 +943,14 @@ impl Renamer<'_> {
         let project = self.project;
         let mut changes = ChangeSet::new();
         for (&f, ranges) in &self.edits {
-            let file = project.file(f).map_err(|e| Refusal::new("unreadable_file", e.to_string()))?;
+            let file = project.file(f).map_err(|e| Refusal::new(Reason::UnreadableFile, e.to_string()))?;
             for &(s, e) in ranges {
                 debug_assert_eq!(&file.source.text[s..e], self.old);
                 changes.edit(project.path(f), &file.source.text, Edit::replace(s..e, self.new));
             }
         }
         for (f, at, text) in &self.inserts {
-            let file = project.file(*f).map_err(|e| Refusal::new("unreadable_file", e.to_string()))?;
+            let file = project.file(*f).map_err(|e| Refusal::new(Reason::UnreadableFile, e.to_string()))?;
             changes.edit(project.path(*f), &file.source.text, Edit::insert(*at, text.clone()));
         }
         Ok(changes)

@@ -80,7 +80,7 @@ impl Classify for JavaError {
 }
 
 #[cfg(test)]
-mod split_tests {
+mod tests {
     #[test]
     fn commas_inside_type_arguments_and_annotations_do_not_split() {
         let parts = super::split_top_level("Map<K, List<V>> m, @Size(min = 1, max = 2) int n,String s");

@@ -110,10 +110,6 @@ impl Span {
         }
     }
 
-    pub fn contains_line(&self, line: usize) -> bool {
-        self.start_line <= line && line <= self.end_line
-    }
-
     pub fn contains(&self, other: &Span) -> bool {
         self.start_byte <= other.start_byte && other.end_byte <= self.end_byte
     }

@@ -279,5 +279,4 @@ fn map_statements(left: &[Pending<'_>], right: &[Pending<'_>], actions: &mut Vec
 }
 
 #[cfg(test)]
-#[path = "astdiff_tests.rs"]
 mod tests;

@@ -293,5 +293,4 @@ fn syntax_match(reference: &Code, candidate: &Code) -> f64 {
 }
 
 #[cfg(test)]
-#[path = "codebleu_tests.rs"]
 mod tests;

@@ -73,17 +73,6 @@ impl Reporter {
         Reporter { json, quiet, style, out: Box::new(std::io::stdout()), err: Box::new(std::io::stderr()) }
     }
 
-    /// A reporter writing into the given sinks (tests, in-process runs).
-    pub fn with_writers(
-        json: bool,
-        quiet: bool,
-        style: Style,
-        out: Box<dyn Write + Send>,
-        err: Box<dyn Write + Send>,
-    ) -> Reporter {
-        Reporter { json, quiet, style, out, err }
-    }
-
     pub fn style(&self) -> Style {
         self.style
     }

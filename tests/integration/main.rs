@@ -2,6 +2,7 @@
 
 mod agents;
 mod analyze;
+mod architecture;
 mod batch;
 mod batch_llm;
 mod build;

@@ -4,6 +4,7 @@
 //! statements map onto statements its caller gained. The matching starts from the calls that
 //! appeared or disappeared, so only methods the caller really calls are compared with it.
 
+use super::MethodRef;
 use super::*;
 
 impl<'s> Diff<'s> {
@@ -323,7 +324,7 @@ impl<'s> Diff<'s> {
                 right.push(self.call_loc(false, ma, c, "extracted method invocation"));
             }
             let kind = if across { RefactoringType::ExtractAndMoveMethod } else { RefactoringType::ExtractMethod };
-            self.push(kind, description, left, right, pure, (true, mb), (false, x));
+            self.push(kind, description, left, right, pure, MethodRef::before(mb), MethodRef::after(x));
         }
     }
 
@@ -446,7 +447,7 @@ impl<'s> Diff<'s> {
                 right.push(self.stmt(false, ma, added[j], "inlined code in target method declaration"));
             }
             let kind = if across { RefactoringType::MoveAndInlineMethod } else { RefactoringType::InlineMethod };
-            self.push(kind, description, left, right, pure, (true, r), (false, ma));
+            self.push(kind, description, left, right, pure, MethodRef::before(r), MethodRef::after(ma));
         }
     }
 

@@ -27,6 +27,25 @@ mod mapping;
 mod moves;
 mod renames;
 
+/// A method of one side of the change: the subject or the other method of a reported refactoring.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct MethodRef {
+    /// Whether the method is on the before side.
+    pub(super) before: bool,
+    /// Its index in that side's methods.
+    pub(super) index: usize,
+}
+
+impl MethodRef {
+    pub(super) fn before(index: usize) -> MethodRef {
+        MethodRef { before: true, index }
+    }
+
+    pub(super) fn after(index: usize) -> MethodRef {
+        MethodRef { before: false, index }
+    }
+}
+
 /// Parameter names replaced by argument tokens.
 type Subst<'m> = HashMap<&'m str, Vec<String>>;
 
@@ -375,12 +394,12 @@ impl<'s> Diff<'s> {
         left: Vec<Location>,
         right: Vec<Location>,
         pure: bool,
-        subject: (bool, usize),
-        other: (bool, usize),
+        subject: MethodRef,
+        other: MethodRef,
     ) {
         let (sm, sc) = self.names(subject);
         let (om, oc) = self.names(other);
-        let signature = self.side(subject.0).methods[subject.1].key.clone();
+        let signature = self.side(subject.before).methods[subject.index].key.clone();
         self.out.push(Refactoring {
             kind,
             code: kind.code().to_string(),
@@ -392,9 +411,9 @@ impl<'s> Diff<'s> {
         });
     }
 
-    fn names(&self, (before, m): (bool, usize)) -> (String, String) {
-        let side = self.side(before);
-        (side.methods[m].name.clone(), side.class_of(m).name.clone())
+    fn names(&self, m: MethodRef) -> (String, String) {
+        let side = self.side(m.before);
+        (side.methods[m.index].name.clone(), side.class_of(m.index).name.clone())
     }
 
     fn side(&self, before: bool) -> &Side {

@@ -1,6 +1,7 @@
 //! Methods that left their class: Move, Move And Rename, Pull Up and Push Down, told apart by
 //! how the two classes are related and whether the name stayed.
 
+use super::MethodRef;
 use super::*;
 
 impl<'s> Diff<'s> {
@@ -188,7 +189,7 @@ impl<'s> Diff<'s> {
         );
         let left = vec![self.decl(true, mb, "original method declaration")];
         let right = vec![self.decl(false, ma, "moved method declaration")];
-        self.push(kind, description, left, right, pure, (true, mb), (false, ma));
+        self.push(kind, description, left, right, pure, MethodRef::before(mb), MethodRef::after(ma));
     }
 
     /// Whether a removed and an added method of different names each have their own signature

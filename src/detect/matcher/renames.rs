@@ -3,6 +3,7 @@
 //! code around what was extracted from (or inlined into) them is, or when every call site of the
 //! old name now calls the new one.
 
+use super::MethodRef;
 use super::*;
 
 impl<'s> Diff<'s> {
@@ -85,7 +86,15 @@ impl<'s> Diff<'s> {
                 format!("Rename Method\t{} renamed to {} in class {}", x.desc, y.desc, self.a.class_of(ma).name);
             let left = vec![self.decl(true, mb, "original method declaration")];
             let right = vec![self.decl(false, ma, "renamed method declaration")];
-            self.push(RefactoringType::RenameMethod, description, left, right, pure, (true, mb), (false, ma));
+            self.push(
+                RefactoringType::RenameMethod,
+                description,
+                left,
+                right,
+                pure,
+                MethodRef::before(mb),
+                MethodRef::after(ma),
+            );
         }
     }
 
