@@ -1,0 +1,249 @@
+//! The moved declaration: its header (access, `static`, parameters), the imports the destination
+//! needs, type references from the destination, and the delegate left behind.
+
+use super::body::Rewriter;
+use super::text::{JAVA_LANG, after_modifiers, rewrite_list, skip_spaces};
+use super::{Mover, Via, Vis, refuse};
+use crate::engine::imports;
+use crate::engine::{Edit, Reason, Refusal};
+use crate::java::project::{FileId, TypeId};
+use crate::java::symbols::TypeKind;
+use crate::java::syntax::named_child_of_kind;
+use crate::text::line_indent;
+use std::collections::BTreeSet;
+use tree_sitter::Node;
+
+impl<'p> Mover<'p> {
+    /// Edits of the declaration: access modifier, `static`, parameter list.
+    pub(super) fn header_edits(
+        &self,
+        node: Node<'p>,
+        via: &Via<'_>,
+        visibility: Vis,
+        original: Vis,
+        rw: &Rewriter<'_, 'p>,
+    ) -> Result<Vec<Edit>, Refusal> {
+        let src = &self.file.text;
+        let mut edits = Vec::new();
+        let modifiers = named_child_of_kind(node, "modifiers");
+        let keywords: Vec<Node<'p>> = modifiers
+            .map(|m| {
+                let mut c = m.walk();
+                m.children(&mut c).filter(|k| !k.is_named()).collect()
+            })
+            .unwrap_or_default();
+        let find = |kw: &str| keywords.iter().copied().find(|k| &src[k.byte_range()] == kw);
+        if visibility != original || self.project.type_decl(self.source).kind == TypeKind::Interface {
+            let existing = ["public", "protected", "private"].into_iter().find_map(find);
+            match (existing, visibility.keyword()) {
+                (Some(k), Some(new)) => edits.push(Edit::replace(k.byte_range(), new)),
+                (Some(k), None) => edits.push(Edit::delete(k.start_byte()..skip_spaces(src, k.end_byte()))),
+                (None, Some(new)) => {
+                    let at = match keywords.first() {
+                        Some(k) => k.start_byte(),
+                        None => after_modifiers(node).map_or(node.start_byte(), |n| n.start_byte()),
+                    };
+                    edits.push(Edit::insert(at, format!("{new} ")));
+                }
+                (None, None) => {}
+            }
+        }
+        if let Via::Param { .. } = via
+            && let Some(k) = find("static")
+        {
+            edits.push(Edit::delete(k.start_byte()..skip_spaces(src, k.end_byte())));
+        }
+        let params = node.child_by_field_name("parameters");
+        if let Some(params) = params {
+            let remove = match via {
+                Via::Param { index, .. } => Some(*index),
+                _ => None,
+            };
+            let prepend =
+                rw.needs_source.then(|| format!("{} {}", self.project.type_decl(self.source).name, rw.source_name));
+            edits.extend(rewrite_list(params, remove, prepend));
+        }
+        Ok(edits)
+    }
+
+    /// The imports the moved text needs in the destination's file.
+    pub(super) fn dest_imports(
+        &self,
+        rw: &Rewriter<'_, 'p>,
+        dest: TypeId,
+    ) -> Result<BTreeSet<(String, bool, bool)>, Refusal> {
+        let project = self.project;
+        let src_syms = project.symbols_of(self.source);
+        let dest_syms = project.symbols_of(dest);
+        let dest_file = dest.file();
+        let src_file = self.method.file();
+        let mut out: BTreeSet<(String, bool, bool)> = BTreeSet::new();
+        let mut unresolved = false;
+        let mut names = rw.names.clone();
+        if rw.needs_source {
+            names.insert(project.type_decl(self.source).name.clone());
+        }
+        for name in &names {
+            if self.decl.type_params.contains(name) {
+                continue;
+            }
+            if self.class_type_params().contains(name) {
+                return Err(refuse(
+                    Reason::UsesTypeParameter,
+                    format!(
+                        "the method uses the type variable `{name}` of its class, which does not exist in the destination"
+                    ),
+                ));
+            }
+            let in_src = project.resolve_type(src_file, Some(self.source.index()), name);
+            let in_dest = project.resolve_type(dest_file, Some(dest.index()), name);
+            let clash = |other: &str| {
+                refuse(
+                    Reason::TypeNameClash,
+                    format!(
+                        "the method uses the type `{name}`, but in `{}` that name means {other}; rename or qualify it first",
+                        project.qualified_name(dest)
+                    ),
+                )
+            };
+            match in_src {
+                Some(t) => {
+                    if in_dest == Some(t) {
+                        continue;
+                    }
+                    if let Some(other) = in_dest {
+                        return Err(clash(&format!("`{}`", project.qualified_name(other))));
+                    }
+                    if let Some(imp) = imports::single_import_named(dest_syms, name, false) {
+                        return Err(clash(&format!("`{}` (imported)", imp.path)));
+                    }
+                    if !self.accessible(dest, t, self.type_vis(t)) {
+                        return Err(refuse(
+                            Reason::InaccessibleType,
+                            format!(
+                                "the method uses the type `{}`, which is not visible from `{}`; make it public first",
+                                project.qualified_name(t),
+                                project.qualified_name(dest)
+                            ),
+                        ));
+                    }
+                    out.insert((project.qualified_name(t), false, false));
+                }
+                None => {
+                    if let Some(other) = in_dest {
+                        return Err(clash(&format!("`{}`", project.qualified_name(other))));
+                    }
+                    match imports::single_import_named(src_syms, name, false) {
+                        Some(imp) => {
+                            if let Some(theirs) = imports::single_import_named(dest_syms, name, false)
+                                && theirs.path != imp.path
+                            {
+                                return Err(clash(&format!("`{}` (imported)", theirs.path)));
+                            }
+                            out.insert((imp.path.clone(), false, false));
+                        }
+                        None => unresolved |= !JAVA_LANG.contains(&name.as_str()),
+                    }
+                }
+            }
+        }
+        if unresolved {
+            // A name from one of the source's wildcard imports (which one, only the compiler knows).
+            for imp in src_syms.imports.iter().filter(|i| i.wildcard && !i.is_static) {
+                out.insert((imp.path.clone(), false, true));
+            }
+        }
+        for (path, wildcard) in &rw.static_imports {
+            out.insert((path.clone(), true, *wildcard));
+        }
+        // Never import a type into its own package or file.
+        let dest_pkg = project.package_of(dest).to_string();
+        out.retain(|(path, is_static, wildcard)| {
+            *is_static || *wildcard || path.rsplit_once('.').is_none_or(|(pkg, _)| pkg != dest_pkg)
+        });
+        Ok(out)
+    }
+
+    /// Type variables of the source class and its enclosing classes (up to a static one).
+    pub(super) fn class_type_params(&self) -> Vec<String> {
+        if self.decl.is_static() {
+            return Vec::new();
+        }
+        let project = self.project;
+        let mut out = Vec::new();
+        let mut t = Some(self.source);
+        while let Some(ty) = t {
+            let d = project.type_decl(ty);
+            out.extend(d.type_params.iter().cloned());
+            if d.modifiers.iter().any(|m| m == "static") {
+                break;
+            }
+            t = project.enclosing_type(ty);
+        }
+        out
+    }
+
+    /// How code in `file` (inside type `scope`) names `target`, and the import that needs, if any.
+    pub(super) fn type_ref(&self, file: FileId, scope: TypeId, target: TypeId) -> (String, Option<String>) {
+        let project = self.project;
+        let d = project.type_decl(target);
+        if project.resolve_type(file, Some(scope.index()), &d.name) == Some(target) {
+            return (d.name.clone(), None);
+        }
+        if project.resolve_type(file, Some(scope.index()), &d.display) == Some(target) {
+            return (d.display.clone(), None);
+        }
+        let syms = project.file(file).map(|f| &f.symbols);
+        let taken = project.resolve_type(file, Some(scope.index()), &d.name).is_some()
+            || syms.is_ok_and(|s| imports::single_import_named(s, &d.name, false).is_some());
+        if taken {
+            (project.qualified_name(target), None)
+        } else {
+            (d.name.clone(), Some(project.qualified_name(target)))
+        }
+    }
+
+    /// The delegate left behind with `--keep-delegate`: its new body, and imports the source needs.
+    pub(super) fn delegate_body(
+        &self,
+        via: &Via<'_>,
+        dest: TypeId,
+        body: Node<'p>,
+        rw: &Rewriter<'_, 'p>,
+    ) -> Result<(String, Vec<String>), Refusal> {
+        let src = &self.file.text;
+        let decl = self.decl;
+        let nl = if src.contains("\r\n") { "\r\n" } else { "\n" };
+        let indent = line_indent(src, self.decl.span.start_byte).to_string();
+        let unit = crate::engine::extract::indent_unit(src, body, &indent);
+        let mut args: Vec<String> = Vec::new();
+        if rw.needs_source {
+            args.push("this".into());
+        }
+        let mut imports_needed = Vec::new();
+        let receiver = match via {
+            Via::Param { index, name } => {
+                args.extend(decl.params.iter().enumerate().filter(|(i, _)| i != index).map(|(_, p)| p.name.clone()));
+                name.clone()
+            }
+            Via::Field { field } => {
+                args.extend(decl.params.iter().map(|p| p.name.clone()));
+                if decl.params.iter().any(|p| p.name == field.name) {
+                    format!("this.{}", field.name)
+                } else {
+                    field.name.clone()
+                }
+            }
+            Via::Static => {
+                args.extend(decl.params.iter().map(|p| p.name.clone()));
+                let (text, import) = self.type_ref(self.method.file(), self.source, dest);
+                imports_needed.extend(import);
+                text
+            }
+        };
+        let call = format!("{receiver}.{}({})", decl.name, args.join(", "));
+        let returns = decl.return_type.as_ref().is_some_and(|t| t.text != "void");
+        let stmt = if returns { format!("return {call};") } else { format!("{call};") };
+        Ok((format!("{{{nl}{indent}{unit}{stmt}{nl}{indent}}}"), imports_needed))
+    }
+}

@@ -1,0 +1,343 @@
+//! Move Method: an instance method to the class of a parameter or field, a static method to any class.
+//!
+//! The method's text moves as written (Javadoc, annotations, comments and formatting kept, only
+//! re-indented) to the end of the destination class; what must change inside it is spliced:
+//!
+//! - through a parameter `p` (`param:p`): `p` disappears from the parameter list, `p.m()` becomes
+//!   `m()`, `p.x` becomes `x` (or `this.x` where a local hides it), any other use of `p` becomes
+//!   `this`; what the body used of the source object (`x`, `this.x`, `m()`, `this`) goes through a
+//!   new first parameter of the source's type, named after it (`invoiceService.x`). Call sites
+//!   `a.m(b, p)` become `p.m(a, b)` (`p.m(b)` when the source object is not needed);
+//! - through a field `f` (`field:f`): uses of `f` in the body become `this`-implicit, call sites
+//!   `m(args)` become `f.m(args)` and `obj.m(args)` become `obj.f.m(args)` where `f` is visible;
+//! - a static method (`class:a.b.Dest`): unqualified uses of the source's static members become
+//!   `Source.x`, call sites become `Dest.m(...)`, static imports of the method follow it.
+//!
+//! Visibility is raised to the least that every call site needs (never lowered), imports the moved
+//! text needs are added to the destination, and imports the move certainly left unused are
+//! removed. Everything else is refused with a stable reason: what the engine cannot prove correct
+//! from the project model (a call it cannot resolve, a member the destination cannot reach, a
+//! method other methods override) it does not do.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use super::edit::apply;
+use super::extract::reindent;
+use super::imports;
+use super::{ChangeSet, Edit, Reason, Refusal};
+use crate::java::SourceFile;
+use crate::java::project::{FileId, MethodId, Project, TypeId};
+use crate::java::symbols::{FieldDecl, MethodDecl, TypeKind};
+use crate::text::line_indent;
+use body::Rewriter;
+use text::{convert_indent, find_signature, insertion, member_indent, method_node, removal_range};
+
+mod body;
+mod call_sites;
+mod declaration;
+mod preconditions;
+mod text;
+
+/// Where the method goes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "name", rename_all = "snake_case")]
+pub enum Destination {
+    /// The class of this parameter's declared type; the parameter disappears and its uses become `this`.
+    Param(String),
+    /// The class of this field's declared type.
+    Field(String),
+    /// Any class, by fully qualified name (static methods).
+    Class(String),
+}
+
+impl std::str::FromStr for Destination {
+    type Err = String;
+    /// `param:NAME`, `field:NAME` or `class:FQN`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (kind, name) =
+            s.split_once(':').ok_or_else(|| format!("`{s}` is not `param:NAME`, `field:NAME` or `class:FQN`"))?;
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(format!("`{s}` names no {kind}"));
+        }
+        match kind {
+            "param" => Ok(Destination::Param(name.to_string())),
+            "field" => Ok(Destination::Field(name.to_string())),
+            "class" => Ok(Destination::Class(name.to_string())),
+            other => Err(format!("`{other}:` is not a destination; use `param:NAME`, `field:NAME` or `class:FQN`")),
+        }
+    }
+}
+
+/// What Move Method needs beyond the method.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveSpec {
+    pub to: Destination,
+    /// Leave a method behind that delegates to the moved one.
+    #[serde(default)]
+    pub keep_delegate: bool,
+}
+
+/// What the move did, for reports and for compound refactorings that continue on the result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Moved {
+    pub changes: ChangeSet,
+    /// The destination class, fully qualified (`a.b.Outer.Inner`).
+    pub destination: String,
+    /// Repository-relative path of the destination's file.
+    pub destination_file: PathBuf,
+    /// The moved method's declaration in the destination, e.g. `public long daysLate(LocalDate today)`.
+    pub signature: String,
+    pub name: String,
+    /// The moved method's erased parameter types (simple names), to find it again after the move.
+    pub erased_params: Vec<String>,
+    /// How many call sites were rewritten.
+    pub call_sites: usize,
+}
+
+/// Moves `method` as `spec` says, updating call sites, imports and visibility, or refuses.
+pub fn move_method(project: &Project, method: MethodId, spec: &MoveSpec) -> Result<ChangeSet, Refusal> {
+    plan(project, method, spec).map(|m| m.changes)
+}
+
+/// [`move_method`] with the details of what was done.
+pub fn plan(project: &Project, method: MethodId, spec: &MoveSpec) -> Result<Moved, Refusal> {
+    let decl = project.method(method);
+    let source = project.owner(method);
+    let file = project.method_source(method);
+    Mover { project, method, decl, source, file, spec }.run()
+}
+
+/// Java's access levels, in increasing order of reach.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Vis {
+    Private,
+    Package,
+    Protected,
+    Public,
+}
+
+impl Vis {
+    fn of(modifiers: &[String], in_interface: bool) -> Vis {
+        if in_interface {
+            return if modifiers.iter().any(|m| m == "private") { Vis::Private } else { Vis::Public };
+        }
+        match () {
+            _ if modifiers.iter().any(|m| m == "public") => Vis::Public,
+            _ if modifiers.iter().any(|m| m == "protected") => Vis::Protected,
+            _ if modifiers.iter().any(|m| m == "private") => Vis::Private,
+            _ => Vis::Package,
+        }
+    }
+
+    fn keyword(self) -> Option<&'static str> {
+        match self {
+            Vis::Private => Some("private"),
+            Vis::Package => None,
+            Vis::Protected => Some("protected"),
+            Vis::Public => Some("public"),
+        }
+    }
+}
+
+/// How the method reaches its destination.
+enum Via<'p> {
+    /// Parameter number `index` of the method.
+    Param {
+        index: usize,
+        name: String,
+    },
+    Field {
+        field: &'p FieldDecl,
+    },
+    Static,
+}
+
+struct Mover<'p> {
+    project: &'p Project,
+    method: MethodId,
+    decl: &'p MethodDecl,
+    source: TypeId,
+    file: &'p SourceFile,
+    spec: &'p MoveSpec,
+}
+
+fn refuse(reason: Reason, message: impl Into<String>) -> Refusal {
+    Refusal::new(reason, message)
+}
+
+impl<'p> Mover<'p> {
+    fn run(&self) -> Result<Moved, Refusal> {
+        self.check_method()?;
+        let (via, dest) = self.destination()?;
+        self.check_destination(dest)?;
+        let project = self.project;
+        let src = &self.file.text;
+        let node = method_node(self.file, self.decl).ok_or_else(|| {
+            refuse(Reason::SyntaxError, "the method's declaration could not be found in the parse tree")
+        })?;
+        let body = node.child_by_field_name("body").ok_or_else(|| self.no_body())?;
+
+        // The body, rewritten for its new home.
+        let mut rw = Rewriter::new(self, &via, dest, node);
+        rw.visit(body)?;
+        rw.finish_recursion()?;
+        self.check_members(&rw, dest)?;
+        self.check_callees(dest)?;
+
+        let new_params = self.new_param_types(&via, rw.needs_source);
+        self.check_clash(dest, &new_params)?;
+
+        // Call sites (all of them, or none with a delegate left behind).
+        let sites = if self.spec.keep_delegate { CallSites::default() } else { self.call_sites(&via, dest, &rw)? };
+
+        // Visibility: the least every caller needs, never lower than it was.
+        let in_interface = project.type_decl(self.source).kind == TypeKind::Interface;
+        let original = Vis::of(&self.decl.modifiers, in_interface);
+        let mut needed = Vis::Private;
+        let callers: Vec<TypeId> = if self.spec.keep_delegate { vec![self.source] } else { sites.caller_types.clone() };
+        for caller in callers {
+            needed = needed.max(self.access_needed(caller, dest));
+        }
+        let visibility = original.max(needed);
+
+        // The header: visibility, `static`, parameters.
+        let mut moved_edits = rw.edits.clone();
+        moved_edits.extend(self.header_edits(node, &via, visibility, original, &rw)?);
+
+        // The moved text, re-indented for the destination.
+        let start = self.decl.javadoc_span.map_or(self.decl.span.start_byte, |j| j.start_byte);
+        let end = self.decl.span.end_byte;
+        let shifted: Vec<Edit> = moved_edits
+            .iter()
+            .map(|e| Edit { start: e.start - start, end: e.end - start, replacement: e.replacement.clone() })
+            .collect();
+        let text = apply("moved method", &src[start..end], &shifted).map_err(|e| {
+            refuse(Reason::OverlappingEdits, format!("the method's rewrite conflicts with itself: {e}"))
+        })?;
+        let dest_file = project.source(dest);
+        let dest_path = dest_file.path.clone();
+        let indent = member_indent(project, dest);
+        let base = line_indent(src, start);
+        let dest_class_indent = line_indent(&dest_file.text, project.type_decl(dest).span.start_byte);
+        let dest_unit = indent.strip_prefix(dest_class_indent).filter(|u| !u.is_empty()).unwrap_or("    ");
+        let src_unit = super::extract::indent_unit(src, body, base);
+        let lines: Vec<String> = reindent(&text, base, &indent)
+            .into_iter()
+            .map(|l| convert_indent(l, &indent, &src_unit, dest_unit))
+            .collect();
+
+        let mut changes = ChangeSet::new();
+        let source_path = self.file.path.clone();
+        // Remove the method (or leave a delegate), insert it in the destination.
+        if self.spec.keep_delegate {
+            let delegate = self.delegate_body(&via, dest, body, &rw)?;
+            changes.edit(&source_path, src, Edit::replace(body.byte_range(), delegate.0));
+            for path in delegate.1 {
+                for e in
+                    imports::add(self.file, project.symbols_of(self.source), &BTreeSet::from([(path, false, false)]))
+                {
+                    changes.edit(&source_path, src, e);
+                }
+            }
+        } else {
+            changes.edit(&source_path, src, Edit::delete(removal_range(src, start, end)));
+        }
+        let dest_src = &dest_file.text;
+        changes.edit(&dest_path, dest_src, insertion(project, dest, &lines));
+        let dest_imports = self.dest_imports(&rw, dest)?;
+        for e in imports::add(dest_file, project.symbols_of(dest), &dest_imports) {
+            changes.edit(&dest_path, dest_src, e);
+        }
+        for (path, original, edit) in sites.edits {
+            changes.edit(&path, &original, edit);
+        }
+        for (fid, paths) in &sites.imports {
+            let f = self.parsed(*fid)?;
+            for e in imports::add(&f.source, &f.symbols, paths) {
+                changes.edit(&f.source.path, &f.source.text, e);
+            }
+        }
+
+        // Imports the move certainly left unused.
+        let mut unused: Vec<(FileId, BTreeSet<String>)> = sites.unused.into_iter().collect();
+        if !self.spec.keep_delegate {
+            let mut names: BTreeSet<String> = rw.names.clone();
+            names.extend(
+                rw.static_imports
+                    .iter()
+                    .filter(|(_, w)| !w)
+                    .filter_map(|(p, _)| p.rsplit('.').next())
+                    .map(str::to_string),
+            );
+            unused.push((self.method.file(), names));
+        }
+        for (fid, names) in unused {
+            let f = self.parsed(fid)?;
+            let Ok(Some(after)) = changes.render_file(&f.source.path) else { continue };
+            let removals = imports::remove_unused(&f.source, &f.symbols, &after, &names);
+            for e in removals {
+                changes.edit(&f.source.path, &f.source.text, e);
+            }
+        }
+
+        // Every file must still splice cleanly (nested call sites of the method would not).
+        let rendered = changes.render().map_err(|e| {
+            refuse(
+                Reason::OverlappingCalls,
+                format!("call sites of the method overlap (one is inside another's arguments): {e}; move it by hand or untangle the calls first"),
+            )
+        })?;
+        let dest_after = rendered.get(&dest_path).cloned().unwrap_or_default();
+        let signature =
+            find_signature(&dest_after, &self.decl.name, &new_params, project.type_decl(dest).display.as_str())
+                .unwrap_or_default();
+        Ok(Moved {
+            changes,
+            destination: project.qualified_name(dest),
+            destination_file: dest_path,
+            signature,
+            name: self.decl.name.clone(),
+            erased_params: new_params,
+            call_sites: sites.count,
+        })
+    }
+
+    fn parsed(&self, fid: FileId) -> Result<&'p crate::java::JavaFile, Refusal> {
+        self.project
+            .file(fid)
+            .map_err(|e| refuse(Reason::UnreadableFile, format!("{e}; mantra cannot update the call sites there")))
+    }
+
+    fn name(&self) -> String {
+        format!("`{}`", self.decl.signature())
+    }
+
+    fn no_body(&self) -> Refusal {
+        refuse(
+            Reason::AbstractMethod,
+            format!(
+                "{} has no body (abstract, native or an interface method); only methods with a body can move",
+                self.name()
+            ),
+        )
+    }
+}
+
+/// Call-site edits of every file, with what the rewrite needs around them.
+#[derive(Default)]
+struct CallSites {
+    edits: Vec<(PathBuf, String, Edit)>,
+    caller_types: Vec<TypeId>,
+    /// Imports each caller's file needs (`(path, is_static, wildcard)`).
+    imports: HashMap<FileId, BTreeSet<(String, bool, bool)>>,
+    /// Simple names whose imports may have become unused, per file.
+    unused: HashMap<FileId, BTreeSet<String>>,
+    count: usize,
+}
+
+#[cfg(test)]
+mod tests;

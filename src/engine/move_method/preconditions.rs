@@ -1,0 +1,399 @@
+//! What a move must satisfy before anything is rewritten: the method itself, the destination,
+//! the members and callees the body uses, visibility, and name clashes in the destination.
+
+use super::body::Rewriter;
+use super::{Destination, Mover, Via, Vis, refuse};
+use crate::engine::{Reason, Refusal};
+use crate::java::calls::Resolution;
+use crate::java::project::{MethodId, TypeId};
+use crate::java::symbols::TypeKind;
+
+impl<'p> Mover<'p> {
+    /// What the method itself must be.
+    pub(super) fn check_method(&self) -> Result<(), Refusal> {
+        let project = self.project;
+        let decl = self.decl;
+        if let Some(err) = self.file.syntax_error() {
+            return Err(refuse(
+                Reason::SyntaxError,
+                format!(
+                    "{} has a syntax error on line {} (`{}`); fix it first",
+                    self.file.path.display(),
+                    err.line,
+                    err.snippet
+                ),
+            ));
+        }
+        if decl.is_constructor() {
+            return Err(refuse(Reason::Constructor, "a constructor cannot move; move a method instead"));
+        }
+        if decl.body.is_none() || decl.modifiers.iter().any(|m| m == "abstract" || m == "native") {
+            return Err(self.no_body());
+        }
+        let owner = project.type_decl(self.source);
+        if owner.is_anonymous() || owner.local {
+            return Err(refuse(
+                Reason::LocalClass,
+                format!(
+                    "{} belongs to a local or anonymous class, which other classes cannot name; move the class out first",
+                    self.name()
+                ),
+            ));
+        }
+        let overrides = project.overrides(self.method);
+        let overridden = project.overridden_by(self.method);
+        if !overrides.is_empty() || !overridden.is_empty() || decl.annotations.iter().any(|a| a == "@Override") {
+            let other = overrides
+                .first()
+                .or(overridden.first())
+                .map(|m| format!(" (see {}#{})", project.qualified_name(project.owner(*m)), project.method(*m).name))
+                .unwrap_or_else(|| " (it is annotated @Override)".into());
+            return Err(refuse(
+                Reason::InHierarchy,
+                format!(
+                    "{} overrides or is overridden by another method{other}; moving it would change which code runs. Move a method outside the hierarchy, or keep a delegate by hand",
+                    self.name()
+                ),
+            ));
+        }
+        if decl.modifiers.iter().any(|m| m == "synchronized") {
+            return Err(refuse(
+                Reason::SynchronizedMethod,
+                format!(
+                    "{} is synchronized on its object; in another class it would lock a different monitor",
+                    self.name()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Which class the spec names, and how the method gets there.
+    pub(super) fn destination(&self) -> Result<(Via<'p>, TypeId), Refusal> {
+        let project = self.project;
+        let decl = self.decl;
+        match &self.spec.to {
+            Destination::Param(name) => {
+                let Some(index) = decl.params.iter().position(|p| p.name == *name) else {
+                    let names: Vec<&str> = decl.params.iter().map(|p| p.name.as_str()).collect();
+                    return Err(refuse(
+                        Reason::NoSuchParameter,
+                        format!(
+                            "{} has no parameter `{name}` (it has: {})",
+                            self.name(),
+                            if names.is_empty() { "none".into() } else { names.join(", ") }
+                        ),
+                    ));
+                };
+                let param = &decl.params[index];
+                if param.varargs || param.ty.dims > 0 || param.generic {
+                    return Err(refuse(
+                        Reason::DestinationNotInProject,
+                        format!("parameter `{name}` has type `{}`, which is not a class of the project", param.ty.text),
+                    ));
+                }
+                let dest = self.project_type(&param.ty.raw, &format!("parameter `{name}`"))?;
+                if param.ty.text.contains('<') {
+                    return Err(refuse(
+                        Reason::GenericDestination,
+                        format!(
+                            "parameter `{name}` has the parameterised type `{}`; inside the class `this` would have the raw type variables, not these arguments",
+                            param.ty.text
+                        ),
+                    ));
+                }
+                Ok((Via::Param { index, name: name.clone() }, dest))
+            }
+            Destination::Field(name) => {
+                if decl.is_static() {
+                    return Err(refuse(
+                        Reason::StaticMethodViaField,
+                        format!(
+                            "{} is static and cannot reach the field `{name}`; use `class:FQN` or `param:NAME`",
+                            self.name()
+                        ),
+                    ));
+                }
+                let Some(field) = project.type_decl(self.source).fields.iter().find(|f| f.name == *name) else {
+                    let names: Vec<&str> =
+                        project.type_decl(self.source).fields.iter().map(|f| f.name.as_str()).collect();
+                    return Err(refuse(
+                        Reason::NoSuchField,
+                        format!(
+                            "{} declares no field `{name}` (it has: {})",
+                            project.qualified_name(self.source),
+                            if names.is_empty() { "none".into() } else { names.join(", ") }
+                        ),
+                    ));
+                };
+                if field.is_static() {
+                    return Err(refuse(
+                        Reason::StaticField,
+                        format!("the field `{name}` is static; move the method with `class:FQN` instead"),
+                    ));
+                }
+                if field.ty.dims > 0 {
+                    return Err(refuse(
+                        Reason::DestinationNotInProject,
+                        format!("the field `{name}` has type `{}`, which is not a class of the project", field.ty.text),
+                    ));
+                }
+                let dest = self.project_type(&field.ty.raw, &format!("field `{name}`"))?;
+                if field.ty.text.contains('<') {
+                    return Err(refuse(
+                        Reason::GenericDestination,
+                        format!(
+                            "the field `{name}` has the parameterised type `{}`; moving into a generic class is not supported",
+                            field.ty.text
+                        ),
+                    ));
+                }
+                Ok((Via::Field { field }, dest))
+            }
+            Destination::Class(fqn) => {
+                if !decl.is_static() {
+                    return Err(refuse(
+                        Reason::InstanceMethod,
+                        format!(
+                            "{} is an instance method; move it through a parameter (`param:NAME`) or a field (`field:NAME`), or make it static first",
+                            self.name()
+                        ),
+                    ));
+                }
+                let dest = project.find_type(fqn.trim()).ok_or_else(|| {
+                    refuse(
+                        Reason::DestinationNotInProject,
+                        format!("`{fqn}` is not a class of this project (give its fully qualified name, e.g. `com.acme.Util`)"),
+                    )
+                })?;
+                Ok((Via::Static, dest))
+            }
+        }
+    }
+
+    pub(super) fn project_type(&self, raw: &str, what: &str) -> Result<TypeId, Refusal> {
+        let project = self.project;
+        project.resolve_type(self.method.file(), Some(self.source.index()), raw).ok_or_else(|| {
+            refuse(
+                Reason::DestinationNotInProject,
+                format!("the {what} has type `{raw}`, which is not a class of this project (JDK and library classes cannot be edited)"),
+            )
+        })
+    }
+
+    pub(super) fn check_destination(&self, dest: TypeId) -> Result<(), Refusal> {
+        let project = self.project;
+        let d = project.type_decl(dest);
+        let dest_name = project.qualified_name(dest);
+        if dest == self.source {
+            return Err(refuse(Reason::SameClass, format!("{} already is in `{dest_name}`", self.name())));
+        }
+        match d.kind {
+            TypeKind::Interface | TypeKind::Annotation => {
+                return Err(refuse(
+                    Reason::DestinationInterface,
+                    format!(
+                        "`{dest_name}` is an {}; mantra moves methods into classes, enums and records only",
+                        d.kind.keyword()
+                    ),
+                ));
+            }
+            TypeKind::Anonymous => {
+                return Err(refuse(Reason::LocalClass, format!("`{dest_name}` is an anonymous class")));
+            }
+            _ => {}
+        }
+        if d.local {
+            return Err(refuse(
+                Reason::LocalClass,
+                format!("`{dest_name}` is a local class, invisible outside its method"),
+            ));
+        }
+        let dest_file = project.source(dest);
+        if let Some(err) = dest_file.syntax_error() {
+            return Err(refuse(
+                Reason::SyntaxError,
+                format!(
+                    "{} has a syntax error on line {} (`{}`); fix it first",
+                    dest_file.path.display(),
+                    err.line,
+                    err.snippet
+                ),
+            ));
+        }
+        let layout = project.layout();
+        if layout.is_test_file(&self.file.path) && !layout.is_test_file(&dest_file.path) {
+            return Err(refuse(
+                Reason::TestToMain,
+                format!(
+                    "{} is test code and `{dest_name}` is main code; a test method moves only to a test class",
+                    self.name()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The least access the moved method needs for code in `caller` to call it in `dest`.
+    pub(super) fn access_needed(&self, caller: TypeId, dest: TypeId) -> Vis {
+        let project = self.project;
+        if project.top_level_of(caller) == project.top_level_of(dest) {
+            Vis::Private
+        } else if project.package_of(caller) == project.package_of(dest) {
+            Vis::Package
+        } else {
+            Vis::Public
+        }
+    }
+
+    /// Whether code in `from` can use a member of `owner` with access `vis`.
+    pub(super) fn accessible(&self, from: TypeId, owner: TypeId, vis: Vis) -> bool {
+        let project = self.project;
+        match vis {
+            Vis::Public => true,
+            Vis::Private => project.top_level_of(from) == project.top_level_of(owner),
+            Vis::Package => project.package_of(from) == project.package_of(owner),
+            Vis::Protected => {
+                project.package_of(from) == project.package_of(owner) || project.supertypes(from).contains(&owner)
+            }
+        }
+    }
+
+    pub(super) fn type_vis(&self, ty: TypeId) -> Vis {
+        let project = self.project;
+        let in_interface = project.enclosing_type(ty).is_some_and(|p| project.type_decl(p).kind == TypeKind::Interface);
+        Vis::of(&project.type_decl(ty).modifiers, in_interface)
+    }
+
+    /// The source members the body reaches through the new parameter or by qualified name.
+    pub(super) fn check_members(&self, rw: &Rewriter<'_, 'p>, dest: TypeId) -> Result<(), Refusal> {
+        let project = self.project;
+        for m in &rw.members {
+            if !self.accessible(dest, m.owner, m.vis) {
+                let (reason, what) = if m.vis == Vis::Private {
+                    (Reason::PrivateMemberUsed, "private")
+                } else {
+                    (Reason::InaccessibleMember, m.vis.keyword().unwrap_or("package-private"))
+                };
+                return Err(refuse(
+                    reason,
+                    format!(
+                        "the method uses `{}` of `{}` (line {}), which is {what}, so `{}` cannot use it; make it accessible first (or move it too)",
+                        m.name,
+                        project.qualified_name(m.owner),
+                        m.line,
+                        project.qualified_name(dest)
+                    ),
+                ));
+            }
+        }
+        if rw.needs_source {
+            let src_vis = self.type_vis(self.source);
+            if !self.accessible(dest, self.source, src_vis)
+                || (src_vis != Vis::Public && project.package_of(dest) != project.package_of(self.source))
+            {
+                return Err(refuse(
+                    Reason::InaccessibleMember,
+                    format!(
+                        "the method needs the `{}` object, but that class is not visible from `{}`",
+                        project.qualified_name(self.source),
+                        project.qualified_name(dest)
+                    ),
+                ));
+            }
+            if !project.type_decl(self.source).type_params.is_empty() {
+                return Err(refuse(
+                    Reason::GenericSource,
+                    format!(
+                        "the method uses members of `{}`, a generic class, so it would need a parameter of that type with its type arguments; mantra does not infer them",
+                        project.qualified_name(self.source)
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Methods and constructors of other classes the body calls must be callable from the destination.
+    pub(super) fn check_callees(&self, dest: TypeId) -> Result<(), Refusal> {
+        let project = self.project;
+        let source_side: Vec<TypeId> = std::iter::once(self.source).chain(project.supertypes(self.source)).collect();
+        for c in project.callees(self.method) {
+            let Resolution::Resolved { method: target } = c.resolution else { continue };
+            if target == self.method {
+                continue;
+            }
+            let owner = project.owner(target);
+            if owner == dest || source_side.contains(&owner) {
+                continue; // the destination's own members; the source's are checked as members
+            }
+            let in_interface = project.type_decl(owner).kind == TypeKind::Interface;
+            let vis = Vis::of(&project.method(target).modifiers, in_interface);
+            if !self.accessible(dest, owner, vis) {
+                let site = &self.decl.calls[c.call];
+                return Err(refuse(
+                    Reason::InaccessibleMember,
+                    format!(
+                        "the method calls `{}` (line {}), which `{}` cannot call ({} in `{}`); make it accessible first",
+                        project.call_text(self.method, c.call),
+                        site.span.start_line,
+                        project.qualified_name(dest),
+                        vis.keyword().unwrap_or("package-private"),
+                        project.qualified_name(owner)
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The moved method's erased parameter types.
+    pub(super) fn new_param_types(&self, via: &Via<'_>, needs_source: bool) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        if needs_source && !matches!(via, Via::Static) {
+            out.push(self.project.type_decl(self.source).name.clone());
+        }
+        for (i, p) in self.decl.params.iter().enumerate() {
+            if matches!(via, Via::Param { index, .. } if *index == i) {
+                continue;
+            }
+            out.push(p.ty.erased());
+        }
+        out
+    }
+
+    /// A method with the same name and erasure in the destination, above it or below it.
+    pub(super) fn check_clash(&self, dest: TypeId, params: &[String]) -> Result<(), Refusal> {
+        let project = self.project;
+        let name = &self.decl.name;
+        let same = |m: MethodId| {
+            let d = project.method(m);
+            !d.is_constructor() && d.name == *name && d.erased_params() == params
+        };
+        let describe = |m: MethodId, how: &str| {
+            refuse(
+                Reason::NameClash,
+                format!(
+                    "`{}` {how} a method `{}` (line {}); the moved method would clash with it. Rename one of them first",
+                    project.qualified_name(project.owner(m)),
+                    project.method(m).signature(),
+                    project.method(m).span.start_line
+                ),
+            )
+        };
+        if let Some(m) = project.methods_of(dest).into_iter().find(|&m| same(m)) {
+            return Err(describe(m, "already has"));
+        }
+        for t in project.supertypes(dest) {
+            if let Some(m) = project.methods_of(t).into_iter().find(|&m| same(m)) {
+                return Err(describe(m, "(a supertype of the destination) has"));
+            }
+        }
+        for t in project.subtypes(dest) {
+            if let Some(m) = project.methods_of(t).into_iter().find(|&m| same(m)) {
+                return Err(describe(m, "(a subtype of the destination) has"));
+            }
+        }
+        Ok(())
+    }
+}
