@@ -12,6 +12,7 @@ pub mod edit;
 pub mod extract;
 pub mod imports;
 pub mod inline;
+pub mod layout;
 pub mod move_method;
 pub mod precedence;
 pub mod refusal;

@@ -215,7 +215,7 @@ impl<'p> Mover<'p> {
         let decl = self.decl;
         let nl = if src.contains("\r\n") { "\r\n" } else { "\n" };
         let indent = line_indent(src, self.decl.span.start_byte).to_string();
-        let unit = crate::engine::extract::indent_unit(src, body, &indent);
+        let unit = crate::engine::layout::indent_unit(src, body, &indent);
         let mut args: Vec<String> = Vec::new();
         if rw.needs_source {
             args.push("this".into());

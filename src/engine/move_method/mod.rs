@@ -25,8 +25,8 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use super::edit::apply;
-use super::extract::reindent;
 use super::imports;
+use super::layout::{indent_unit, reindent_lines};
 use super::{ChangeSet, Edit, Reason, Refusal};
 use crate::java::SourceFile;
 use crate::java::project::{FileId, MethodId, Project, TypeId};
@@ -224,8 +224,8 @@ impl<'p> Mover<'p> {
         let base = line_indent(src, start);
         let dest_class_indent = line_indent(&dest_file.text, project.type_decl(dest).span.start_byte);
         let dest_unit = indent.strip_prefix(dest_class_indent).filter(|u| !u.is_empty()).unwrap_or("    ");
-        let src_unit = super::extract::indent_unit(src, body, base);
-        let lines: Vec<String> = reindent(&text, base, &indent)
+        let src_unit = indent_unit(src, body, base);
+        let lines: Vec<String> = reindent_lines(&text, base, &indent)
             .into_iter()
             .map(|l| convert_indent(l, &indent, &src_unit, dest_unit))
             .collect();
