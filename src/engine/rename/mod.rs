@@ -1,0 +1,141 @@
+//! Rename Method: the declaration, call sites, method references, and the overriding and
+//! overridden methods in the project.
+//!
+//! A method is renamed together with its *family*: every project method it overrides, every one
+//! that overrides it, transitively, and the methods a subclass makes implement the same interface
+//! method (`class C extends A implements I` where `A.m` implements `I.m`). Renaming only part of a
+//! family silently changes dispatch, so the family moves as one.
+//!
+//! Only the name token changes, at every place that names a member of the family: declarations,
+//! calls (`m()`, `x.m()`, `super.m()`, calls from inner and anonymous classes and from tests),
+//! method references (`Type::m`, `this::m`, `expr::m`), single static imports, and Javadoc
+//! `{@link #m}` / `{@link Type#m(int)}` / `@see` references. Every other byte stays as it was.
+//!
+//! The engine refuses, with a stable reason, whenever it cannot show that the rename keeps every
+//! call going where it went:
+//! - `constructor`, `invalid_name`, `same_name`, `syntax_error`, `record_accessor`;
+//! - `overrides_external`: the family overrides a method of a type outside the project (`toString`,
+//!   `compareTo`, `run`), or extends a library type whose methods mantra cannot list;
+//! - `name_clash`: the new name already names a method with an overlapping number of parameters in
+//!   the family's hierarchy (an exact clash breaks compilation; a same-arity overload can quietly
+//!   capture existing calls), would override a method of `Object` or a known JDK supertype, or
+//!   would shadow / be shadowed by a method of an enclosing class for unqualified calls;
+//! - `unresolved_calls`: calls named like the method whose target the model cannot pin down.
+//!
+//! Out of scope, by construction of a static model: reflection (`getMethod("m")`), method names in
+//! strings, configuration files or other languages, and code outside the project's sources.
+
+use std::collections::BTreeMap;
+
+use super::{ChangeSet, Reason, Refusal};
+use crate::java::project::{MethodId, Project};
+use crate::java::source::SourceFile;
+use crate::java::symbols::{FieldKind, TypeKind};
+use crate::java::syntax::{is_java_identifier, is_reserved};
+use family::{Family, check_clash, check_external};
+use scan::Renamer;
+
+mod family;
+mod scan;
+#[cfg(test)]
+mod tests;
+
+/// What Rename Method needs beyond the method: the new name.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RenameSpec {
+    pub new_name: String,
+}
+
+/// How many doubtful call sites a refusal lists before "and N more".
+const LISTED: usize = 5;
+
+/// Renames `method` and everything that must change with it, or refuses.
+pub fn rename_method(project: &Project, method: MethodId, spec: &RenameSpec) -> Result<ChangeSet, Refusal> {
+    let decl = project.method(method);
+    let old = decl.name.clone();
+    let new = spec.new_name.as_str();
+    check_name(project, method, new)?;
+    let family = Family::of(project, method);
+    check_external(project, &family, &old, new)?;
+    check_clash(project, &family, new)?;
+    let mut renamer = Renamer {
+        project,
+        family: &family,
+        old: &old,
+        new,
+        edits: BTreeMap::new(),
+        inserts: Vec::new(),
+        unqualified: Vec::new(),
+        doubts: Vec::new(),
+    };
+    for &m in &family.members {
+        let d = project.method(m);
+        renamer.add(m.file(), d.name_span.range());
+    }
+    for f in project.files_containing(&old) {
+        renamer.scan_file(f)?;
+    }
+    renamer.check_captured_calls()?;
+    if !renamer.doubts.is_empty() {
+        return Err(renamer.doubt_refusal());
+    }
+    renamer.change_set()
+}
+
+fn describe(project: &Project, m: MethodId) -> String {
+    format!("{}.{}", project.type_decl(project.owner(m)).display, project.method(m).signature())
+}
+
+fn check_name(project: &Project, method: MethodId, new: &str) -> Result<(), Refusal> {
+    let decl = project.method(method);
+    if decl.is_constructor() {
+        return Err(Refusal::new(
+            Reason::Constructor,
+            format!("`{}` is a constructor; its name is its class's name: rename the class instead", decl.signature()),
+        ));
+    }
+    if is_reserved(new) {
+        return Err(Refusal::new(Reason::InvalidName, format!("`{new}` is a Java keyword; choose another name")));
+    }
+    if !is_java_identifier(new) {
+        return Err(Refusal::new(
+            Reason::InvalidName,
+            format!("`{new}` is not a Java identifier: use letters, digits, `_` or `$`, not starting with a digit"),
+        ));
+    }
+    if new == decl.name {
+        return Err(Refusal::new(
+            Reason::SameName,
+            format!("the method is already called `{new}`; choose a different name"),
+        ));
+    }
+    let source = project.method_source(method);
+    if let Some(err) = source.syntax_error() {
+        return Err(syntax_refusal(source, err.line, &err.snippet));
+    }
+    let owner = project.type_decl(project.owner(method));
+    if owner.kind == TypeKind::Record
+        && decl.params.is_empty()
+        && owner.fields.iter().any(|f| f.kind == FieldKind::RecordComponent && f.name == decl.name)
+    {
+        return Err(Refusal::new(
+            Reason::RecordAccessor,
+            format!(
+                "`{}()` is the accessor of record component `{}`; renaming it would leave the implicit accessor \
+                 behind: rename the component instead",
+                decl.name, decl.name
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn syntax_refusal(source: &SourceFile, line: usize, snippet: &str) -> Refusal {
+    Refusal::new(
+        Reason::SyntaxError,
+        format!(
+            "{} has a syntax error at line {line} (`{snippet}`), so its calls cannot be read reliably; fix it first",
+            source.path.display()
+        ),
+    )
+}
