@@ -1,0 +1,283 @@
+//! Moves between classes: Move Method, Move And Rename, and across a hierarchy (Pull Up, Push Down).
+
+use super::*;
+
+const MOVE_A_BEFORE: &str = "package m;\npublic class Order {\n  Customer customer;\n  double price() { return 10; }\n  public String label(String prefix) {\n    String s = prefix.trim();\n    s = s + \":\" + price();\n    return s.toUpperCase();\n  }\n  void show() { System.out.println(label(\"x\")); }\n}\n";
+
+const MOVE_A_AFTER: &str = "package m;\npublic class Order {\n  Customer customer;\n  double price() { return 10; }\n  void show() { System.out.println(Labels.label(\"x\", price())); }\n}\n";
+
+const MOVE_B_BEFORE: &str = "package m;\npublic class Labels {\n  static String none() { return \"\"; }\n}\n";
+
+#[test]
+fn move_and_rename_method_between_classes() {
+    let moved = "package m;\npublic class Labels {\n  static String none() { return \"\"; }\n  public static String label(String prefix, double price) {\n    String s = prefix.trim();\n    s = s + \":\" + price;\n    return s.toUpperCase();\n  }\n}\n";
+    let before = snap(&[("m/Order.java", MOVE_A_BEFORE), ("m/Labels.java", MOVE_B_BEFORE)]);
+    let after = snap(&[("m/Order.java", MOVE_A_AFTER), ("m/Labels.java", moved)]);
+    let found = detect(&before, &after);
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Move Method\tpublic label(prefix String) : String from class m.Order to public label(prefix String, price double) : String from class m.Labels"
+        ]
+    );
+    assert!(!found[0].pure, "the call to price() became a parameter");
+
+    let renamed = moved.replace("label(", "caption(");
+    let after = snap(&[("m/Order.java", &MOVE_A_AFTER.replace("label(", "caption(")), ("m/Labels.java", &renamed)]);
+    let found = detect(&before, &after);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].kind, RefactoringType::MoveAndRenameMethod);
+    assert!(found[0].description.starts_with(
+        "Move And Rename Method\tpublic label(prefix String) : String from class m.Order to public caption("
+    ));
+}
+
+/// A method copied into two unrelated classes that fit it equally well moved to neither in
+/// particular; with one copy it is a move.
+#[test]
+fn move_method_into_equal_copies_is_not_reported() {
+    let before = "package e;\n\npublic class Merge {\n    static class Builder {\n        \
+                  public void close() {\n            Releasables.close(builders);\n            \
+                  closed = markClosed(builders.length);\n        }\n    }\n}\n";
+    let target = |name: &str| {
+        format!(
+            "package e;\n\npublic class {name} {{\n    public void close() {{\n        \
+             Releasables.close(builders);\n        closed = markClosed(builders.length);\n    }}\n}}\n"
+        )
+    };
+    let after_merge = "package e;\n\npublic class Merge {\n    static class Builder {\n    }\n}\n";
+    let one = detect(
+        &snap(&[("e/Merge.java", before)]),
+        &snap(&[("e/Merge.java", after_merge), ("e/ForInt.java", &target("ForInt"))]),
+    );
+    assert_eq!(
+        descriptions(&one),
+        ["Move Method\tpublic close() : void from class e.Merge.Builder to public close() : void from class e.ForInt"]
+    );
+    let two = detect(
+        &snap(&[("e/Merge.java", before)]),
+        &snap(&[
+            ("e/Merge.java", after_merge),
+            ("e/ForInt.java", &target("ForInt")),
+            ("e/ForLong.java", &target("ForLong")),
+        ]),
+    );
+    assert!(two.is_empty(), "{two:?}");
+}
+
+/// A test class renamed with every test it had kept, however many the new name gains, is the
+/// same class (RefactoringMiner's test-class rule): its test is not reported as moved.
+#[test]
+fn test_class_renamed_with_all_its_tests_is_not_a_move() {
+    let test = "    public void testCanceled() throws Exception {\n        Flag flag = new Flag();\n        \
+                Runner runner = new Runner(flag, 3);\n        assertTrue(runner.run(\"a\"));\n        flag.set(true);\n        \
+                assertFalse(runner.run(\"b\"));\n    }\n";
+    let extra = |n: &str| {
+        format!(
+            "    public void test{n}() {{\n        Runner runner = new Runner(null, {}) ;\n        assertEquals(\"{n}\", runner.name());\n    }}\n",
+            n.len()
+        )
+    };
+    let before = format!("package h;\n\npublic class RunnerTest extends TestCase {{\n{test}}}\n");
+    let after = format!(
+        "package h;\n\npublic class TestRunner extends TestCase {{\n{test}{}{}}}\n",
+        extra("Name"),
+        extra("Other")
+    );
+    let found = detect(&snap(&[("h/RunnerTest.java", &before)]), &snap(&[("h/TestRunner.java", &after)]));
+    assert!(found.is_empty(), "{found:?}");
+    // Classes that are not tests need half their members in common.
+    let before = before.replace("RunnerTest", "RunnerChecks");
+    let after = after.replace("TestRunner", "RunnerProbes");
+    let found = detect(&snap(&[("h/RunnerChecks.java", &before)]), &snap(&[("h/RunnerProbes.java", &after)]));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].kind, RefactoringType::MoveMethod);
+}
+
+/// A one-statement method moved and renamed into a class the change added: the same statement
+/// word for word, passing arguments, held by no other removed or added method.
+#[test]
+fn move_and_rename_of_a_one_statement_method_into_a_new_class() {
+    let before = "package p;\n\npublic class HttpTest {\n    public static Collection<Protocol> data() {\n        \
+                  return asList(Protocol.H2, Protocol.HTTP_2);\n    }\n\n    public void testGet() {\n        \
+                  client.get(\"/\");\n    }\n}\n";
+    let after = "package p;\n\npublic class HttpTest {\n    static class ProtocolProvider implements ArgumentsProvider {\n        \
+                 public List<Object> arguments() {\n            return asList(Protocol.H2, Protocol.HTTP_2);\n        }\n    }\n\n    \
+                 public void testGet() {\n        client.get(\"/\");\n    }\n}\n";
+    let found = detect(&snap(&[("p/HttpTest.java", before)]), &snap(&[("p/HttpTest.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Move And Rename Method\tpublic data() : Collection<Protocol> from class p.HttpTest to public arguments() : List<Object> from class p.HttpTest.ProtocolProvider"
+        ]
+    );
+    // Two new methods with that statement: which one it became is a guess.
+    let twice = after.replace(
+        "    }\n\n    public void testGet",
+        "    }\n\n    static class Other {\n        public List<Object> values() {\n            return asList(Protocol.H2, Protocol.HTTP_2);\n        }\n    }\n\n    public void testGet",
+    );
+    assert!(detect(&snap(&[("p/HttpTest.java", before)]), &snap(&[("p/HttpTest.java", &twice)])).is_empty());
+    // A statement that passes nothing is too common to tell.
+    let bare = |s: &str| s.replace("asList(Protocol.H2, Protocol.HTTP_2)", "defaults()");
+    assert!(
+        detect(&snap(&[("p/HttpTest.java", &bare(before))]), &snap(&[("p/HttpTest.java", &bare(after))])).is_empty()
+    );
+}
+
+/// A local extracted from an expression in a moved (or renamed) method stands for that
+/// expression (RefactoringMiner's Extract Variable), so the statement it came from still maps.
+#[test]
+fn move_and_rename_with_an_extracted_variable() {
+    let asserts = "        assertEquals(Collections.singletonList(\"apach\"), engine.roots(\"apache\"));\n        \
+                   assertEquals(Collections.singletonList(\"foo\"), engine.roots(\"foo\"));\n";
+    let other = "    public void testSimple() {\n        assertStem(\"abc\", \"ab\");\n    }\n";
+    let before_a = format!(
+        "package s;\n\npublic class StemmerTest {{\n{other}\n    public void testEngineApi() throws IOException {{\n        \
+         Engine engine = new Engine(load(false, \"simple.aff\", \"simple.dic\"));\n{asserts}    }}\n}}\n"
+    );
+    let after_a = format!("package s;\n\npublic class StemmerTest {{\n{other}}}\n");
+    let before_b = "package s;\n\npublic class EngineTest {\n    public void testSpell() {\n        assertTrue(spell(\"x\"));\n    }\n}\n";
+    let after_b = format!(
+        "package s;\n\npublic class EngineTest {{\n    public void testSpell() {{\n        assertTrue(spell(\"x\"));\n    }}\n\n    \
+         public void testApi() throws Exception {{\n        Dictionary dictionary = load(false, \"simple.aff\", \"simple.dic\");\n        \
+         Engine engine = new Engine(dictionary, Policy.NONE, () -> {{}});\n{asserts}    }}\n}}\n"
+    );
+    let found = detect(
+        &snap(&[("s/StemmerTest.java", &before_a), ("s/EngineTest.java", before_b)]),
+        &snap(&[("s/StemmerTest.java", &after_a), ("s/EngineTest.java", &after_b)]),
+    );
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Move And Rename Method\tpublic testEngineApi() : void from class s.StemmerTest to public testApi() : void from class s.EngineTest"
+        ]
+    );
+}
+
+const PARENT: &str = r#"package shop;
+
+public class Parent {
+    public void check() {
+        prepare();
+    }
+}
+"#;
+
+const CHILD: &str = r#"package shop;
+
+public class Child extends Parent {
+    private void report(String name, int total) {
+        String line = name + ": " + total;
+        System.out.println(line.trim());
+        audit.record(name, total);
+    }
+}
+"#;
+
+/// `Child`'s `report` in `Parent` after the change, with `Child` declared by `child`.
+fn pulled_up(child: &str) -> Vec<String> {
+    let parent_after = PARENT.replace(
+        "    }\n}\n",
+        "    }\n\n    private void report(String name, int total) {\n        String line = name + \": \" + total;\n        System.out.println(line.trim());\n        audit.record(name, total);\n    }\n}\n",
+    );
+    let child_after = format!("package shop;\n\n{child} {{\n}}\n");
+    let found = detect(
+        &snap(&[("Parent.java", PARENT), ("Child.java", CHILD)]),
+        &snap(&[("Parent.java", &parent_after), ("Child.java", &child_after)]),
+    );
+    descriptions(&found)
+}
+
+#[test]
+fn pull_up_method_into_the_parent() {
+    assert_eq!(
+        pulled_up("public class Child extends Parent"),
+        [
+            "Pull Up Method\tprivate report(name String, total int) : void from class shop.Child to private report(name String, total int) : void from class shop.Parent"
+        ]
+    );
+}
+
+#[test]
+fn a_class_that_stops_extending_the_target_moved_its_method() {
+    assert_eq!(
+        pulled_up("public class Child implements Handler"),
+        [
+            "Move Method\tprivate report(name String, total int) : void from class shop.Child to private report(name String, total int) : void from class shop.Parent"
+        ]
+    );
+}
+
+const BASE_TEST: &str = r#"package shop;
+
+public abstract class BaseTest {
+    @Test
+    public void testEmpty() throws Exception {
+        open().close();
+    }
+}
+"#;
+
+const LOCAL_TEST: &str = r#"package shop;
+
+public class LocalTest extends BaseTest {
+    @Override
+    public void testEmpty() throws Exception {
+        List<Range> ranges = new ArrayList<>();
+        ranges.add(Range.of(LENGTH, 100));
+        verifyFailure(fs, ranges, EOFException.class);
+    }
+}
+"#;
+
+/// A new test in `BaseTest` much like an override `LocalTest` dropped: the override went (the
+/// inherited `testEmpty` runs instead) and a new test came, no method moved up under a new name.
+/// And back: a new override in `LocalTest` is not `BaseTest`'s removed test pushed down.
+#[test]
+fn a_dropped_override_is_not_pulled_up_under_a_new_name() {
+    let base_after = BASE_TEST.replace(
+        "    }\n}\n",
+        "    }\n\n    @Test\n    public void testNull() throws Exception {\n        List<Range> ranges = new ArrayList<>();\n        ranges.add(null);\n        verifyFailure(ranges, NullPointerException.class);\n    }\n}\n",
+    );
+    let local_after = "package shop;\n\npublic class LocalTest extends BaseTest {\n}\n";
+    let before = snap(&[("BaseTest.java", BASE_TEST), ("LocalTest.java", LOCAL_TEST)]);
+    let after = snap(&[("BaseTest.java", &base_after), ("LocalTest.java", local_after)]);
+    assert_eq!(descriptions(&detect(&before, &after)), Vec::<String>::new());
+    assert_eq!(descriptions(&detect(&after, &before)), Vec::<String>::new());
+}
+
+const TRACKER: &str = r#"package shop;
+
+public class Tracker {
+    public boolean complete(String id, long written) {
+        Map<String, String> headers = new HashMap<>();
+        headers.put(MARKER, Long.toString(written));
+        upload(createRequest(id, headers));
+        return false;
+    }
+}
+"#;
+
+/// `Tracker.complete` became abstract and both new subclasses got its body: two Push Downs.
+#[test]
+fn push_down_of_a_method_that_became_abstract() {
+    let subclass = |name: &str| {
+        let body = TRACKER.split_once("    public boolean").expect("method").1.rsplit_once('}').expect("class").0;
+        format!("package shop;\n\npublic class {name} extends Tracker {{\n    @Override\n    public boolean{body}}}\n")
+    };
+    let tracker_after = "package shop;\n\npublic abstract class Tracker {\n    public abstract boolean complete(String id, long written);\n}\n";
+    let found = detect(
+        &snap(&[("Tracker.java", TRACKER)]),
+        &snap(&[
+            ("Tracker.java", tracker_after),
+            ("S3Tracker.java", &subclass("S3Tracker")),
+            ("MemoryTracker.java", &subclass("MemoryTracker")),
+        ]),
+    );
+    let moved = |to: &str| {
+        format!(
+            "Push Down Method\tpublic complete(id String, written long) : boolean from class shop.Tracker to public complete(id String, written long) : boolean from class shop.{to}"
+        )
+    };
+    assert_eq!(descriptions(&found), [moved("MemoryTracker"), moved("S3Tracker")]);
+}

@@ -1,0 +1,58 @@
+//! Validation of an intended refactoring, and changes that hold none.
+
+use super::*;
+
+#[test]
+fn unchanged_code_and_changed_bodies_report_nothing() {
+    let s = snap(&[("Invoice.java", INVOICE_BEFORE)]);
+    assert!(detect(&s, &s).is_empty());
+    let edited = INVOICE_BEFORE.replace("\"name: \"", "\"Name: \"");
+    assert!(detect(&s, &snap(&[("Invoice.java", &edited)])).is_empty());
+}
+
+#[test]
+fn validate_matches_misses_and_explains() {
+    let before = snap(&[("Invoice.java", INVOICE_BEFORE)]);
+    let after = snap(&[("Invoice.java", INVOICE_AFTER)]);
+    let intent = Intent {
+        kind: RefactoringType::ExtractMethod,
+        class: "Invoice".into(),
+        method: "print".into(),
+        new_name: Some("printBanner".into()),
+        destination: None,
+    };
+    let v = validate(&intent, &before, &after);
+    assert_eq!(v.verdict, Verdict::Matched, "{}", v.reason);
+    assert!(v.reason.contains("printBanner"), "{}", v.reason);
+
+    let v = validate(&intent, &before, &before);
+    assert_eq!(v.verdict, Verdict::Missing);
+    assert_eq!(
+        v.reason,
+        "no new method in `Invoice` is called from `print()`; the statements at lines 7–13 are still in `print()`"
+    );
+
+    let wrong = Intent { kind: RefactoringType::InlineMethod, method: "printBanner".into(), ..intent.clone() };
+    let v = validate(&wrong, &before, &after);
+    assert_eq!(v.verdict, Verdict::Missing);
+    assert!(v.reason.contains("there is no method `printBanner()`"), "{}", v.reason);
+
+    let v = validate(&Intent { method: "nothing".into(), ..intent }, &before, &after);
+    assert_eq!(v.verdict, Verdict::Missing);
+}
+
+#[test]
+fn validate_reports_ambiguity() {
+    let before = "package p;\nclass A {\n  void run() {\n    System.out.println(\"one two three\");\n    System.out.println(\"four five six\");\n  }\n}\n";
+    let after = "package p;\nclass A {\n  void run() {\n    first();\n    second();\n  }\n  void first() { System.out.println(\"one two three\"); }\n  void second() { System.out.println(\"four five six\"); }\n}\n";
+    let intent = Intent {
+        kind: RefactoringType::ExtractMethod,
+        class: "p.A".into(),
+        method: "run()".into(),
+        new_name: None,
+        destination: None,
+    };
+    let v = validate(&intent, &snap(&[("A.java", before)]), &snap(&[("A.java", after)]));
+    assert_eq!(v.verdict, Verdict::Ambiguous, "{}", v.reason);
+    assert!(v.reason.starts_with("2 refactorings fit"), "{}", v.reason);
+}
