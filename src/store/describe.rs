@@ -90,8 +90,6 @@ pub fn callers_in_file(file: &str, name: &str) -> Vec<String> {
 
 /// `name(` occurrences when the code does not parse as a method (a fragment, an import block).
 fn lexical_calls(code: &str) -> Vec<String> {
-    const KEYWORDS: &[&str] =
-        &["if", "for", "while", "switch", "catch", "synchronized", "return", "new", "super", "this"];
     let mut out: Vec<String> = Vec::new();
     let bytes = code.as_bytes();
     let mut i = 0;
@@ -102,7 +100,7 @@ fn lexical_calls(code: &str) -> Vec<String> {
                 i += 1;
             }
             let word = &code[start..i];
-            if bytes.get(i) == Some(&b'(') && !KEYWORDS.contains(&word) && !out.iter().any(|w| w == word) {
+            if bytes.get(i) == Some(&b'(') && !crate::java::syntax::is_reserved(word) && !out.iter().any(|w| w == word) {
                 out.push(word.to_string());
             }
         } else {
