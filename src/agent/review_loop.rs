@@ -391,6 +391,6 @@ fn detection_advice(kind: RefactoringKind) -> String {
     format!(
         "The detector compares the code before and after your change and did not find the {} you were \
          asked for. Make that refactoring (the engine tools perform it exactly), not another change.",
-        kind.name().to_string()
+        kind.name()
     )
 }

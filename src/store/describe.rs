@@ -100,7 +100,8 @@ fn lexical_calls(code: &str) -> Vec<String> {
                 i += 1;
             }
             let word = &code[start..i];
-            if bytes.get(i) == Some(&b'(') && !crate::java::syntax::is_reserved(word) && !out.iter().any(|w| w == word) {
+            if bytes.get(i) == Some(&b'(') && !crate::java::syntax::is_reserved(word) && !out.iter().any(|w| w == word)
+            {
                 out.push(word.to_string());
             }
         } else {

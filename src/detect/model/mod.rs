@@ -5,6 +5,16 @@
 //! composite (`if`, `for`, `try`, `switch`, ...) contributes its header (`if (c)`) and then its
 //! children. Text is normalised to tokens without comments, whitespace or `this.`, so formatting
 //! and qualification do not count as differences.
+//!
+//! Files: `parse`, `declarations`, `normalise`, `statements`, `calls`.
+
+mod calls;
+mod declarations;
+mod normalise;
+mod parse;
+mod statements;
+#[cfg(test)]
+mod tests;
 
 use std::collections::{HashMap, HashSet};
 
@@ -18,14 +28,6 @@ use declarations::Declarations;
 pub use normalise::{erase, rm_type, tokens};
 pub(crate) use statements::core_of;
 use statements::{Body, body_of};
-
-mod calls;
-mod declarations;
-mod normalise;
-mod parse;
-mod statements;
-#[cfg(test)]
-mod tests;
 
 /// A class, interface, enum or record (anonymous and local classes are part of their method).
 #[derive(Debug)]

@@ -7,6 +7,14 @@
 //! paths only) is refused. The output is two spliced edits on the original text: the call replaces
 //! the fragment, and the new method is inserted after the source method with the fragment's own
 //! text re-indented, so comments and formatting inside the fragment survive.
+//!
+//! Files: `selection` (the statements to extract and their checks), `signature` (the new
+//! method's parameters, types, name and throws); this file drives them and writes the edits.
+
+mod selection;
+mod signature;
+#[cfg(test)]
+mod tests;
 
 use crate::engine::layout::{end_of_member_line, indent_unit, reindent_lines};
 use crate::text::line_indent;
@@ -23,11 +31,6 @@ use crate::java::syntax::{
     has_modifier, is_java_identifier, is_statement_kind, is_type_body, jump_target, jumps, sequence_can_complete,
     statements_of, walk,
 };
-
-mod selection;
-mod signature;
-#[cfg(test)]
-mod tests;
 
 /// What to extract, where to, and under which name. Small on purpose: an LLM fills it in.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -21,8 +21,18 @@
 //! Call sites come from [`call_sites`]: decided by the project model in
 //! [`inline_method_in_project`] (what `mantra refactor` uses), by syntax alone in
 //! [`inline_method`] (single files). Both share everything after the sites are known.
+//!
+//! Files: `callee` (the inlined method's analysis), `sites` (which calls, in which form),
+//! `arguments` (how arguments reach the body), `site` (inlining at one call, step by step),
+//! `splice` (rendering and removing text).
 
-use std::collections::{HashMap, HashSet};
+mod arguments;
+mod callee;
+mod site;
+mod sites;
+mod splice;
+
+use std::collections::HashSet;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
@@ -35,13 +45,9 @@ use super::{Reason, Refusal};
 use crate::java::SourceFile;
 use crate::java::project::{FileId, MethodId, Project};
 use callee::Method;
+use site::inline_site;
 use sites::choose_sites;
-use splice::{declaration_range, inline_site};
-
-mod arguments;
-mod callee;
-mod sites;
-mod splice;
+use splice::declaration_range;
 
 /// What to inline: a method, at one call line or everywhere.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -161,7 +167,7 @@ fn perform(
     let chosen = choose_sites(files, method, sites, doubts, spec)?;
 
     let mut changes = ChangeSet::new();
-    let mut introduced: HashMap<(usize, usize), HashSet<String>> = HashMap::new();
+    let mut introduced = site::Introduced::new();
     for site in &chosen {
         let caller = &files[site.file];
         for e in inline_site(files, method, site, &mut introduced)? {

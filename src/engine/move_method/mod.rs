@@ -18,6 +18,16 @@
 //! removed. Everything else is refused with a stable reason: what the engine cannot prove correct
 //! from the project model (a call it cannot resolve, a member the destination cannot reach, a
 //! method other methods override) it does not do.
+//!
+//! Files: `preconditions` (what the move must satisfy), `body` (the moved text rewritten),
+//! `call_sites` (every call rewritten), `declaration` (header, imports, delegate), `text`
+//! (layout helpers); this file holds the spec and drives them (`Mover::run`).
+
+mod body;
+mod call_sites;
+mod declaration;
+mod preconditions;
+mod text;
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
@@ -34,12 +44,6 @@ use crate::java::symbols::{FieldDecl, MethodDecl, TypeKind};
 use crate::text::line_indent;
 use body::Rewriter;
 use text::{convert_indent, find_signature, insertion, member_indent, method_node, removal_range};
-
-mod body;
-mod call_sites;
-mod declaration;
-mod preconditions;
-mod text;
 
 /// Where the method goes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

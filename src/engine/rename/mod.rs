@@ -24,6 +24,14 @@
 //!
 //! Out of scope, by construction of a static model: reflection (`getMethod("m")`), method names in
 //! strings, configuration files or other languages, and code outside the project's sources.
+//!
+//! Files: `family` (the override family and its preconditions), `scan` (every occurrence of
+//! the name).
+
+mod family;
+mod scan;
+#[cfg(test)]
+mod tests;
 
 use std::collections::BTreeMap;
 
@@ -34,11 +42,6 @@ use crate::java::symbols::{FieldKind, TypeKind};
 use crate::java::syntax::{is_java_identifier, is_reserved};
 use family::{Family, check_clash, check_external};
 use scan::Renamer;
-
-mod family;
-mod scan;
-#[cfg(test)]
-mod tests;
 
 /// What Rename Method needs beyond the method: the new name.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

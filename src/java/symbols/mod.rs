@@ -6,18 +6,21 @@
 //!
 //! Types, methods and their members are flat vectors indexed by `u32`, so ids into them are stable
 //! and cheap; a [`TypeDecl`] lists its methods, a [`MethodDecl`] names its owner.
-
-use serde::Serialize;
-
-use super::source::Span;
-pub use builder::extract;
-pub use names::type_name;
+//!
+//! Files: this one holds the types; `builder` is the one-pass walk, `declarations` what it
+//! records of each declaration, `names` type names as written.
 
 mod builder;
 mod declarations;
 mod names;
 #[cfg(test)]
 mod tests;
+
+use serde::Serialize;
+
+use super::source::Span;
+pub use builder::extract;
+pub use names::type_name;
 
 /// Everything a file declares.
 #[derive(Debug, Clone, Default, Serialize)]
