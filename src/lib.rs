@@ -118,6 +118,8 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
     let cwd = std::env::current_dir().map_err(|e| anyhow::anyhow!("cannot read the current directory: {e}"))?;
     let repo = resolve_repo(&cwd, cli.global.repo.as_deref())?;
     let config = config::resolve(&repo, &cli.global.overrides())?;
+    // The key may sit in a variable of the user's choosing; no build or test process may see it.
+    process::hide_from_children(&config.config.llm.api_key_env);
     // The configuration may choose colours (`color = "never"`); the flag already counted as its top layer.
     let style = Style { color: use_color(Some(config.config.color)) };
     // Commands report through a reporter styled by the resolved configuration; errors raised
@@ -204,11 +206,17 @@ pub fn resolve_repo(cwd: &Path, flag: Option<&Path>) -> anyhow::Result<PathBuf> 
     Ok(cwd.to_path_buf())
 }
 
+/// Whether results on stdout are coloured.
 fn use_color(choice: Option<ColorChoice>) -> bool {
+    color_on(choice, std::io::stdout().is_terminal())
+}
+
+/// `--color`, else colour when the stream is a terminal and `NO_COLOR` is unset.
+fn color_on(choice: Option<ColorChoice>, terminal: bool) -> bool {
     match choice.unwrap_or(ColorChoice::Auto) {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal(),
+        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none() && terminal,
     }
 }
 
@@ -222,6 +230,13 @@ fn init_logging(global: &GlobalArgs) {
     };
     let filter = tracing_subscriber::EnvFilter::try_from_env("MANTRA_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(format!("mantra={level}")));
-    let _ =
-        tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).try_init();
+    // Log lines go to stderr: coloured only when stderr is a terminal (or `--color always`). The
+    // configuration file's `color` is not known yet; the flag and `NO_COLOR` are.
+    let ansi = color_on(global.color, std::io::stderr().is_terminal());
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .with_ansi(ansi)
+        .try_init();
 }

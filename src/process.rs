@@ -11,7 +11,12 @@
 //!   and keeps at most `output_cap` bytes of each: the head (where compilers put the first
 //!   error) and the tail (where test runners put the summary);
 //! - does not hang when a descendant keeps the pipes open after the child exits: it waits a
-//!   short grace period, then kills the group and returns what it has.
+//!   short grace period, then kills the group and returns what it has;
+//! - lists every running child's process group, so that an interrupt ends them all
+//!   ([`kill_running`]) before mantra removes the workspaces they work in;
+//! - never passes on the model's API key: the variables that may hold it ([`SECRET_VARS`], and
+//!   the one `llm.api_key_env` names, [`hide_from_children`]) are removed from every child's
+//!   environment, so code the model wrote (a test, a build step) cannot read or print the key.
 
 use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString};
@@ -213,6 +218,44 @@ impl Classify for ProcessError {
     }
 }
 
+/// The variables that may hold the model's API key under their usual names: no child process
+/// inherits them.
+pub const SECRET_VARS: &[&str] = &["MANTRA_API_KEY", "OPENAI_API_KEY"];
+
+/// Further variables no child inherits (the one `llm.api_key_env` names), for this process.
+static HIDDEN: std::sync::Mutex<Vec<OsString>> = std::sync::Mutex::new(Vec::new());
+
+/// Keeps `var` out of every child's environment from now on.
+pub fn hide_from_children(var: &str) {
+    let mut hidden = HIDDEN.lock().unwrap_or_else(|e| e.into_inner());
+    if !var.is_empty() && !hidden.iter().any(|h| h == var) {
+        hidden.push(var.into());
+    }
+}
+
+/// The process groups of the children running now (each child leads its own group).
+static RUNNING: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+
+fn running() -> std::sync::MutexGuard<'static, Vec<u32>> {
+    RUNNING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Kills the whole process group of every child running now (a build, its forked test JVMs, a
+/// shell's background jobs). The interrupt handler calls it first, so nothing keeps writing
+/// into a workspace being removed, or outlives mantra.
+pub fn kill_running() {
+    for &pgid in running().iter() {
+        #[cfg(unix)]
+        if let Ok(pgid) = libc::pid_t::try_from(pgid) {
+            // SAFETY: kill(2) takes plain integers and touches no memory; a negative pid addresses
+            // the process group the child leads (it was started with process_group(0)).
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+        }
+    }
+}
+
 /// Runs commands. [`System`] runs real processes; tests may script answers.
 pub trait Runner: Send + Sync {
     fn run(&self, cmd: &Cmd) -> Result<Output, ProcessError>;
@@ -229,6 +272,12 @@ impl Runner for System {
         command.args(&cmd.args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
         if let Some(dir) = &cmd.cwd {
             command.current_dir(dir);
+        }
+        for var in SECRET_VARS {
+            command.env_remove(var);
+        }
+        for var in HIDDEN.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+            command.env_remove(var);
         }
         for (k, v) in &cmd.env {
             match v {
@@ -247,56 +296,64 @@ impl Runner for System {
             std::io::ErrorKind::NotFound => ProcessError::NotFound { program: program.clone() },
             _ => ProcessError::Spawn { program: program.clone(), error },
         })?;
-
-        let (tx, rx) = mpsc::channel();
-        let mut open = 0;
-        if let Some(out) = child.stdout.take() {
-            spawn_reader(out, 0, cmd.output_cap, tx.clone());
-            open += 1;
-        }
-        if let Some(err) = child.stderr.take() {
-            spawn_reader(err, 1, cmd.output_cap, tx.clone());
-            open += 1;
-        }
-        drop(tx);
-
-        let spawn_error = |error| ProcessError::Spawn { program: program.clone(), error };
-        let mut poll = Duration::from_millis(1);
-        let status = loop {
-            if let Some(status) = child.try_wait().map_err(spawn_error)? {
-                break status_of(status);
-            }
-            if cmd.timeout.is_some_and(|t| start.elapsed() >= t) {
-                kill_group(&mut child);
-                let _ = child.wait();
-                break Status::TimedOut;
-            }
-            std::thread::sleep(poll);
-            poll = (poll * 2).min(Duration::from_millis(50));
-        };
-
-        let mut streams = [Capped::new(0), Capped::new(0)];
-        let mut deadline = Instant::now() + PIPE_GRACE;
-        let mut killed = status == Status::TimedOut;
-        while open > 0 {
-            match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-                Ok((idx, capped)) => {
-                    streams[idx] = capped;
-                    open -= 1;
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) if !killed => {
-                    // A descendant still holds the pipes: the command is over, so end the rest of its group.
-                    kill_group(&mut child);
-                    killed = true;
-                    deadline = Instant::now() + PIPE_GRACE;
-                }
-                Err(_) => break,
-            }
-        }
-        let [out, err] = streams;
-        let truncated = open > 0 || out.truncated() || err.truncated();
-        Ok(Output { status, stdout: out.finish(), stderr: err.finish(), truncated, elapsed: start.elapsed() })
+        let pgid = child.id();
+        running().push(pgid);
+        let result = wait_for(cmd, &program, &mut child, start);
+        running().retain(|&p| p != pgid);
+        result
     }
+}
+
+/// Collects the output of a started child, killing its group on timeout.
+fn wait_for(cmd: &Cmd, program: &str, child: &mut std::process::Child, start: Instant) -> Result<Output, ProcessError> {
+    let (tx, rx) = mpsc::channel();
+    let mut open = 0;
+    if let Some(out) = child.stdout.take() {
+        spawn_reader(out, 0, cmd.output_cap, tx.clone());
+        open += 1;
+    }
+    if let Some(err) = child.stderr.take() {
+        spawn_reader(err, 1, cmd.output_cap, tx.clone());
+        open += 1;
+    }
+    drop(tx);
+
+    let spawn_error = |error| ProcessError::Spawn { program: program.to_string(), error };
+    let mut poll = Duration::from_millis(1);
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(spawn_error)? {
+            break status_of(status);
+        }
+        if cmd.timeout.is_some_and(|t| start.elapsed() >= t) {
+            kill_group(child);
+            let _ = child.wait();
+            break Status::TimedOut;
+        }
+        std::thread::sleep(poll);
+        poll = (poll * 2).min(Duration::from_millis(50));
+    };
+
+    let mut streams = [Capped::new(0), Capped::new(0)];
+    let mut deadline = Instant::now() + PIPE_GRACE;
+    let mut killed = status == Status::TimedOut;
+    while open > 0 {
+        match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok((idx, capped)) => {
+                streams[idx] = capped;
+                open -= 1;
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) if !killed => {
+                // A descendant still holds the pipes: the command is over, so end the rest of its group.
+                kill_group(child);
+                killed = true;
+                deadline = Instant::now() + PIPE_GRACE;
+            }
+            Err(_) => break,
+        }
+    }
+    let [out, err] = streams;
+    let truncated = open > 0 || out.truncated() || err.truncated();
+    Ok(Output { status, stdout: out.finish(), stderr: err.finish(), truncated, elapsed: start.elapsed() })
 }
 
 fn spawn_reader(mut pipe: impl Read + Send + 'static, idx: usize, cap: usize, tx: mpsc::Sender<(usize, Capped)>) {

@@ -11,6 +11,7 @@
 pub mod agents;
 pub mod checkout;
 pub mod execute;
+pub mod lock;
 pub mod progress;
 pub mod report;
 pub mod result;
@@ -26,6 +27,7 @@ use std::time::{Duration, Instant};
 use crate::error::Classify;
 use crate::exit::Exit;
 
+pub use lock::{OutLock, lock_out};
 pub use result::TaskResult;
 pub use source::{Proposal, SpecMode, SpecSource};
 pub use task::{Commit, Task};
@@ -53,6 +55,8 @@ pub enum BatchError {
     Policy(String),
     #[error("no tasks: {0}")]
     NoTasks(String),
+    #[error("{} is in use by another mantra batch{}", out.display(), holder.map(|p| format!(" (process {p})")).unwrap_or_default())]
+    Busy { out: PathBuf, holder: Option<u32> },
 }
 
 impl Classify for BatchError {
@@ -67,7 +71,7 @@ impl Classify for BatchError {
             | BatchError::Range { .. }
             | BatchError::Policy(_) => Exit::Usage,
             BatchError::Commit { .. } => Exit::TargetNotFound,
-            BatchError::NoTasks(_) => Exit::Usage,
+            BatchError::NoTasks(_) | BatchError::Busy { .. } => Exit::Usage,
             BatchError::Git { .. } | BatchError::Io { .. } => Exit::Internal,
         }
     }
@@ -83,6 +87,7 @@ impl Classify for BatchError {
             }
             BatchError::Commit { .. } => Some("list commits of the repository given by --repo (see `git log`)".into()),
             BatchError::NoTasks(_) => Some("pass --impure to include refactorings mixed with other changes".into()),
+            BatchError::Busy { .. } => Some("wait for that batch to finish, or pass another --out".into()),
             _ => None,
         }
     }

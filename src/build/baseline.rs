@@ -145,7 +145,7 @@ pub fn baseline_with(
     if !timed_out {
         let io = |source| BuildError::Io { what: "cannot write the baseline cache", path: path.clone(), source };
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(io)?;
+            crate::config::create_state_dir(parent).map_err(io)?;
         }
         let json = serde_json::to_string(&b).map_err(|e| io(std::io::Error::other(e)))?;
         // Written aside and renamed, so a concurrent reader never sees half a file.
@@ -177,7 +177,7 @@ pub fn classes_path(dir: &Path, key: &str) -> PathBuf {
 /// of all but the newest [`KEPT_CLASSES`] baselines beside it.
 pub fn store_classes(root: &Path, setup: &DirectSetup, to: &Path) -> std::io::Result<()> {
     let parent = to.parent().ok_or_else(|| std::io::Error::other("a cache path has a parent"))?;
-    std::fs::create_dir_all(parent)?;
+    crate::config::create_state_dir(parent)?;
     let tmp = to.with_extension(format!("classes.{}.tmp", std::process::id()));
     let copied = (|| {
         for unit in [&setup.main, &setup.test] {

@@ -68,6 +68,8 @@ pub fn run(ctx: &mut Context, args: &BatchArgs) -> anyhow::Result<Exit> {
             .with_hint("`mantra batch` reads commits: pass --repo with a clone of the project")
             .into());
     }
+    // One batch per output folder, held until the command returns.
+    let _lock = batch::lock_out(&out)?;
     let runner: Arc<dyn Runner> = Arc::new(System);
     let project = args.project.clone().unwrap_or_else(|| {
         ctx.repo.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "project".into())

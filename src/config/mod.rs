@@ -15,7 +15,7 @@
 //! values, and [`Resolved`] keeps, for every key, the value and where it came from, for
 //! `mantra doctor --print-config`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -33,6 +33,29 @@ pub use resolve::{ConfigWarning, Entry, Environment, Origin, Resolved, resolve, 
 
 /// The name of the repository's configuration file.
 pub const REPO_FILE: &str = "mantra.toml";
+
+/// The folder in a repository where mantra keeps its state: run transcripts, caches, the store.
+pub const STATE_DIR: &str = ".mantra";
+
+/// What `STATE_DIR/.gitignore` says: nothing in it is part of the project.
+const STATE_IGNORE: &str = "# mantra's runs, caches and stores; not part of the project\n*\n";
+
+/// Creates `dir` with its parents. When `dir` lies in a [`STATE_DIR`] folder, that folder gets
+/// its `.gitignore` first, so git never shows mantra's state, whichever step creates it and
+/// however the run ends.
+pub fn create_state_dir(dir: &Path) -> std::io::Result<()> {
+    if let Some(state) = dir.ancestors().find(|a| a.file_name().is_some_and(|n| n == STATE_DIR)) {
+        std::fs::create_dir_all(state)?;
+        let ignore = state.join(".gitignore");
+        // `create_new`: two runs creating it at once both succeed, and a user's own file stays.
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&ignore) {
+            Ok(mut f) => std::io::Write::write_all(&mut f, STATE_IGNORE.as_bytes())?,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
+        }
+    }
+    std::fs::create_dir_all(dir)
+}
 
 /// `MANTRA_*` variables that are not configuration keys.
 pub const NON_CONFIG_VARS: &[&str] = &["MANTRA_API_KEY", "MANTRA_LOG", "MANTRA_SHARED_DATA"];

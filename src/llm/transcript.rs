@@ -24,7 +24,7 @@ pub const TRANSCRIPT_FILE: &str = "transcript.jsonl";
 /// A fresh run folder, `.mantra/runs/<UTC timestamp>-<pid>` under `repo` (not created).
 pub fn run_dir(repo: &Path) -> PathBuf {
     let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    repo.join(".mantra").join("runs").join(format!("{}-{}", utc_stamp(secs), std::process::id()))
+    repo.join(crate::config::STATE_DIR).join("runs").join(format!("{}-{}", utc_stamp(secs), std::process::id()))
 }
 
 /// `20261122T101500Z` for seconds since the epoch (Howard Hinnant's days-to-civil algorithm).
@@ -72,7 +72,7 @@ impl<M: ChatModel> Transcript<M> {
     pub fn create(path: &Path, inner: M) -> Result<Transcript<M>, LlmError> {
         let io = |source| LlmError::Io { what: "cannot create the transcript", path: path.to_path_buf(), source };
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(io)?;
+            crate::config::create_state_dir(parent).map_err(io)?;
         }
         let file = File::create(path).map_err(io)?;
         Ok(Transcript {

@@ -594,8 +594,9 @@ fn seed_cache(project: &Path, root: &Path, key: &str) {
 }
 
 /// Keeps a fresh baseline in the user's project for the next review of the same state. The
-/// `.mantra` folder gets a `.gitignore` of `*`, so the cache is neither shown by git nor counted
-/// in the project's state (which would change the key it is stored under).
+/// `.mantra` folder gets a `.gitignore` of `*` ([`crate::config::create_state_dir`]), so the
+/// cache is neither shown by git nor counted in the project's state (which would change the key
+/// it is stored under).
 fn keep_cache(project: &Path, root: &Path, key: &str) {
     let from = build::baseline::cache_path(root, key);
     let to = build::baseline::cache_path(project, key);
@@ -603,12 +604,8 @@ fn keep_cache(project: &Path, root: &Path, key: &str) {
         return; // a timed-out baseline is not cached
     }
     let result = (|| -> std::io::Result<()> {
-        let dot = project.join(".mantra");
-        std::fs::create_dir_all(to.parent().unwrap_or(&dot))?;
-        let ignore = dot.join(".gitignore");
-        if !ignore.exists() {
-            std::fs::write(&ignore, "# mantra's caches and stores; not part of the project\n*\n")?;
-        }
+        let dot = project.join(crate::config::STATE_DIR);
+        crate::config::create_state_dir(to.parent().unwrap_or(&dot))?;
         let tmp = to.with_extension(format!("json.{}.tmp", std::process::id()));
         std::fs::copy(&from, &tmp)?;
         std::fs::rename(&tmp, &to)

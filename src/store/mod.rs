@@ -219,7 +219,7 @@ impl Store {
     /// Opens the store in `dir`: reads the records, then brings the index and the vectors up to
     /// date with them (rebuilding what is stale or corrupt, with a notice).
     pub fn open_with(dir: &Path, options: &StoreOptions) -> Result<Store, StoreError> {
-        std::fs::create_dir_all(dir).map_err(io("cannot create the store folder", dir))?;
+        crate::config::create_state_dir(dir).map_err(io("cannot create the store folder", dir))?;
         let mut notices = Vec::new();
         let records = read_records(&dir.join("records.jsonl"), &mut notices)?;
         let by_id = records.iter().enumerate().map(|(i, r)| (r.id.clone(), i)).collect();

@@ -64,6 +64,9 @@ fn live() -> std::sync::MutexGuard<'static, BTreeMap<PathBuf, Option<Linked>>> {
 }
 
 fn on_signal() {
+    // The builds and tests first: nothing may go on writing into a workspace being removed, or
+    // outlive mantra.
+    crate::process::kill_running();
     // Wait for writes in flight, then keep the gate closed until the process exits.
     let _closed = GATE.write().unwrap_or_else(|e| e.into_inner());
     let dirs = std::mem::take(&mut *live());

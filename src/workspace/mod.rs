@@ -263,6 +263,11 @@ impl Workspace {
     pub fn keep(&mut self) -> &Path {
         self.keep = true;
         cleanup::unregister(&self.dir);
+        if let Some(linked) = &self.linked
+            && let Err(e) = linked.mark_kept()
+        {
+            tracing::warn!("cannot mark the kept worktree {}: {e}; a later run may remove it", linked.name);
+        }
         &self.root
     }
 

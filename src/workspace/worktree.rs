@@ -8,9 +8,9 @@
 //! What a worktree leaves in the user's `.git` is `.git/worktrees/<name>/`; [`Linked::prune`]
 //! removes it, so `git worktree list` is clean after every run but a kept one.
 //!
-//! A run killed with `kill -9` cannot clean up; the next workspace prunes worktrees named
-//! `mantra-ws-*` whose directory is gone (what `git worktree prune` does) and deletes throw-away
-//! branches no worktree uses any more.
+//! A run killed with `kill -9` cannot clean up; the next workspace removes the worktrees named
+//! `mantra-ws-<pid>-*` whose process is dead, their directories (mantra's own scratch copies)
+//! and their metadata, and deletes throw-away branches no worktree uses any more.
 
 use std::path::{Path, PathBuf};
 
@@ -19,6 +19,9 @@ use git2::{BranchType, Oid, Repository, WorktreeAddOptions, WorktreePruneOptions
 /// The name prefix of mantra's worktrees and throw-away branches.
 const PREFIX: &str = "mantra-ws-";
 const TMP_BRANCH: &str = "mantra-ws-tmp-";
+/// A file in a worktree's metadata folder that marks it kept on purpose (`--keep-workspace`):
+/// a later run leaves it alone although its process has ended.
+const KEPT_MARK: &str = "mantra-kept";
 
 /// A worktree registered in a repository: enough to find and prune it, even from a signal handler.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -30,6 +33,11 @@ pub(super) struct Linked {
 }
 
 impl Linked {
+    /// Marks the worktree kept on purpose, so that later runs do not remove it as stale.
+    pub fn mark_kept(&self) -> std::io::Result<()> {
+        std::fs::write(self.commondir.join("worktrees").join(&self.name).join(KEPT_MARK), "--keep-workspace\n")
+    }
+
     /// Removes the worktree's metadata from the user's `.git` (its directory must be gone or
     /// about to go). A metadata directory already gone is fine.
     pub fn prune(&self) -> Result<(), git2::Error> {
@@ -93,16 +101,29 @@ pub(super) fn add(
     Ok((path, linked))
 }
 
-/// Prunes mantra worktrees whose directory is gone and throw-away branches left by a killed run.
+/// Removes the worktrees and throw-away branches of runs that are dead (killed before they could
+/// clean up): a worktree's directory, which mantra named after it, then its metadata.
 fn prune_stale(repo: &Repository) {
     let Ok(names) = repo.worktrees() else { return };
     for name in names.iter().flatten().flatten().filter(|n| n.starts_with(PREFIX) && !owner_alive(n)) {
-        if let Ok(wt) = repo.find_worktree(name)
-            && wt.validate().is_err()
-            && wt.is_prunable(None).unwrap_or(false)
+        if repo.commondir().join("worktrees").join(name).join(KEPT_MARK).exists() {
+            continue;
+        }
+        let Ok(wt) = repo.find_worktree(name) else { continue };
+        let dir = wt.path().to_path_buf();
+        // Only a directory named after the worktree is mantra's scratch copy to delete.
+        if dir.file_name().is_some_and(|f| f == name)
+            && dir.exists()
+            && let Err(e) = std::fs::remove_dir_all(&dir)
         {
-            match wt.prune(None) {
-                Ok(()) => tracing::info!("pruned the stale worktree {name} of an interrupted run"),
+            tracing::warn!("cannot remove the stale workspace {}: {e}", dir.display());
+            continue;
+        }
+        let mut opts = WorktreePruneOptions::new();
+        opts.locked(true).working_tree(false);
+        if wt.validate().is_err() && wt.is_prunable(Some(&mut opts)).unwrap_or(false) {
+            match wt.prune(Some(&mut opts)) {
+                Ok(()) => tracing::info!("removed the stale worktree {name} of an interrupted run"),
                 Err(e) => tracing::warn!("cannot prune the stale worktree {name}: {e}"),
             }
         }
@@ -168,6 +189,30 @@ mod tests {
         linked.prune().unwrap();
         assert!(!repo.commondir().join("worktrees/fresh").exists());
         assert!(clash.join("marker").exists());
+    }
+
+    /// Issue 14, defect 5: a worktree left by a run killed with `kill -9` was pruned only once its
+    /// directory was gone, so `git worktree list` went on listing it.
+    #[test]
+    fn a_dead_runs_worktree_is_removed_with_its_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let parent = tempfile::tempdir().unwrap();
+        let (repo, head) = repo_with_a_commit(dir.path());
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let (kept, kept_link) = add(&repo, parent.path(), head, [format!("{PREFIX}{dead}-2")]).unwrap();
+        kept_link.mark_kept().unwrap();
+        let (stale, _) = add(&repo, parent.path(), head, [format!("{PREFIX}{dead}-1")]).unwrap();
+        assert!(stale.is_dir());
+        let (next, linked) = add(&repo, parent.path(), head, ["next".to_string()]).unwrap();
+        assert!(!stale.exists(), "the dead run's directory is removed");
+        assert!(kept.is_dir(), "a workspace kept on purpose stays");
+        let mut names: Vec<String> = repo.worktrees().unwrap().iter().flatten().flatten().map(str::to_string).collect();
+        names.sort();
+        assert_eq!(names, [format!("{PREFIX}{dead}-2"), "next".to_string()]);
+        std::fs::remove_dir_all(&next).unwrap();
+        linked.prune().unwrap();
     }
 
     #[test]

@@ -4,6 +4,11 @@
 //! to still hold the text the change was computed from (a file the user changed meanwhile is named
 //! and nothing is written), then each file is written to a temporary sibling and renamed over the
 //! original. If a rename fails half-way, the files already replaced are restored.
+//!
+//! The check and the writes are one step against other mantra runs: both happen under an
+//! exclusive lock on `.mantra/write.lock` in the project (the operating system's lock, released
+//! when the process ends however it ends), so of two runs changing the same file, the second
+//! sees the first's change and refuses instead of writing over half of it.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -44,6 +49,7 @@ impl Classify for WriteError {
 /// Returns the repository-relative paths written.
 pub fn write_atomically(root: &Path, changes: &ChangeSet) -> Result<Vec<PathBuf>, WriteError> {
     let rendered = changes.render()?;
+    let _lock = write_lock(root);
     for (rel, change) in &changes.files {
         let path = root.join(rel);
         match change {
@@ -116,6 +122,24 @@ pub fn write_atomically(root: &Path, changes: &ChangeSet) -> Result<Vec<PathBuf>
     Ok(rendered.into_keys().collect())
 }
 
+/// The project's write lock, waited for; `None` (with a warning) when it cannot be had, for
+/// instance in a read-only folder, where the write then goes ahead unguarded as before.
+fn write_lock(root: &Path) -> Option<std::fs::File> {
+    let dir = root.join(crate::config::STATE_DIR);
+    let locked = crate::config::create_state_dir(&dir)
+        .and_then(|()| {
+            std::fs::OpenOptions::new().write(true).create(true).truncate(false).open(dir.join("write.lock"))
+        })
+        .and_then(|file| file.lock().map(|()| file));
+    match locked {
+        Ok(file) => Some(file),
+        Err(e) => {
+            tracing::warn!("cannot lock {} against other mantra runs: {e}", dir.display());
+            None
+        }
+    }
+}
+
 fn temp_sibling(path: &Path) -> PathBuf {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     path.with_file_name(format!(".{name}.mantra-{}.tmp", std::process::id()))
@@ -153,5 +177,44 @@ mod tests {
             .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
             .collect();
         assert!(leftovers.is_empty());
+    }
+
+    /// Issue 14, defect 1: the check "unchanged since read" and the writes were not one step,
+    /// so two writers computed from the same text could both pass the check and both write, each
+    /// over part of the other. Raced many times: exactly one wins, and the files are one writer's.
+    #[test]
+    fn two_writers_from_the_same_text_never_both_win() {
+        for _ in 0..200 {
+            let dir = tempfile::tempdir().unwrap();
+            let files = ["A.java", "B.java", "C.java", "D.java"];
+            for f in files {
+                std::fs::write(dir.path().join(f), "class K {}").unwrap();
+            }
+            let change = |with: &str| {
+                let mut cs = ChangeSet::new();
+                for f in files {
+                    cs.edit(Path::new(f), "class K {}", Edit::replace(6..7, with));
+                }
+                cs
+            };
+            let (x, y) = (change("X"), change("Y"));
+            let barrier = std::sync::Barrier::new(2);
+            let (a, b) = std::thread::scope(|s| {
+                let a = s.spawn(|| {
+                    barrier.wait();
+                    write_atomically(dir.path(), &x).is_ok()
+                });
+                let b = s.spawn(|| {
+                    barrier.wait();
+                    write_atomically(dir.path(), &y).is_ok()
+                });
+                (a.join().unwrap(), b.join().unwrap())
+            });
+            assert!(a != b, "exactly one writer wins (a {a}, b {b})");
+            let texts: Vec<String> =
+                files.iter().map(|f| std::fs::read_to_string(dir.path().join(f)).unwrap()).collect();
+            let winner = if a { "class X {}" } else { "class Y {}" };
+            assert!(texts.iter().all(|t| t == winner), "{texts:?}");
+        }
     }
 }

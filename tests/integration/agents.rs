@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::{Value as Json, json};
 
-use crate::harness::{Run, copy_fixture, mantra_env, read};
+use crate::harness::{Run, copy_fixture, git, mantra_env, read};
 use crate::llm_server::{
     CapturedRequest, ScriptedServer, reply_status, reply_text, reply_tool_call, reply_tool_call_raw,
 };
@@ -378,4 +378,41 @@ fn the_developer_retrieves_examples_from_the_repositorys_store() {
     let run = run_agents(dir.path(), Some(&server), &["--no-verify", "--no-rag"], &[]);
     assert_eq!(run.code, 0, "{run:?}");
     assert!(!server.requests()[0].tool_names().iter().any(|t| t == "search_similar_refactorings"));
+}
+
+/// Issue 14, defect 7: a run that stopped before the baseline (here the model answering 401)
+/// left `.mantra/` (the run's transcript) without its `.gitignore`, and `git status` showed it.
+#[test]
+fn a_run_the_model_stops_leaves_mantra_state_ignored_by_git() {
+    let dir = copy_fixture("demo");
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-qm", "demo"]);
+    let server = ScriptedServer::start([reply_status(401, "invalid api key")]);
+    let run = run_agents(dir.path(), Some(&server), &[], &[]);
+    assert_ne!(run.code, 0, "{run:?}");
+    assert!(dir.path().join(".mantra/runs").is_dir(), "the run's transcript folder is made: {run:?}");
+    assert_eq!(git(dir.path(), &["status", "--porcelain"]), "", "{run:?}");
+}
+
+/// Issue 14, defect 13: log lines (a retried request's warning) carried ANSI colour codes with
+/// `--color never`, and when stderr is not a terminal.
+#[test]
+fn log_lines_carry_no_colour_codes_off_a_terminal() {
+    for color in [&["--color", "never"][..], &[]] {
+        let dir = copy_fixture("demo");
+        let server = ScriptedServer::start([
+            reply_status(429, "slow down").header("Retry-After", "1"),
+            reply_tool_call("extract_method", json!({"start_line": 38, "end_line": 44, "name": "validateIssuable"})),
+            reply_tool_call("finish", json!({"summary": "done"})),
+        ]);
+        let mut args = vec!["--no-verify"];
+        args.extend_from_slice(color);
+        // An empty NO_COLOR does not ask for plain output (no-color.org), so only the flag and
+        // the terminal decide.
+        let run = run_agents(dir.path(), Some(&server), &args, &[("NO_COLOR", "")]);
+        assert_eq!(run.code, 0, "{run:?}");
+        assert!(run.stderr.contains("retrying"), "{}", run.stderr);
+        assert!(!run.stderr.contains('\u{1b}'), "{color:?}: {:?}", run.stderr);
+    }
 }

@@ -274,3 +274,27 @@ fn an_interrupted_batch_says_how_far_it_got_and_how_to_continue() {
         "{seen}{rest}"
     );
 }
+
+/// Issue 14, defect 6: two batches writing into one `--out` corrupted each other's results. A
+/// second one fails at once and names the one that holds the folder (here this test process).
+#[test]
+fn a_second_batch_into_the_same_output_folder_fails_at_once_naming_the_first() {
+    let dir = copy_fixture("library-junit4");
+    let repo = dir.path();
+    git(repo, &["init", "-q"]);
+    git(repo, &["add", "-A"]);
+    git(repo, &["commit", "-qm", "base"]);
+    let out = tempfile::tempdir().unwrap();
+    let lock_path = out.path().join(mantra::batch::lock::LOCK_FILE);
+    let mut held = std::fs::File::create(&lock_path).unwrap();
+    held.lock().unwrap();
+    std::io::Write::write_all(&mut held, format!("{}\n", std::process::id()).as_bytes()).unwrap();
+    let started = std::time::Instant::now();
+    let run = mantra(repo, &["batch", "--range", "HEAD~0..HEAD", "--out", out.path().to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "it failed at once");
+    let pid = format!("process {}", std::process::id());
+    assert!(run.stderr.contains("in use by another mantra batch") && run.stderr.contains(&pid), "{}", run.stderr);
+    assert!(!out.path().join("results.jsonl").exists(), "nothing was written");
+    drop(held);
+}

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::harness::{Run, copy_fixture, gradle_test, mantra, maven_test};
+use crate::harness::{Run, copy_fixture, gradle_test, mantra, mantra_env, maven_test};
 
 const ISSUE: &str = "src/main/java/com/acme/invoicing/invoice/InvoiceService.java";
 
@@ -235,4 +235,136 @@ fn a_refusal_exits_1_with_its_reason_and_writes_nothing() {
         (v["event"].as_str(), v["exit_code"].as_u64(), v["kind"].as_str()),
         (Some("error"), Some(1), Some("rejected"))
     );
+}
+
+/// Issue 14, defect 2: the model's API key was in the environment of every build and test
+/// process, so code the model wrote could print it. No child sees it, under any of its names.
+#[test]
+fn build_and_test_processes_never_see_the_api_key() {
+    let dir = copy_fixture("demo");
+    let seen = tempfile::tempdir().unwrap();
+    let out = seen.path().join("env.txt");
+    let dump = format!("sh -c \"env >> {}\"", out.display());
+    let target = format!("{ISSUE}:issue");
+    let args = ["--repo", dir.path().to_str().unwrap(), "refactor", "-t", "extract-method", &target];
+    let args = [&args[..], &["--lines", "38-44", "--name", "validateIssuable", "--verify"]].concat();
+    let env = [
+        ("MANTRA_API_KEY", "secret-mantra-key"),
+        ("OPENAI_API_KEY", "secret-openai-key"),
+        ("MANTRA_LLM_API_KEY_ENV", "TEAM_MODEL_KEY"),
+        ("TEAM_MODEL_KEY", "secret-team-key"),
+        ("MANTRA_BUILD_COMPILE", dump.as_str()),
+        ("MANTRA_BUILD_TEST", dump.as_str()),
+        ("MANTRA_VERIFY_RUNNER", "build-tool"),
+    ];
+    let run = mantra_env(dir.path(), &args, &env);
+    let seen = std::fs::read_to_string(&out).unwrap_or_else(|e| panic!("no build command ran ({e}): {run:?}"));
+    assert!(seen.contains("PATH="), "{seen}");
+    assert!(!seen.contains("secret-"), "a child process saw the key:\n{seen}");
+}
+
+/// Issue 14, defect 1: two runs changing the same file at once could both exit 0 while one's
+/// change was half lost (the rename's test edits written, `InvoiceService` keeping `doIt`). The
+/// racing pair, 20 times: whatever a run reports written is whole.
+#[test]
+fn two_runs_changing_one_file_at_once_never_lose_half_a_change() {
+    let tests = "src/test/java/com/acme/invoicing/invoice/InvoiceServiceTest.java";
+    for round in 0..20 {
+        let dir = copy_fixture("demo");
+        let spawn = |args: &[&str]| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_mantra"))
+                .args(["--repo", dir.path().to_str().unwrap(), "refactor"])
+                .args(args)
+                .args(["--apply", "--no-verify"])
+                .env("NO_COLOR", "1")
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        let extract = spawn(&[
+            "-t",
+            "extract-method",
+            &format!("{ISSUE}:issue"),
+            "--lines",
+            "38-44",
+            "--name",
+            "validateIssuable",
+        ]);
+        let rename = spawn(&["-t", "rename-method", &format!("{ISSUE}:doIt"), "--name", "cancelInvoice"]);
+        let (extract, rename) = (extract.wait_with_output().unwrap(), rename.wait_with_output().unwrap());
+        let service = String::from_utf8(read(dir.path(), ISSUE)).unwrap();
+        let test = String::from_utf8(read(dir.path(), tests)).unwrap();
+        let why = format!("round {round}: extract {extract:?}, rename {rename:?}");
+        assert!(extract.status.success() || rename.status.success(), "{why}");
+        if rename.status.success() {
+            assert!(!service.contains("doIt(") && !test.contains("doIt("), "{why}");
+            assert!(service.contains("cancelInvoice(") && test.contains("cancelInvoice("), "{why}");
+        } else {
+            assert!(service.contains("doIt(") && test.contains("doIt("), "{why}");
+        }
+        assert_eq!(extract.status.success(), service.contains("void validateIssuable("), "{why}");
+    }
+}
+
+/// Issue 14, defect 4: an interrupt left the build running: mantra exited 130, but the build's
+/// process group went on, and could write into the workspace being removed.
+#[test]
+fn an_interrupt_ends_the_running_build() {
+    use std::time::{Duration, Instant};
+    let dir = copy_fixture("demo");
+    let seen = tempfile::tempdir().unwrap();
+    let pidfile = seen.path().join("pid");
+    let compile = format!("sh -c \"echo $$ > {}; exec sleep 30\"", pidfile.display());
+    let target = format!("{ISSUE}:issue");
+    let mut proc = std::process::Command::new(env!("CARGO_BIN_EXE_mantra"))
+        .args(["--repo", dir.path().to_str().unwrap(), "refactor", "-t", "extract-method", &target])
+        .args(["--lines", "38-44", "--name", "validateIssuable", "--verify"])
+        .env("NO_COLOR", "1")
+        .env("MANTRA_BUILD_COMPILE", &compile)
+        .env("MANTRA_VERIFY_RUNNER", "build-tool")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let build = loop {
+        if let Some(pid) = std::fs::read_to_string(&pidfile).ok().and_then(|t| t.trim().parse::<i32>().ok()) {
+            break pid;
+        }
+        if start.elapsed() > Duration::from_secs(60) || proc.try_wait().unwrap().is_some() {
+            let _ = proc.kill();
+            panic!("the build never started");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    // SAFETY: kill(2) with a pid we spawned and still own (not yet waited for).
+    assert_eq!(unsafe { libc::kill(proc.id() as i32, libc::SIGINT) }, 0);
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = proc.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(20) {
+            let _ = proc.kill();
+            panic!("mantra did not exit on SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(mantra::exit::INTERRUPTED));
+    // Gone, or a zombie waiting for whoever inherited it.
+    let alive = || {
+        std::fs::read_to_string(format!("/proc/{build}/stat"))
+            .is_ok_and(|s| s.rsplit(')').next().and_then(|r| r.split_whitespace().next()) != Some("Z"))
+    };
+    let start = Instant::now();
+    while alive() && start.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let survived = alive();
+    if survived {
+        // SAFETY: kill(2) on the leftover build, so the test leaves nothing running.
+        unsafe { libc::kill(build, libc::SIGKILL) };
+    }
+    assert!(!survived, "the build (pid {build}) outlived mantra");
 }
