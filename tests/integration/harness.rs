@@ -112,3 +112,22 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
     assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).expect("git prints UTF-8")
 }
+
+/// Sends SIGINT to `proc` and waits for it to exit: at most 20 s, then it is killed and the test
+/// fails.
+pub fn interrupt(proc: &mut std::process::Child) -> std::process::ExitStatus {
+    use std::time::{Duration, Instant};
+    // SAFETY: kill(2) with a pid we spawned and still own (not yet waited for).
+    assert_eq!(unsafe { libc::kill(proc.id() as i32, libc::SIGINT) }, 0);
+    let start = Instant::now();
+    loop {
+        if let Some(status) = proc.try_wait().unwrap() {
+            return status;
+        }
+        if start.elapsed() > Duration::from_secs(20) {
+            let _ = proc.kill();
+            panic!("the process did not exit on SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

@@ -338,19 +338,7 @@ fn an_interrupt_ends_the_running_build() {
         }
         std::thread::sleep(Duration::from_millis(50));
     };
-    // SAFETY: kill(2) with a pid we spawned and still own (not yet waited for).
-    assert_eq!(unsafe { libc::kill(proc.id() as i32, libc::SIGINT) }, 0);
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = proc.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > Duration::from_secs(20) {
-            let _ = proc.kill();
-            panic!("mantra did not exit on SIGINT");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = crate::harness::interrupt(&mut proc);
     assert_eq!(status.code(), Some(mantra::exit::INTERRUPTED));
     // Gone, or a zombie waiting for whoever inherited it.
     let alive = || {

@@ -12,7 +12,7 @@ use mantra::engine::{ChangeSet, Edit};
 use mantra::workspace::writeback::WriteError;
 use mantra::workspace::{Workspace, WorkspaceError, WorkspaceKind, WorkspaceOptions, dirty_state_hash};
 
-use crate::harness::git;
+use crate::harness::{git, interrupt};
 
 fn write(root: &Path, rel: &str, text: &str) {
     let path = root.join(rel);
@@ -310,19 +310,7 @@ fn sigint_removes_live_workspaces() {
     for root in &roots {
         assert!(root.join("a.txt").exists(), "{}", root.display());
     }
-    // SAFETY: kill(2) with a pid we spawned and still own (not yet waited for).
-    assert_eq!(unsafe { libc::kill(proc.id() as i32, libc::SIGINT) }, 0);
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = proc.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > Duration::from_secs(20) {
-            let _ = proc.kill();
-            panic!("the child did not exit on SIGINT");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = interrupt(&mut proc);
     assert_eq!(status.code(), Some(mantra::exit::INTERRUPTED));
     for root in &roots {
         assert!(!root.exists(), "{} survived SIGINT", root.display());
