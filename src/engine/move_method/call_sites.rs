@@ -20,7 +20,11 @@ impl<'p> Mover<'p> {
             if caller.method == self.method {
                 continue; // recursion: rewritten with the body
             }
-            if self.decl.span.contains(&project.method(caller.method).span) {
+            // A caller inside the method's own text: a class declared in it. Spans are byte ranges
+            // of one file, so only a caller in the same file can be inside.
+            if caller.method.file() == self.method.file()
+                && self.decl.span.contains(&project.method(caller.method).span)
+            {
                 return Err(refuse(
                     Reason::RecursiveOtherReceiver,
                     format!(

@@ -762,3 +762,48 @@ fn a_static_delegate_stays_and_callers_do_not_change() {
         ]
     );
 }
+
+/// Issue 14, defect 12: a caller in another file whose method happened to lie within the moved
+/// method's byte range was taken for a class declared inside it, and the move was refused as
+/// `recursive_other_receiver`.
+#[test]
+fn a_caller_in_another_file_at_the_same_offsets_is_an_ordinary_call_site() {
+    let calc = "package p;
+
+public class Calc {
+    public long fee(Addr a, double kg) {
+        // The address's rate per kilogram, rounded to whole units. A long comment, so that the
+        // method spans the bytes where the caller's method lies in its own file.
+        return Math.round(a.rate() * kg);
+    }
+}
+";
+    let addr = "package p;
+
+public class Addr {
+    private final String country;
+
+    public Addr(String country) {
+        this.country = country;
+    }
+
+    public double rate() {
+        return country.equals(\"DE\") ? 2.0 : 3.0;
+    }
+}
+";
+    let shop = "package p;
+
+/** Sends parcels. */
+class Shop {
+    long f() {
+        return new Calc().fee(new Addr(\"DE\"), 0.5);
+    }
+}
+";
+    let files = [("p/Calc.java", calc), ("p/Addr.java", addr), ("p/Shop.java", shop)];
+    let out =
+        run(&files, "p/Calc.java", "fee", "param:a", false).unwrap_or_else(|r| panic!("{}: {}", r.reason, r.message));
+    let shop_after = &out.iter().find(|(p, _)| p == "p/Shop.java").expect("the call site is rewritten").1;
+    assert!(shop_after.contains("return new Addr(\"DE\").fee(0.5);"), "{shop_after}");
+}
