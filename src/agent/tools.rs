@@ -137,11 +137,18 @@ impl<'a> Workbench<'a> {
     }
 
     /// A repository-relative path the model gave, checked to stay inside the repository. `exists`:
-    /// the file must exist (reading); otherwise its folder must resolve inside (writing).
+    /// the file must exist (reading); otherwise its folder must resolve inside (writing), and it
+    /// must name a regular file that is not build configuration.
     pub fn confine(&self, path: &str, exists: bool) -> Result<PathBuf, String> {
         let given = Path::new(path.trim());
         if path.trim().is_empty() {
             return Err("the path is empty; give a path relative to the repository root".into());
+        }
+        if path.contains('\0') {
+            return Err("the path holds a NUL byte; give a plain relative path".into());
+        }
+        if !exists && path.trim().ends_with(['/', '\\']) {
+            return Err(format!("`{path}` names a folder; give a file"));
         }
         if given.is_absolute() {
             return Err(format!("`{path}` is absolute; give a path relative to the repository root"));
@@ -150,8 +157,17 @@ impl<'a> Workbench<'a> {
             return Err(format!("`{path}` leaves the repository (`..`); paths must stay inside it"));
         }
         let rel: PathBuf = given.components().filter(|c| !matches!(c, Component::CurDir)).collect();
-        if rel.starts_with(".git") || rel.starts_with(".mantra") {
+        // Any letter case: on a case-insensitive file system `.GIT/config` is git's configuration.
+        let own = |c: Component<'_>| {
+            c.as_os_str().to_str().is_some_and(|s| s.eq_ignore_ascii_case(".git") || s.eq_ignore_ascii_case(".mantra"))
+        };
+        if rel.components().any(own) {
             return Err(format!("`{path}` is mantra's or git's own data, not the project's"));
+        }
+        if !exists && is_build_configuration(&rel) {
+            return Err(format!(
+                "`{path}` is build configuration; a method-level refactoring does not change it, so it is not written"
+            ));
         }
         if self.overlay.contains_key(&rel) {
             return Ok(rel);
@@ -176,7 +192,7 @@ impl<'a> Workbench<'a> {
         if !real.starts_with(&self.root) {
             return Err(format!("`{path}` leads outside the repository (a symbolic link); it is refused"));
         }
-        if exists && real.is_dir() {
+        if real.is_dir() && (exists || probe == full) {
             return Err(format!("`{path}` is a folder; give a file"));
         }
         Ok(rel)
@@ -639,6 +655,27 @@ pub fn render_examples(found: &[super::Example]) -> String {
     out
 }
 
+/// Whether `rel` is the build's own configuration: the build files of Maven and Gradle, their
+/// wrappers, and the folders they read settings from.
+fn is_build_configuration(rel: &Path) -> bool {
+    const FILES: &[&str] = &[
+        "pom.xml",
+        "build.gradle",
+        "build.gradle.kts",
+        "settings.gradle",
+        "settings.gradle.kts",
+        "gradle.properties",
+        "gradlew",
+        "gradlew.bat",
+        "mvnw",
+        "mvnw.cmd",
+        "build.xml",
+        "mantra.toml",
+    ];
+    let name = rel.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    FILES.contains(&name) || rel.starts_with(".mvn") || rel.starts_with("gradle/wrapper")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -694,6 +731,22 @@ mod tests {
         }
         let err = b.call("write_file", &json!({"path": "link/new.java", "content": "x"})).unwrap_err();
         assert!(err.contains("leads outside"), "{err}");
+        // Issue 14, defect 8: these were accepted, and failed only at write-back (or wrote build
+        // configuration nobody asked for).
+        for (path, why) in [
+            ("src/main/java/A\0.java", "NUL byte"),
+            ("src/main/java", "is a folder"),
+            ("src/main/java/New.java/", "names a folder"),
+            (".GIT/config", "git's own data"),
+            ("sub/.Git/hooks/pre-commit", "git's own data"),
+            (".mvn/jvm.config", "build configuration"),
+            ("pom.xml", "build configuration"),
+            ("gradle/wrapper/gradle-wrapper.properties", "build configuration"),
+        ] {
+            let err = b.call("write_file", &json!({"path": path, "content": "x"})).unwrap_err();
+            assert!(err.contains(why), "{path:?}: {err}");
+        }
+        assert!(!dir.path().join(".mvn").exists());
         assert!(!outside.path().join("new.java").exists());
         let ok = b.call("get_file_content", &json!({"path": ISSUE, "start_line": 37, "end_line": 38})).unwrap();
         assert!(ok.contains("37|     public Invoice issue(Invoice invoice, LocalDate issueDate) {"), "{ok}");

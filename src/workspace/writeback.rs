@@ -23,6 +23,8 @@ pub enum WriteError {
     Changed { path: PathBuf },
     #[error("{} already exists; nothing was written", path.display())]
     Exists { path: PathBuf },
+    #[error("{} is read-only; nothing was written", path.display())]
+    ReadOnly { path: PathBuf },
     #[error("the change set is inconsistent: {0}")]
     Conflict(#[from] crate::engine::EditConflict),
     #[error("cannot write {}: {source}; nothing was changed", path.display())]
@@ -32,7 +34,7 @@ pub enum WriteError {
 impl Classify for WriteError {
     fn exit(&self) -> Exit {
         match self {
-            WriteError::Changed { .. } | WriteError::Exists { .. } => Exit::Rejected,
+            WriteError::Changed { .. } | WriteError::Exists { .. } | WriteError::ReadOnly { .. } => Exit::Rejected,
             WriteError::Conflict(_) | WriteError::Io { .. } => Exit::Internal,
         }
     }
@@ -40,6 +42,9 @@ impl Classify for WriteError {
         match self {
             WriteError::Changed { .. } => Some("run mantra again on the current file".into()),
             WriteError::Exists { .. } => Some("choose another destination, or remove the file".into()),
+            WriteError::ReadOnly { path } => {
+                Some(format!("make it writable if it should change (`chmod u+w {}`), and run again", path.display()))
+            }
             _ => None,
         }
     }
@@ -57,6 +62,10 @@ pub fn write_atomically(root: &Path, changes: &ChangeSet) -> Result<Vec<PathBuf>
                 let current = std::fs::read(&path).map_err(|source| WriteError::Io { path: path.clone(), source })?;
                 if current != original.as_bytes() {
                     return Err(WriteError::Changed { path: rel.clone() });
+                }
+                // The new text replaces the file by a rename, which its permissions would not stop.
+                if !writable(&path) {
+                    return Err(WriteError::ReadOnly { path: rel.clone() });
                 }
             }
             FileChange::Create { .. } => {
@@ -140,6 +149,25 @@ fn write_lock(root: &Path) -> Option<std::fs::File> {
     }
 }
 
+/// Whether the user may write `path`: some write permission bit is set and, on Unix, this
+/// process may write it (`access(2)`; root may write a file whose bits say read-only, but a file
+/// marked read-only is not changed).
+fn writable(path: &Path) -> bool {
+    let Ok(meta) = std::fs::metadata(path) else { return false };
+    if meta.permissions().readonly() {
+        return false;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) else { return false };
+        // SAFETY: `c` is a valid NUL-terminated path that outlives the call; access(2) only reads it.
+        unsafe { libc::access(c.as_ptr(), libc::W_OK) == 0 }
+    }
+    #[cfg(not(unix))]
+    true
+}
+
 fn temp_sibling(path: &Path) -> PathBuf {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     path.with_file_name(format!(".{name}.mantra-{}.tmp", std::process::id()))
@@ -216,5 +244,23 @@ mod tests {
             let winner = if a { "class X {}" } else { "class Y {}" };
             assert!(texts.iter().all(|t| t == winner), "{texts:?}");
         }
+    }
+
+    /// Issue 14, defect 9: a read-only file was replaced by the rename all the same.
+    #[test]
+    fn a_read_only_file_is_named_and_nothing_is_written() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("A.java"), "class A {}").unwrap();
+        std::fs::write(dir.path().join("B.java"), "class B {}").unwrap();
+        std::fs::set_permissions(dir.path().join("B.java"), std::fs::Permissions::from_mode(0o444)).unwrap();
+        let mut cs = ChangeSet::new();
+        cs.edit(Path::new("A.java"), "class A {}", Edit::replace(6..7, "X"));
+        cs.edit(Path::new("B.java"), "class B {}", Edit::replace(6..7, "Y"));
+        let err = write_atomically(dir.path(), &cs).unwrap_err();
+        assert!(matches!(err, WriteError::ReadOnly { ref path } if path == Path::new("B.java")), "{err}");
+        assert!(err.to_string().contains("B.java is read-only"), "{err}");
+        assert_eq!(std::fs::read_to_string(dir.path().join("A.java")).unwrap(), "class A {}");
+        assert_eq!(std::fs::read_to_string(dir.path().join("B.java")).unwrap(), "class B {}");
     }
 }
