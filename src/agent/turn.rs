@@ -143,7 +143,9 @@ impl Session<'_> {
             if let Some(text) = message.content.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
                 self.event(agent, round, step, "text", first_line(text));
             }
-            messages.push(message.clone());
+            // The history keeps a bounded copy: an oversized answer (a runaway tool call) would
+            // otherwise go back to the model, and into the transcript, with every later request.
+            messages.push(bounded(&message));
             if message.tool_calls.is_empty() {
                 let summary = message.content.unwrap_or_default();
                 self.event(agent, round, step, "finish", first_line(&summary));
@@ -231,6 +233,35 @@ fn short(text: &str, max: usize) -> String {
         let cut: String = one.chars().take(max).collect();
         format!("{cut}…")
     }
+}
+
+/// The most bytes of one assistant message's text, or of one tool call's arguments, that the
+/// conversation keeps.
+pub const MESSAGE_CAP: usize = 64 * 1024;
+
+/// `message` as the conversation keeps it: text over [`MESSAGE_CAP`] cut with a note, and tool
+/// call arguments over it replaced by a JSON object that says how long they were (cut JSON would
+/// not parse where a server checks it).
+fn bounded(message: &Message) -> Message {
+    let mut kept = message.clone();
+    if let Some(text) = kept.content.as_mut()
+        && text.len() > MESSAGE_CAP
+    {
+        let mut end = MESSAGE_CAP;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let more = text.len() - end;
+        text.truncate(end);
+        text.push_str(&format!("\n[cut: {more} more bytes of this answer are not kept]"));
+    }
+    for call in &mut kept.tool_calls {
+        if call.arguments.len() > MESSAGE_CAP {
+            let note = format!("{} bytes of arguments, too long to keep in the conversation", call.arguments.len());
+            call.arguments = serde_json::json!({ "omitted": note }).to_string();
+        }
+    }
+    kept
 }
 
 fn cap(text: String) -> String {
@@ -323,6 +354,25 @@ pub(crate) mod tests {
         // every request offered the tools, finish included
         let reqs = model.requests.lock().unwrap();
         assert!(reqs.iter().all(|r| r.tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>() == ["echo", "finish"]));
+    }
+
+    /// Issue 14, defect 10: a 2 MB malformed tool call went back to the model with every later
+    /// request (a 21 MB transcript).
+    #[test]
+    fn an_oversized_answer_is_not_sent_back_with_every_request() {
+        let huge = format!("{{\"x\": \"{}", "y".repeat(2 << 20));
+        let model = Scripted::new(vec![call("1", "echo", &huge), Message::assistant("z".repeat(2 << 20))]);
+        let (mut meter, mut obs) = (Meter::default(), Silent);
+        let mut s = Session { model: &model, meter: &mut meter, observer: &mut obs };
+        let mut messages = vec![Message::user("go")];
+        s.turn("developer", 1, &mut messages, &mut Echo, 5).unwrap();
+        let reqs = model.requests.lock().unwrap();
+        let second = serde_json::to_string(&reqs[1].messages).unwrap();
+        assert!(second.len() < 2 * MESSAGE_CAP, "{} bytes", second.len());
+        assert!(second.contains("too long to keep in the conversation"), "{}", &second[..500.min(second.len())]);
+        let history = serde_json::to_string(&messages).unwrap();
+        assert!(history.len() < 4 * MESSAGE_CAP, "{} bytes", history.len());
+        assert!(history.contains("more bytes of this answer are not kept"));
     }
 
     #[test]
