@@ -221,6 +221,9 @@ impl HttpModel {
         let text = String::from_utf8_lossy(&bytes);
         match status {
             200..=299 => parse_response(&text).map_err(Failure::Fatal),
+            500..=599 if is_request_validation(&text) => {
+                Err(Failure::Invalid(LlmError::Refused { status, message: server_message(&text) }))
+            }
             429 | 500..=599 => {
                 Err(Failure::Transient { why: format!("HTTP {status}: {}", server_message(&text)), retry_after })
             }
@@ -255,6 +258,17 @@ enum Failure {
         retry_after: Option<Duration>,
     },
     Fatal(LlmError),
+    /// A server error that names something wrong with the request itself (some servers answer a
+    /// request that fails their schema with 500): the same request fails the same way, so it is
+    /// tried once more at most.
+    Invalid(LlmError),
+}
+
+/// Whether a server error's body says the request failed validation (pydantic's and FastAPI's
+/// wording, OpenAI's error type) rather than that the server is in trouble.
+fn is_request_validation(body: &str) -> bool {
+    let body = body.to_ascii_lowercase();
+    ["validation error", "input should be", "field required", "invalid_request_error"].iter().any(|w| body.contains(w))
 }
 
 impl ChatModel for HttpModel {
@@ -267,6 +281,11 @@ impl ChatModel for HttpModel {
                 match self.attempt(&body).await {
                     Ok(r) => return Ok(r),
                     Err(Failure::Fatal(e)) => return Err(e),
+                    Err(Failure::Invalid(e)) if attempt >= 2 => return Err(e),
+                    Err(Failure::Invalid(e)) => {
+                        tracing::warn!(agent = %request.agent, "the server refused the request ({e}); trying once more");
+                        attempt += 1;
+                    }
                     Err(Failure::Transient { why, retry_after }) => {
                         let too_long = retry_after.is_some_and(|a| a > policy.max_retry_after);
                         if attempt >= policy.max_attempts || too_long {
@@ -368,7 +387,9 @@ fn wire_message(m: &Message) -> Json {
     };
     let mut out = serde_json::Map::new();
     out.insert("role".into(), json!(role));
-    out.insert("content".into(), m.content.as_ref().map_or(Json::Null, |c| json!(c)));
+    // Always a string: `null` (the API's own form for a message that only calls tools) is refused
+    // by some servers (llama.cpp's OpenAI server answers 500 "Input should be a valid string").
+    out.insert("content".into(), json!(m.content.as_deref().unwrap_or("")));
     if !m.tool_calls.is_empty() {
         let calls = m
             .tool_calls
@@ -529,5 +550,20 @@ mod tests {
             Some(ApiKey::new("b"))
         );
         assert_eq!(ApiKey::from_env(&config, &env(&[])), None);
+    }
+
+    /// Issue 14: a real server (llama.cpp) refused every request after the first tool call,
+    /// because the assistant's tool-call message went out with `"content": null`.
+    #[test]
+    fn a_tool_call_message_goes_out_with_empty_text_not_null() {
+        let m = Message {
+            role: Role::Assistant,
+            content: None,
+            tool_calls: vec![ToolCall { id: "1".into(), name: "finish".into(), arguments: "{}".into() }],
+            tool_call_id: None,
+        };
+        let wire = wire_message(&m);
+        assert_eq!(wire["content"], json!(""));
+        assert_eq!(wire["tool_calls"][0]["function"]["name"], "finish");
     }
 }

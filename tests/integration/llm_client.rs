@@ -166,6 +166,19 @@ fn server_errors_until_the_attempts_run_out() {
     server.assert_done();
 }
 
+/// Issue 14: llama.cpp's server answers a request that fails its schema with HTTP 500; mantra
+/// retried that deterministic error five times.
+#[test]
+fn a_server_error_that_rejects_the_request_itself_is_tried_once_more_only() {
+    let why = "1 validation error for ChatCompletionRequestAssistantMessage\ncontent\n  Input should be a valid string";
+    let server = ScriptedServer::start([reply_status(500, why), reply_status(500, why)]);
+    let err = model(&server).chat(&ask("x")).unwrap_err();
+    assert!(matches!(err, LlmError::Refused { status: 500, .. }), "{err:?}");
+    assert!(err.to_string().contains("Input should be a valid string"), "{err}");
+    assert_eq!(server.requests().len(), 2);
+    server.assert_done();
+}
+
 #[test]
 fn a_bad_request_is_not_retried_and_the_server_says_why() {
     let server = ScriptedServer::start([reply_status(400, "model `gpt-9` does not exist")]);
