@@ -199,8 +199,15 @@ impl<'a> Workbench<'a> {
     }
 
     /// Resolves a target the model gave (default: the task's target) in the current project.
+    /// A bare method name (`process`) or `Class#method` is looked up in the task's file, where it
+    /// must name one method.
     fn method(&mut self, given: Option<&str>) -> Result<MethodId, String> {
-        let spec = given.map(str::trim).filter(|s| !s.is_empty()).unwrap_or(&self.target).to_string();
+        let mut spec = given.map(str::trim).filter(|s| !s.is_empty()).unwrap_or(&self.target).to_string();
+        if !spec.contains(':')
+            && let Some((file, _)) = self.target.split_once(".java:")
+        {
+            spec = format!("{file}.java:{spec}");
+        }
         let root = self.root.clone();
         let project = self.project()?;
         target::resolve(project, &root, &spec).map(|t| t.method).map_err(|e| {
@@ -578,8 +585,17 @@ pub fn numbered(text: &str, from: usize, to: usize) -> String {
     out
 }
 
+/// The class a model named: qualified, simple, nested (`a.B.C`, `B$C`), as a file path, or in the
+/// sloppy forms small models write (`com.example/billing/Invoice`, a path without `.java`).
 fn find_class(project: &Project, name: &str) -> Result<TypeId, String> {
     let name = name.trim();
+    if name.contains(['/', '\\']) && !name.ends_with(".java") {
+        let path = format!("{}.java", name.replace('\\', "/"));
+        if project.file_id(Path::new(&path)).is_some() {
+            return find_class(project, &path);
+        }
+        return find_class(project, &name.replace(['/', '\\'], "."));
+    }
     if name.ends_with(".java") {
         let fid = project.file_id(Path::new(name)).ok_or_else(|| format!("no Java file `{name}` in the project"))?;
         let types = project.types_in(fid).map_err(|e| e.to_string())?;
@@ -593,7 +609,8 @@ fn find_class(project: &Project, name: &str) -> Result<TypeId, String> {
     for fid in project.files_containing(simple) {
         for t in project.types_in(fid).unwrap_or_default() {
             let q = project.qualified_name(t);
-            if q == name || q.ends_with(&format!(".{name}")) {
+            // `src.main.java.a.B` (a path made dotted) ends with the qualified name `a.B`.
+            if q == name || q.ends_with(&format!(".{name}")) || name.ends_with(&format!(".{q}")) {
                 found.push(t);
             }
         }
@@ -786,6 +803,21 @@ mod tests {
             c.contains("class com.acme.invoicing.invoice.InvoiceService") && c.contains("issue(Invoice invoice"),
             "{c}"
         );
+        // Issue 14: the sloppy names small models write, where they name one class.
+        for sloppy in [
+            "com.acme.invoicing/invoice/InvoiceService",
+            "com/acme/invoicing/invoice/InvoiceService",
+            "src/main/java/com/acme/invoicing/invoice/InvoiceService",
+            ISSUE,
+        ] {
+            let c = b.call("get_class_info", &json!({"class": sloppy})).unwrap_or_else(|e| panic!("{sloppy}: {e}"));
+            assert!(c.contains("class com.acme.invoicing.invoice.InvoiceService"), "{sloppy}: {c}");
+        }
+        // Issue 14: a bare method name, or `Class#method`, in the task's file.
+        for bare in ["issue", "InvoiceService#issue"] {
+            let m = b.call("get_method", &json!({"target": bare})).unwrap_or_else(|e| panic!("{bare}: {e}"));
+            assert!(m.contains("public Invoice issue(Invoice invoice, LocalDate issueDate)"), "{bare}: {m}");
+        }
         let cc = b.call("get_callers_and_callees", &json!({})).unwrap();
         assert!(cc.contains("Callees of") && cc.contains("nextNumberFor"), "{cc}");
         let h = b.call("get_type_hierarchy", &json!({})).unwrap();
