@@ -91,6 +91,9 @@ where
         }
     };
     init_logging(&cli.global);
+    // Ctrl-C, SIGTERM and SIGHUP end every phase with 130 and the cleanup, not only those that
+    // made a workspace.
+    workspace::install_interrupt_handler();
     let style = Style { color: use_color(cli.global.color) };
     let mut reporter = Reporter::new(cli.global.json, cli.global.quiet, style);
     let exit = match run(cli) {

@@ -31,6 +31,13 @@ pub(super) fn register(dir: &Path, linked: Option<&Linked>) {
     live().insert(dir.to_path_buf(), linked.cloned());
 }
 
+/// Installs the handler now: every command calls it first, so an interrupt in any phase (a
+/// request to the model before any workspace exists, say) ends the run with 130 and the cleanup,
+/// also when mantra was started with SIGINT ignored (a background job of a script).
+pub fn install_interrupt_handler() {
+    install();
+}
+
 fn install() {
     INSTALL.call_once(|| {
         if let Err(e) = ctrlc::set_handler(on_signal) {
@@ -75,8 +82,9 @@ fn on_signal() {
             eprintln!("mantra: could not remove the workspace {}: {e}", dir.display());
         }
     }
-    if !dirs.is_empty() {
-        eprintln!("mantra: interrupted; removed {} workspace(s)", dirs.len());
+    match dirs.len() {
+        0 => eprintln!("mantra: interrupted"),
+        n => eprintln!("mantra: interrupted; removed {n} workspace(s)"),
     }
     if let Some(note) = NOTE.lock().unwrap_or_else(|e| e.into_inner()).take() {
         eprintln!("mantra: {note}");

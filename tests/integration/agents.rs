@@ -416,3 +416,53 @@ fn log_lines_carry_no_colour_codes_off_a_terminal() {
         assert!(!run.stderr.contains('\u{1b}'), "{color:?}: {:?}", run.stderr);
     }
 }
+
+/// Issue 14, defect 3: Ctrl-C was ignored while mantra waited for the model (the handler came
+/// with the first workspace), and SIGTERM then ended it without cleanup. Both now end the run at
+/// once with 130 and the cleanup message.
+#[test]
+fn an_interrupt_while_the_model_thinks_ends_the_run_at_once() {
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        let dir = copy_fixture("demo");
+        let server = ScriptedServer::start([reply_text("late").delay(std::time::Duration::from_secs(8))]);
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_mantra"));
+        cmd.args([
+            "--repo",
+            dir.path().to_str().unwrap(),
+            "refactor",
+            "-t",
+            "extract-method",
+            &format!("{ISSUE}:issue"),
+        ])
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+        for (k, v) in server.env() {
+            cmd.env(k, v);
+        }
+        let mut proc = cmd.spawn().unwrap();
+        let start = std::time::Instant::now();
+        while server.requests().is_empty() {
+            assert!(start.elapsed().as_secs() < 30, "the model was never asked");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let asked = std::time::Instant::now();
+        // SAFETY: kill(2) with a pid we spawned and still own (not yet waited for).
+        assert_eq!(unsafe { libc::kill(proc.id() as i32, signal) }, 0);
+        let status = loop {
+            if let Some(status) = proc.try_wait().unwrap() {
+                break status;
+            }
+            if asked.elapsed().as_secs() > 20 {
+                let _ = proc.kill();
+                panic!("signal {signal}: mantra did not stop");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        assert!(asked.elapsed() < std::time::Duration::from_secs(5), "signal {signal}: it waited for the model");
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut proc.stderr.take().unwrap(), &mut stderr).unwrap();
+        assert_eq!(status.code(), Some(mantra::exit::INTERRUPTED), "signal {signal}: {stderr}");
+        assert!(stderr.contains("mantra: interrupted"), "{stderr}");
+    }
+}
