@@ -219,8 +219,20 @@ impl SourceFile {
 }
 
 fn first_error(node: Node<'_>) -> Option<Node<'_>> {
-    if node.is_error() || node.is_missing() {
+    if node.is_missing() {
         return Some(node);
+    }
+    if node.is_error() {
+        // An ERROR node over several lines holds what the parser read while it looked for a way
+        // on (a class and method header before an unterminated string, say): the trouble is where
+        // it gave up, at its last token, not where it began.
+        let last = node.child(node.child_count().saturating_sub(1));
+        return match last {
+            Some(last) if node.start_position().row != node.end_position().row => {
+                Some(first_error(last).unwrap_or(last))
+            }
+            _ => Some(node),
+        };
     }
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
@@ -236,6 +248,15 @@ fn first_error(node: Node<'_>) -> Option<Node<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 14, defect 13: a syntax error was reported where the parser's ERROR node began (the
+    /// class header, line 3) instead of where the file goes wrong (the unterminated string, line 5).
+    #[test]
+    fn a_syntax_error_is_reported_where_the_parser_gave_up() {
+        let src = "package a;\n\nclass B {\n  void m() {\n    String s = \"abc;\n  }\n}\n";
+        let e = SourceFile::parse("A.java", src.to_string()).syntax_error().unwrap();
+        assert_eq!((e.line, e.snippet.as_str()), (5, "String s = \"abc;"));
+    }
 
     #[test]
     fn lines_and_errors() {
