@@ -111,7 +111,8 @@ fn tool_calls_are_parsed_and_tools_are_sent() {
     assert_eq!(reqs[0].body["tool_choice"], "auto");
     let msgs = &reqs[1].body["messages"];
     assert_eq!(msgs[2]["role"], "assistant");
-    assert_eq!(msgs[2]["content"], json!(null));
+    // An empty string, not null: some servers (llama.cpp's) refuse null (issue 14).
+    assert_eq!(msgs[2]["content"], json!(""));
     assert_eq!(msgs[2]["tool_calls"][1]["function"]["name"], "get_method");
     assert_eq!(msgs[2]["tool_calls"][1]["function"]["arguments"], r#"{"name":"m"}"#);
     assert_eq!(msgs[3], json!({"role": "tool", "content": "class A {}", "tool_call_id": "call_1"}));
