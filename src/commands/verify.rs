@@ -88,11 +88,49 @@ pub fn exit_of(review: &Review) -> Exit {
 }
 
 /// Resolves `spec` against the project as it was at HEAD (the changed files' HEAD versions in
-/// place of the working tree's), since a renamed or moved method exists under its old name there only.
-fn intent_at_head(ctx: &Context, change: &Change, spec: &str, kind: RefactoringKind) -> anyhow::Result<Intent> {
+/// place of the working tree's), since a renamed or moved method exists under its old name there
+/// only. A name that HEAD does not have may be the method's new name: when the working tree has
+/// it and the detector pairs it with exactly one method of HEAD by a refactoring of `kind`, that
+/// method is the target, and the name is the expected new name.
+fn intent_at_head(ctx: &mut Context, change: &Change, spec: &str, kind: RefactoringKind) -> anyhow::Result<Intent> {
     let overlay = change.java(Side::Before).into_iter().collect();
     let project = Project::open_with_overlay(&ctx.repo, overlay)
         .with_context(|| format!("cannot read the project at {}", ctx.repo.display()))?;
-    let method = target::resolve(&project, &ctx.cwd, spec)?.method;
-    Ok(crate::engine::intent(&project, method, kind, None))
+    let missing = match target::resolve(&project, &ctx.cwd, spec) {
+        Ok(t) => return Ok(crate::engine::intent(&project, t.method, kind, None)),
+        Err(e @ target::TargetError::NoSuchMethod { .. }) => e,
+        Err(e) => return Err(e.into()),
+    };
+    let Some((old, new)) = renamed_to(ctx, change, spec, kind) else { return Err(missing.into()) };
+    let (path, _) = spec.rsplit_once(':').unwrap_or((spec, ""));
+    let method = target::resolve(&project, &ctx.cwd, &format!("{path}:{old}")).map_err(|_| missing)?.method;
+    ctx.reporter.progress("verify", format!("`{new}` is new; verifying the {kind} of `{old}` to `{new}`"));
+    let mut intent = crate::engine::intent(&project, method, kind, None);
+    intent.new_name = Some(new);
+    Ok(intent)
+}
+
+/// The old name of the method `spec` names in the working tree, when the change holds exactly
+/// one refactoring of `kind` that made it, in the same class: `(old, new)`.
+fn renamed_to(ctx: &Context, change: &Change, spec: &str, kind: RefactoringKind) -> Option<(String, String)> {
+    let now = Project::open(&ctx.repo).ok()?;
+    let method = target::resolve(&now, &ctx.cwd, spec).ok()?.method;
+    let name = now.method(method).name.clone();
+    let class = now.type_decl(now.owner(method)).display.clone();
+    let snapshot = |side| {
+        crate::detect::Snapshot::from_files(
+            change.java(side).into_iter().map(|(p, t)| (p.to_string_lossy().replace('\\', "/"), t)),
+        )
+    };
+    let found = crate::detect::detect(&snapshot(Side::Before), &snapshot(Side::After));
+    let mut pairs = found.iter().filter(|r| {
+        r.kind.kind() == Some(kind)
+            && r.subject.other_method == name
+            && r.subject.method != name
+            && [&r.subject.class, &r.subject.other_class]
+                .iter()
+                .all(|c| c.rsplit('.').next() == class.rsplit('.').next())
+    });
+    let first = pairs.next()?;
+    pairs.next().is_none().then(|| (first.subject.method.clone(), name))
 }

@@ -201,6 +201,15 @@ fn verify_blames_a_compile_error_and_a_broken_test_and_checks_the_intended_refac
     let found = detection["details"]["validation"]["refactoring"]["description"].as_str().unwrap();
     assert!(found.starts_with("Rename Method\t") && found.contains("searchTitles"), "{found}");
     assert_eq!(stage(&ev, "tests-all")["summary"], "13 passed");
+
+    // Issue 14: the new name works too, once the old one is gone and the detector pairs them.
+    let target = format!("{CATALOG}:searchTitles");
+    let run = run_in(dir, &["--json", "verify", &target, "--type", "rename-method"], &[]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let ev = events(&run);
+    assert_eq!(verdict(&ev)["verdict"], "accepted");
+    let intent = &stage(&ev, "detection")["details"]["intent"];
+    assert_eq!((intent["method"].as_str(), intent["new_name"].as_str()), (Some("find2"), Some("searchTitles")));
 }
 
 #[test]
