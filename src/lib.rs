@@ -121,8 +121,11 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
     let cwd = std::env::current_dir().map_err(|e| anyhow::anyhow!("cannot read the current directory: {e}"))?;
     let repo = resolve_repo(&cwd, cli.global.repo.as_deref())?;
     let config = config::resolve(&repo, &cli.global.overrides())?;
-    // The key may sit in a variable of the user's choosing; no build or test process may see it.
-    process::hide_from_children(&config.config.llm.api_key_env);
+    // No build or test process may see the API key, under any name mantra reads it from (a
+    // variable of the user's choosing included) or a user would expect it under.
+    for var in [config::DEFAULT_API_KEY_ENV, config::FALLBACK_API_KEY_ENV, &config.config.llm.api_key_env] {
+        process::hide_from_children(var);
+    }
     // The configuration may choose colours (`color = "never"`); the flag already counted as its top layer.
     let style = Style { color: use_color(Some(config.config.color)) };
     // Commands report through a reporter styled by the resolved configuration; errors raised

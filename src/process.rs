@@ -14,9 +14,8 @@
 //!   short grace period, then kills the group and returns what it has;
 //! - lists every running child's process group, so that an interrupt ends them all
 //!   ([`kill_running`]) before mantra removes the workspaces they work in;
-//! - never passes on the model's API key: the variables that may hold it ([`SECRET_VARS`], and
-//!   the one `llm.api_key_env` names, [`hide_from_children`]) are removed from every child's
-//!   environment, so code the model wrote (a test, a build step) cannot read or print the key.
+//! - passes on no variable the command hid ([`hide_from_children`]: those that may hold the
+//!   model's API key), so code the model wrote (a test, a build step) cannot read or print it.
 
 use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString};
@@ -218,11 +217,7 @@ impl Classify for ProcessError {
     }
 }
 
-/// The variables that may hold the model's API key under their usual names: no child process
-/// inherits them.
-pub const SECRET_VARS: &[&str] = &["MANTRA_API_KEY", "OPENAI_API_KEY"];
-
-/// Further variables no child inherits (the one `llm.api_key_env` names), for this process.
+/// Variables no child inherits, for this process.
 static HIDDEN: std::sync::Mutex<Vec<OsString>> = std::sync::Mutex::new(Vec::new());
 
 /// Keeps `var` out of every child's environment from now on.
@@ -245,14 +240,7 @@ fn running() -> std::sync::MutexGuard<'static, Vec<u32>> {
 /// into a workspace being removed, or outlives mantra.
 pub fn kill_running() {
     for &pgid in running().iter() {
-        #[cfg(unix)]
-        if let Ok(pgid) = libc::pid_t::try_from(pgid) {
-            // SAFETY: kill(2) takes plain integers and touches no memory; a negative pid addresses
-            // the process group the child leads (it was started with process_group(0)).
-            unsafe {
-                libc::kill(-pgid, libc::SIGKILL);
-            }
-        }
+        kill_process_group(pgid);
     }
 }
 
@@ -272,9 +260,6 @@ impl Runner for System {
         command.args(&cmd.args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
         if let Some(dir) = &cmd.cwd {
             command.current_dir(dir);
-        }
-        for var in SECRET_VARS {
-            command.env_remove(var);
         }
         for var in HIDDEN.lock().unwrap_or_else(|e| e.into_inner()).iter() {
             command.env_remove(var);
@@ -390,15 +375,20 @@ fn status_of(status: std::process::ExitStatus) -> Status {
 
 /// Kills the child's whole process group (unix), or the child alone elsewhere.
 fn kill_group(child: &mut std::process::Child) {
+    kill_process_group(child.id());
+    let _ = child.kill();
+}
+
+/// SIGKILL to the process group `pgid` leads (every child starts its own, `process_group(0)`).
+fn kill_process_group(pgid: u32) {
     #[cfg(unix)]
-    if let Ok(pgid) = libc::pid_t::try_from(child.id()) {
+    if let Ok(pgid) = libc::pid_t::try_from(pgid) {
         // SAFETY: kill(2) takes plain integers and touches no memory; a negative pid addresses
-        // the process group the child leads (it was started with process_group(0)).
+        // the process group the child leads.
         unsafe {
             libc::kill(-pgid, libc::SIGKILL);
         }
     }
-    let _ = child.kill();
 }
 
 /// Keeps the first and last `cap / 2` bytes of a stream and counts the rest.

@@ -66,6 +66,18 @@ pub fn contains_word(text: &str, word: &str) -> bool {
     word_occurrences(text, word).next().is_some()
 }
 
+/// The longest start of `text` of at most `max` bytes that ends on a character boundary.
+pub fn head(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
 /// Lines `a..=b` (1-based) of `text`, joined by `\n`.
 pub fn lines(text: &str, a: usize, b: usize) -> String {
     text.lines().skip(a.saturating_sub(1)).take(b + 1 - a.max(1)).collect::<Vec<_>>().join("\n")
@@ -83,6 +95,13 @@ mod tests {
         assert_eq!(line_indent(text, 4), "  ");
         assert_eq!(line_indent(text, 7), "\t");
         assert_eq!(lines(text, 2, 3), "  b\n\tc");
+    }
+
+    #[test]
+    fn a_head_ends_on_a_character_boundary() {
+        assert_eq!(head("abc", 5), "abc");
+        assert_eq!(head("aé", 2), "a");
+        assert_eq!(head("aé", 3), "aé");
     }
 
     #[test]

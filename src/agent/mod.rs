@@ -10,8 +10,8 @@
 //!
 //! Files: [`turn`] is one agent turn (request, tool calls, budget); [`tools`] the tool registry
 //! the model sees; [`developer`], [`review_loop`] (the driver: Developer → Reviewer → Repair),
-//! [`repair`], [`raw`] (the RawGPT baseline: one prompt, no agents); [`session`] opens what a run needs (the
-//! model, the example store). The Markdown prompts load in [`crate::llm::prompts`].
+//! [`repair`], [`raw`] (the RawGPT baseline: one prompt, no agents); [`session`] opens the example store a run
+//! searches. The Markdown prompts load in [`crate::llm::prompts`].
 
 pub mod developer;
 pub mod raw;

@@ -199,12 +199,5 @@ fn reflect(
 }
 
 fn cap(text: &str) -> &str {
-    if text.len() <= TOOL_RESULT_CAP {
-        return text;
-    }
-    let mut end = TOOL_RESULT_CAP;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
+    crate::text::head(text, TOOL_RESULT_CAP)
 }

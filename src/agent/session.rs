@@ -1,18 +1,11 @@
-//! What an agent run needs before it starts: the model the configuration asks for, and the
-//! example store the Developer searches. `mantra refactor` and `mantra batch` open both here.
+//! What an agent run needs before it starts besides the model (`crate::llm::open`): the example
+//! store the Developer searches. `mantra refactor` and `mantra batch` open it here.
 
 use std::path::Path;
-use std::sync::Arc;
 
-use super::{AgentError, Examples, NoExamples};
+use super::{Examples, NoExamples};
 use crate::config::Config;
-use crate::llm::{ChatModel, LlmOptions};
 use crate::store::{Notice, Store, StoreOptions, store_dir, user_store_dir};
-
-/// The model `config` and `options` ask for; `None` means the heuristic planner.
-pub fn open_model(config: &Config, options: &LlmOptions) -> Result<Option<Arc<dyn ChatModel>>, AgentError> {
-    Ok(crate::llm::open(config, options)?)
-}
 
 /// The example store the Developer searches: the repository's (`store.dir`, else
 /// `.mantra/store`), else the user-wide one; none when neither holds a record, or when `rag` is

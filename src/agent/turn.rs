@@ -247,10 +247,7 @@ fn bounded(message: &Message) -> Message {
     if let Some(text) = kept.content.as_mut()
         && text.len() > MESSAGE_CAP
     {
-        let mut end = MESSAGE_CAP;
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
+        let end = crate::text::head(text, MESSAGE_CAP).len();
         let more = text.len() - end;
         text.truncate(end);
         text.push_str(&format!("\n[cut: {more} more bytes of this answer are not kept]"));
@@ -268,11 +265,8 @@ fn cap(text: String) -> String {
     if text.len() <= TOOL_RESULT_CAP {
         return text;
     }
-    let mut end = TOOL_RESULT_CAP;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}\n[cut: {} more bytes; ask for a line range]", &text[..end], text.len() - end)
+    let kept = crate::text::head(&text, TOOL_RESULT_CAP);
+    format!("{kept}\n[cut: {} more bytes; ask for a line range]", text.len() - kept.len())
 }
 
 #[cfg(test)]

@@ -267,7 +267,7 @@ pub(super) fn open_model_with(
         transcript: Some(transcript.clone()),
         meter: None,
     };
-    let model = session::open_model(&ctx.config.config, &options)?;
+    let model = crate::llm::open(&ctx.config.config, &options).map_err(agent::AgentError::from)?;
     if model.is_none() && (args.no_rag || args.no_review || args.no_repair || args.baseline.is_some()) {
         return Err(UserError::usage("--no-rag, --no-review, --no-repair and --baseline need a model")
             .with_hint(

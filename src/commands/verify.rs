@@ -117,11 +117,7 @@ fn renamed_to(ctx: &Context, change: &Change, spec: &str, kind: RefactoringKind)
     let method = target::resolve(&now, &ctx.cwd, spec).ok()?.method;
     let name = now.method(method).name.clone();
     let class = now.type_decl(now.owner(method)).display.clone();
-    let snapshot = |side| {
-        crate::detect::Snapshot::from_files(
-            change.java(side).into_iter().map(|(p, t)| (p.to_string_lossy().replace('\\', "/"), t)),
-        )
-    };
+    let snapshot = |side| crate::review::builtin::snapshot(&change.java(side));
     let found = crate::detect::detect(&snapshot(Side::Before), &snapshot(Side::After));
     let mut pairs = found.iter().filter(|r| {
         r.kind.kind() == Some(kind)

@@ -57,8 +57,14 @@ pub fn create_state_dir(dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)
 }
 
+/// The variable that holds the model's API key unless `llm.api_key_env` names another.
+pub const DEFAULT_API_KEY_ENV: &str = "MANTRA_API_KEY";
+
+/// The variable read for the API key when the configured one is unset.
+pub const FALLBACK_API_KEY_ENV: &str = "OPENAI_API_KEY";
+
 /// `MANTRA_*` variables that are not configuration keys.
-pub const NON_CONFIG_VARS: &[&str] = &["MANTRA_API_KEY", "MANTRA_LOG", "MANTRA_SHARED_DATA"];
+pub const NON_CONFIG_VARS: &[&str] = &[DEFAULT_API_KEY_ENV, "MANTRA_LOG", "MANTRA_SHARED_DATA"];
 
 /// The environment variable RefactoringMiner's own scripts use; a fallback for `refactoring_miner.path`.
 pub const REFACTORINGMINER_HOME: &str = "REFACTORINGMINER_HOME";
@@ -150,7 +156,7 @@ impl Default for LlmConfig {
             temperature: 0.0,
             max_tokens: None,
             timeout_secs: 120,
-            api_key_env: "MANTRA_API_KEY".into(),
+            api_key_env: DEFAULT_API_KEY_ENV.into(),
             tool_calling: ToolCalling::Auto,
             prices: Prices::default(),
         }

@@ -190,10 +190,9 @@ impl Refactoring {
     /// The text of the method declarations on a refactoring's right side (the extracted method and the
     /// source method after, the method where it moved, ...), in the order the detector lists them.
     pub fn right_methods_text(&self, after: &Snapshot) -> String {
-        let r = self;
         let mut parts = Vec::new();
         let mut decls: Vec<_> =
-            r.right_side_locations.iter().filter(|l| l.code_element_type == "METHOD_DECLARATION").collect();
+            self.right_side_locations.iter().filter(|l| l.code_element_type == "METHOD_DECLARATION").collect();
         // The source method first, then what was extracted from it: PureRefactor's order.
         decls.sort_by_key(|l| !l.description.starts_with("source method declaration"));
         for loc in decls {

@@ -20,6 +20,9 @@ pub enum BuildSystem {
     None,
 }
 
+/// Gradle's build and settings files, any one of which makes a Gradle project.
+pub const GRADLE_FILES: [&str; 4] = ["build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"];
+
 impl BuildSystem {
     /// Detects the build system from the files at the repository root.
     pub fn detect(root: &Path) -> BuildSystem {
@@ -27,10 +30,7 @@ impl BuildSystem {
             BuildSystem::Maven
         } else if root.join("gradlew").is_file() {
             BuildSystem::GradleWrapper
-        } else if ["build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"]
-            .iter()
-            .any(|f| root.join(f).is_file())
-        {
+        } else if GRADLE_FILES.iter().any(|f| root.join(f).is_file()) {
             BuildSystem::Gradle
         } else {
             BuildSystem::None

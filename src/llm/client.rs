@@ -17,8 +17,7 @@ use serde_json::{Value as Json, json};
 use super::{ChatModel, ChatRequest, ChatResponse, LlmError, Message, Role, ToolCall, ToolChoice, Usage};
 use crate::config::{Environment, LlmConfig};
 
-/// The variable read for the API key when the configured one (`llm.api_key_env`) is unset.
-pub const FALLBACK_API_KEY_ENV: &str = "OPENAI_API_KEY";
+use crate::config::FALLBACK_API_KEY_ENV;
 
 /// How much of a server's error text is kept in an error message.
 const MESSAGE_CAP: usize = 600;
@@ -370,11 +369,7 @@ fn cap(text: &str, max: usize) -> String {
     if text.len() <= max {
         return text.to_string();
     }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}… ({} bytes in all)", &text[..end], text.len())
+    format!("{}… ({} bytes in all)", crate::text::head(text, max), text.len())
 }
 
 /// A message in the API's shape: tool calls nested under `function`, arguments as text.

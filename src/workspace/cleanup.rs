@@ -27,18 +27,14 @@ static NOTE: Mutex<Option<String>> = Mutex::new(None);
 /// Lists `dir` (and the worktree `linked`, if it is one) for removal on a signal, installing the
 /// handler on first use.
 pub(super) fn register(dir: &Path, linked: Option<&Linked>) {
-    install();
+    install_interrupt_handler();
     live().insert(dir.to_path_buf(), linked.cloned());
 }
 
-/// Installs the handler now: every command calls it first, so an interrupt in any phase (a
+/// Installs the handler (once): every command calls it first, so an interrupt in any phase (a
 /// request to the model before any workspace exists, say) ends the run with 130 and the cleanup,
 /// also when mantra was started with SIGINT ignored (a background job of a script).
 pub fn install_interrupt_handler() {
-    install();
-}
-
-fn install() {
     INSTALL.call_once(|| {
         if let Err(e) = ctrlc::set_handler(on_signal) {
             // Another handler owns the signals; Drop still cleans up on every other exit path.
@@ -51,7 +47,7 @@ fn install() {
 /// workspaces are removed: a long-running command's tally and how to continue. Installs the
 /// handler, so the line is printed even before the first workspace exists.
 pub fn set_interrupt_note(note: Option<String>) {
-    install();
+    install_interrupt_handler();
     *NOTE.lock().unwrap_or_else(|e| e.into_inner()) = note;
 }
 

@@ -35,7 +35,7 @@ pub(super) struct Linked {
 impl Linked {
     /// Marks the worktree kept on purpose, so that later runs do not remove it as stale.
     pub fn mark_kept(&self) -> std::io::Result<()> {
-        std::fs::write(self.commondir.join("worktrees").join(&self.name).join(KEPT_MARK), "--keep-workspace\n")
+        std::fs::write(kept_mark(&self.commondir, &self.name), "--keep-workspace\n")
     }
 
     /// Removes the worktree's metadata from the user's `.git` (its directory must be gone or
@@ -106,7 +106,7 @@ pub(super) fn add(
 fn prune_stale(repo: &Repository) {
     let Ok(names) = repo.worktrees() else { return };
     for name in names.iter().flatten().flatten().filter(|n| n.starts_with(PREFIX) && !owner_alive(n)) {
-        if repo.commondir().join("worktrees").join(name).join(KEPT_MARK).exists() {
+        if kept_mark(repo.commondir(), name).exists() {
             continue;
         }
         let Ok(wt) = repo.find_worktree(name) else { continue };
@@ -136,6 +136,11 @@ fn prune_stale(repo: &Repository) {
             let _ = branch.delete();
         }
     }
+}
+
+/// Where the mark of a worktree kept on purpose is: in its metadata folder, `.git/worktrees/<name>/`.
+fn kept_mark(commondir: &Path, name: &str) -> PathBuf {
+    commondir.join("worktrees").join(name).join(KEPT_MARK)
 }
 
 /// Whether the process that made `name` (`mantra-ws-<pid>-...`, or a throw-away branch of one)

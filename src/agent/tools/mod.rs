@@ -17,8 +17,10 @@ use serde_json::{Value, json};
 
 use super::Examples;
 use super::turn::ToolHost;
+use crate::config::REPO_FILE;
 use crate::engine::{self, ChangeSet, Edit, Spec, SpecFlags};
 use crate::java::analysis as analyze;
+use crate::java::layout::GRADLE_FILES;
 use crate::java::{MethodId, Project, TypeId, target};
 use crate::llm::ToolSpec;
 use crate::refactoring::{RefactoringKind, SpecOptions};
@@ -675,22 +677,13 @@ pub fn render_examples(found: &[super::Example]) -> String {
 /// Whether `rel` is the build's own configuration: the build files of Maven and Gradle, their
 /// wrappers, and the folders they read settings from.
 fn is_build_configuration(rel: &Path) -> bool {
-    const FILES: &[&str] = &[
-        "pom.xml",
-        "build.gradle",
-        "build.gradle.kts",
-        "settings.gradle",
-        "settings.gradle.kts",
-        "gradle.properties",
-        "gradlew",
-        "gradlew.bat",
-        "mvnw",
-        "mvnw.cmd",
-        "build.xml",
-        "mantra.toml",
-    ];
+    const OTHERS: &[&str] =
+        &["pom.xml", "gradle.properties", "gradlew", "gradlew.bat", "mvnw", "mvnw.cmd", "build.xml", REPO_FILE];
     let name = rel.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    FILES.contains(&name) || rel.starts_with(".mvn") || rel.starts_with("gradle/wrapper")
+    OTHERS.contains(&name)
+        || GRADLE_FILES.contains(&name)
+        || rel.starts_with(".mvn")
+        || rel.starts_with("gradle/wrapper")
 }
 
 #[cfg(test)]
