@@ -235,10 +235,16 @@ fn running() -> std::sync::MutexGuard<'static, Vec<u32>> {
     RUNNING.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Set once an interrupt has killed the children: the process is about to exit.
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// Kills the whole process group of every child running now (a build, its forked test JVMs, a
 /// shell's background jobs). The interrupt handler calls it first, so nothing keeps writing
-/// into a workspace being removed, or outlives mantra.
+/// into a workspace being removed, or outlives mantra. The threads that were waiting for those
+/// children do not go on (they would report the killed build as a failure, and exit with
+/// `rejected` before the handler exits with 130): they wait for the handler to end the process.
 pub fn kill_running() {
+    INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
     for &pgid in running().iter() {
         kill_process_group(pgid);
     }
@@ -277,14 +283,21 @@ impl Runner for System {
             command.process_group(0);
         }
         let start = Instant::now();
+        // The list stays locked from before the spawn until the child is on it: an interrupt
+        // that comes as the child starts waits, then kills it too, instead of missing it.
+        let mut listed = running();
         let mut child = command.spawn().map_err(|error| match error.kind() {
             std::io::ErrorKind::NotFound => ProcessError::NotFound { program: program.clone() },
             _ => ProcessError::Spawn { program: program.clone(), error },
         })?;
         let pgid = child.id();
-        running().push(pgid);
+        listed.push(pgid);
+        drop(listed);
         let result = wait_for(cmd, &program, &mut child, start);
         running().retain(|&p| p != pgid);
+        while INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
+            std::thread::park();
+        }
         result
     }
 }
