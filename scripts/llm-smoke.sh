@@ -67,7 +67,7 @@ work=$(mktemp -d)
 trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
 cp -r fixtures/projects/demo "$work/demo"
 set +e
-MANTRA_LLM_BASE_URL="http://127.0.0.1:$port/v1" MANTRA_LLM_MODEL=gemma MANTRA_LLM_TIMEOUT_SECS=300 \
+MANTRA_LLM_BASE_URL="http://127.0.0.1:$port/v1" MANTRA_LLM_MODEL=gemma MANTRA_LLM_TIMEOUT_SECS=600 MANTRA_LLM_MAX_TOKENS=${MANTRA_SMOKE_MAX_TOKENS:-768} \
     MANTRA_AGENT_MAX_STEPS=4 MANTRA_AGENT_MAX_REVIEW_ROUNDS=1 MANTRA_AGENT_MAX_REPAIR_ATTEMPTS=1 \
     target/release/mantra --repo "$work/demo" refactor -t extract-method \
     src/main/java/com/acme/invoicing/invoice/InvoiceService.java:issue --no-verify

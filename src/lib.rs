@@ -28,9 +28,9 @@
 //!   4  java                              the Java model: parsing, symbols, calls, syntax helpers
 //!   3  config  process                   layered configuration; external commands as values
 //!   2  error                             the error classification trait, user errors
-//!   1  exit  refactoring  style  text  dataset
+//!   1  exit  refactoring  style  text  dataset  redact
 //!                                        exit codes; the domain's words; terminal colours; text
-//!                                        layout; the development data's location
+//!                                        layout; the development data's location; secrets kept out
 //! ```
 //!
 //! Only this file names every module: it maps any error to an exit code ([`classify`]).
@@ -51,6 +51,7 @@ pub mod llm;
 pub mod metrics;
 pub mod plan;
 pub mod process;
+pub mod redact;
 pub mod refactoring;
 pub mod report;
 pub mod review;
@@ -90,6 +91,10 @@ where
             };
         }
     };
+    // The key's value is scrubbed from everything mantra says from the first line on.
+    for var in [config::DEFAULT_API_KEY_ENV, config::FALLBACK_API_KEY_ENV] {
+        register_secret(var);
+    }
     init_logging(&cli.global);
     // Ctrl-C, SIGTERM and SIGHUP end every phase with 130 and the cleanup, not only those that
     // made a workspace.
@@ -125,6 +130,7 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
     // variable of the user's choosing included) or a user would expect it under.
     for var in [config::DEFAULT_API_KEY_ENV, config::FALLBACK_API_KEY_ENV, &config.config.llm.api_key_env] {
         process::hide_from_children(var);
+        register_secret(var);
     }
     // The configuration may choose colours (`color = "never"`); the flag already counted as its top layer.
     let style = Style { color: use_color(Some(config.config.color)) };
@@ -212,6 +218,13 @@ pub fn resolve_repo(cwd: &Path, flag: Option<&Path>) -> anyhow::Result<PathBuf> 
     Ok(cwd.to_path_buf())
 }
 
+/// The value of the environment variable `var`, if any, never appears in mantra's output.
+fn register_secret(var: &str) {
+    if let Some(value) = std::env::var_os(var) {
+        redact::register(&value.to_string_lossy());
+    }
+}
+
 /// Whether results on stdout are coloured.
 fn use_color(choice: Option<ColorChoice>) -> bool {
     color_on(choice, std::io::stdout().is_terminal())
@@ -241,7 +254,7 @@ fn init_logging(global: &GlobalArgs) {
     let ansi = color_on(global.color, std::io::stderr().is_terminal());
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .with_writer(|| redact::Scrubbed::new(std::io::stderr()))
         .with_target(false)
         .with_ansi(ansi)
         .try_init();

@@ -168,6 +168,7 @@ pub fn append(path: &Path, result: &TaskResult) -> Result<(), BatchError> {
 fn line(r: &TaskResult) -> String {
     // A struct of strings, numbers, options and maps with string keys always serialises.
     let mut s = serde_json::to_string(r).unwrap_or_default();
+    crate::redact::scrub_string(&mut s);
     s.push('\n');
     s
 }
@@ -175,6 +176,6 @@ fn line(r: &TaskResult) -> String {
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), BatchError> {
     let tmp = path.with_extension("tmp");
     let io = |e| BatchError::Io { what: "cannot write", path: path.to_path_buf(), source: e };
-    std::fs::write(&tmp, bytes).map_err(io)?;
+    std::fs::write(&tmp, crate::redact::scrub_bytes(bytes)).map_err(io)?;
     std::fs::rename(&tmp, path).map_err(io)
 }

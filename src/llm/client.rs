@@ -76,8 +76,11 @@ fn random_fraction() -> f64 {
 pub struct ApiKey(String);
 
 impl ApiKey {
+    /// The key; from now on it is scrubbed from all mantra writes ([`crate::redact`]).
     pub fn new(key: impl Into<String>) -> ApiKey {
-        ApiKey(key.into())
+        let key = key.into();
+        crate::redact::register(&key);
+        ApiKey(key)
     }
 
     /// The key from the variable `llm.api_key_env` names, else [`FALLBACK_API_KEY_ENV`]; empty
@@ -195,7 +198,10 @@ impl HttpModel {
             };
             body.insert("tool_choice".into(), json!(c));
         }
-        Json::Object(body)
+        // A tool may have read the key from a file of the repository: it is not sent back.
+        let mut body = Json::Object(body);
+        crate::redact::scrub_json(&mut body);
+        body
     }
 
     async fn attempt(&self, body: &Json) -> Result<ChatResponse, Failure> {
@@ -217,7 +223,9 @@ impl HttpModel {
             why: format!("reading the answer: {}", describe_transport(&e)),
             retry_after,
         })?;
+        // Nor does a key the model repeats go any further than this.
         let text = String::from_utf8_lossy(&bytes);
+        let text = crate::redact::scrub(&text);
         match status {
             200..=299 => parse_response(&text).map_err(Failure::Fatal),
             500..=599 if is_request_validation(&text) => {

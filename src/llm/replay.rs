@@ -139,6 +139,7 @@ impl<M: ChatModel> ChatModel for Recorder<M> {
         let exchange = Exchange { index, request_hash: request_hash(request), request: request.clone(), outcome };
         let path = self.dir.join(file_name(index));
         let text = serde_json::to_string_pretty(&exchange).map_err(std::io::Error::other);
+        let text = text.map(|t| crate::redact::scrub(&t).into_owned());
         text.and_then(|t| std::fs::write(&path, t + "\n")).map_err(|source| LlmError::Io {
             what: "cannot write the recording",
             path,

@@ -8,6 +8,7 @@ use std::io::Write;
 
 use serde::Serialize;
 
+use crate::redact::Scrubbed;
 use crate::style::Style;
 
 /// Everything mantra says. Adding a variant is adding to the `--json` contract: document it in the README.
@@ -70,7 +71,14 @@ pub struct Reporter {
 
 impl Reporter {
     pub fn new(json: bool, quiet: bool, style: Style) -> Reporter {
-        Reporter { json, quiet, style, out: Box::new(std::io::stdout()), err: Box::new(std::io::stderr()) }
+        // Every line passes the scrubber: no secret reaches the terminal or a pipe.
+        Reporter {
+            json,
+            quiet,
+            style,
+            out: Box::new(Scrubbed::new(std::io::stdout())),
+            err: Box::new(Scrubbed::new(std::io::stderr())),
+        }
     }
 
     pub fn style(&self) -> Style {

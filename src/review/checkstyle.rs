@@ -22,6 +22,7 @@ use crate::config::{BuiltinStyle, CheckstyleConfig};
 use crate::error::Classify;
 use crate::exit::Exit;
 use crate::process::{Cmd, ProcessError, Runner};
+use crate::workspace::TempPath;
 
 /// Where Debian installs Checkstyle's bundled rule files.
 pub const BUNDLED_RULES: &str = "/usr/share/checkstyle";
@@ -145,7 +146,7 @@ impl Checkstyle {
             .arg("-c")
             .arg(&self.rules)
             .arg("-p")
-            .arg(&props.0)
+            .arg(props.path())
             .args(["-f", "xml"])
             .args(files)
             .timeout(TIMEOUT);
@@ -241,30 +242,21 @@ pub fn rules_file(config: &CheckstyleConfig, project_root: &Path) -> PathBuf {
     Path::new(BUNDLED_RULES).join(bundled)
 }
 
-/// A `-p` properties file setting `config_loc`, deleted when dropped.
-struct PropertiesFile(PathBuf);
+/// A `-p` properties file setting `config_loc`, deleted when dropped (or on an interrupt).
+struct PropertiesFile(TempPath);
 
 impl PropertiesFile {
     fn write(rules: &Path) -> Result<PropertiesFile, CheckstyleError> {
-        use std::sync::atomic::{AtomicU64, Ordering};
-        static SEQ: AtomicU64 = AtomicU64::new(0);
-        let path = std::env::temp_dir().join(format!(
-            "mantra-checkstyle-{}-{}.properties",
-            std::process::id(),
-            SEQ.fetch_add(1, Ordering::Relaxed)
-        ));
         let dir = rules.parent().unwrap_or(Path::new("."));
         // Properties files treat `\` as an escape; `:` and `=` in values are fine after the first `=`.
         let value = dir.to_string_lossy().replace('\\', "\\\\");
-        std::fs::write(&path, format!("config_loc={value}\n"))
-            .map_err(|source| CheckstyleError::Io { path: path.clone(), source })?;
-        Ok(PropertiesFile(path))
+        TempPath::file("mantra-checkstyle", ".properties", format!("config_loc={value}\n").as_bytes())
+            .map(PropertiesFile)
+            .map_err(|source| CheckstyleError::Io { path: std::env::temp_dir(), source })
     }
-}
 
-impl Drop for PropertiesFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
+    fn path(&self) -> &Path {
+        self.0.path()
     }
 }
 

@@ -28,6 +28,7 @@ use crate::detect::{Location, Refactoring, RefactoringType, Snapshot, Subject};
 use crate::error::Classify;
 use crate::exit::Exit;
 use crate::process::{Cmd, Output, ProcessError, Runner, Status, is_executable, which};
+use crate::workspace::TempPath;
 
 /// The fix for a missing or broken launcher, naming the configuration keys.
 const CONFIGURE_HINT: &str = "set refactoring_miner.path (or REFACTORINGMINER_HOME) to a RefactoringMiner \
@@ -116,17 +117,19 @@ impl RefactoringMiner {
     /// The method-level refactorings RefactoringMiner finds between `before` and `after`.
     pub fn detect(&self, before: &Snapshot, after: &Snapshot) -> Result<Vec<Refactoring>, MinerError> {
         let launcher = resolve(&self.executable, std::env::var_os("PATH").as_deref())?;
-        let scratch = Scratch::new()?;
-        let repo = scratch.0.join("repo");
+        // Removed when dropped (on every error path too) and on an interrupt.
+        let scratch = TempPath::dir("mantra-rminer")
+            .map_err(|source| MinerError::Scratch { path: std::env::temp_dir(), source })?;
+        let repo = scratch.path().join("repo");
         let sha = self.commit_pair(&repo, before, after)?;
-        let out_file = scratch.0.join("refactorings.json");
+        let out_file = scratch.path().join("refactorings.json");
         let cmd = Cmd::new(launcher.as_os_str())
             .arg("-c")
             .arg(repo.as_os_str())
             .arg(&sha)
             .arg("-json")
             .arg(out_file.as_os_str())
-            .cwd(&scratch.0)
+            .cwd(scratch.path())
             .timeout(self.timeout)
             .output_cap(256 * 1024);
         let out = self.runner.run(&cmd).map_err(MinerError::Launch)?;
@@ -211,33 +214,6 @@ fn tail(out: &Output) -> String {
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     let lines = &lines[lines.len().saturating_sub(STDERR_TAIL_LINES)..];
     if lines.is_empty() { String::new() } else { format!(":\n{}", lines.join("\n")) }
-}
-
-/// A temporary folder, removed when dropped (also on every error path).
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new() -> Result<Scratch, MinerError> {
-        use std::sync::atomic::{AtomicU64, Ordering};
-        static SEQ: AtomicU64 = AtomicU64::new(0);
-        let parent = std::env::temp_dir();
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
-        loop {
-            let n = SEQ.fetch_add(1, Ordering::Relaxed);
-            let dir = parent.join(format!("mantra-rminer-{}-{nanos:08x}-{n}", std::process::id()));
-            match std::fs::create_dir(&dir) {
-                Ok(()) => return Ok(Scratch(dir)),
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                Err(source) => return Err(MinerError::Scratch { path: parent, source }),
-            }
-        }
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,13 +12,15 @@
 //! exclusively, so it waits for a write in flight (an apply-back stays all or nothing) and no new
 //! file is written into a directory it is deleting.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, Once, RwLock, RwLockReadGuard};
 
 use super::worktree::Linked;
 
 static LIVE: Mutex<BTreeMap<PathBuf, Option<Linked>>> = Mutex::new(BTreeMap::new());
+/// Files and folders in the temporary folder that live no longer than one step ([`TempPath`]).
+static TEMP: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
 static GATE: RwLock<()> = RwLock::new(());
 static INSTALL: Once = Once::new();
 /// What the command wants said after an interrupt (a batch's tally), if anything.
@@ -73,6 +75,9 @@ fn on_signal() {
     // Wait for writes in flight, then keep the gate closed until the process exits.
     let _closed = GATE.write().unwrap_or_else(|e| e.into_inner());
     let dirs = std::mem::take(&mut *live());
+    for path in std::mem::take(&mut *temp()) {
+        let _ = remove_path(&path);
+    }
     for (dir, linked) in &dirs {
         if let Err(e) = remove(dir, linked.as_ref()) {
             eprintln!("mantra: could not remove the workspace {}: {e}", dir.display());
@@ -117,4 +122,71 @@ pub(super) fn remove_dir(dir: &Path) -> std::io::Result<()> {
         }
     }
     result
+}
+
+fn temp() -> std::sync::MutexGuard<'static, BTreeSet<PathBuf>> {
+    TEMP.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn remove_path(path: &Path) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => remove_dir(path),
+        Ok(_) => std::fs::remove_file(path),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// A file or folder of mantra's own in the temporary folder (a Checkstyle properties file, a
+/// scratch repository): removed when dropped, and by the interrupt handler, which `Drop` never
+/// sees run.
+#[derive(Debug)]
+pub struct TempPath(PathBuf);
+
+impl TempPath {
+    /// A new file `<prefix>-<pid>-<n><suffix>` in the temporary folder holding `contents`.
+    pub fn file(prefix: &str, suffix: &str, contents: &[u8]) -> std::io::Result<TempPath> {
+        use std::io::Write;
+        TempPath::create(prefix, suffix, |path| {
+            std::fs::OpenOptions::new().write(true).create_new(true).open(path)?.write_all(contents)
+        })
+    }
+
+    /// A new empty folder `<prefix>-<pid>-<n>` in the temporary folder.
+    pub fn dir(prefix: &str) -> std::io::Result<TempPath> {
+        TempPath::create(prefix, "", |path| std::fs::create_dir(path))
+    }
+
+    fn create(prefix: &str, suffix: &str, make: impl Fn(&Path) -> std::io::Result<()>) -> std::io::Result<TempPath> {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static SEQ: AtomicU64 = AtomicU64::new(0);
+        install_interrupt_handler();
+        let parent = std::env::temp_dir();
+        loop {
+            let n = SEQ.fetch_add(1, Ordering::Relaxed);
+            let path = parent.join(format!("{prefix}-{}-{n}{suffix}", std::process::id()));
+            // Listed before it exists, so that no moment is left where a signal misses it.
+            temp().insert(path.clone());
+            match make(&path) {
+                Ok(()) => return Ok(TempPath(path)),
+                Err(e) => {
+                    temp().remove(&path);
+                    if e.kind() != std::io::ErrorKind::AlreadyExists {
+                        return Err(e);
+                    }
+                }
+            }
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempPath {
+    fn drop(&mut self) {
+        let _ = remove_path(&self.0);
+        temp().remove(&self.0);
+    }
 }

@@ -37,7 +37,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use git2::{ObjectType, Oid};
 use rayon::prelude::*;
 
-pub use cleanup::{install_interrupt_handler, set_interrupt_note};
+pub use cleanup::{TempPath, install_interrupt_handler, set_interrupt_note};
 
 use crate::engine::{ChangeSet, Edit, FileChange};
 use crate::error::Classify;

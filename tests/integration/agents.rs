@@ -466,3 +466,56 @@ fn an_interrupt_while_the_model_thinks_ends_the_run_at_once() {
         assert!(stderr.contains("mantra: interrupted"), "{stderr}");
     }
 }
+
+/// Issue 14, defect 2: the key's value went wherever it turned up: read from a repository file
+/// into the next request, repeated by the model into the transcript, the recording, stdout and
+/// stderr. Now only the `Authorization` header carries it.
+#[test]
+fn the_api_key_is_scrubbed_from_requests_answers_output_and_records() {
+    const KEY: &str = "sk-live-4f9a2c81d7e0";
+    let dir = copy_fixture("demo");
+    let props = "src/main/resources/app.properties";
+    std::fs::create_dir_all(dir.path().join("src/main/resources")).unwrap();
+    std::fs::write(dir.path().join(props), format!("api.token={KEY}\n")).unwrap();
+    let rec = tempfile::tempdir().unwrap();
+    let rec_dir = rec.path().join("run");
+    let server = ScriptedServer::start([
+        reply_tool_call("get_file_content", json!({"path": props})),
+        // A malformed call whose text the error result quotes back.
+        reply_tool_call_raw("extract_method", &format!("{{\"start_line\": 38, \"name\": \"{KEY}")),
+        reply_tool_call("extract_method", json!({"start_line": 38, "end_line": 44, "name": "validateIssuable"})),
+        reply_tool_call("finish", json!({"summary": format!("done; the token is {KEY}")})),
+    ]);
+    let args = ["--no-verify", "--json", "--llm-record", rec_dir.to_str().unwrap()];
+    let run = run_agents(dir.path(), Some(&server), &args, &[("MANTRA_API_KEY", KEY), ("MANTRA_LOG", "mantra=trace")]);
+    assert_eq!(run.code, 0, "{run:?}");
+    server.assert_done();
+    let requests = server.requests();
+    assert_eq!(requests[0].header("authorization"), Some(format!("Bearer {KEY}").as_str()));
+    for (i, r) in requests.iter().enumerate() {
+        assert!(!r.raw_body.contains(KEY), "request {i} carries the key: {}", r.raw_body);
+    }
+    assert!(tool_results(&requests[1])[0].contains("api.token=<redacted>"), "{:?}", tool_results(&requests[1]));
+    assert!(!run.stdout.contains(KEY) && !run.stderr.contains(KEY), "{run:?}");
+    assert!(run.stdout.contains("the token is <redacted>"), "{}", run.stdout);
+    let mut written = Vec::new();
+    for root in [dir.path().join(".mantra/runs"), rec_dir.clone()] {
+        for entry in walk(&root) {
+            written.push((entry.clone(), std::fs::read_to_string(&entry).unwrap()));
+        }
+    }
+    assert!(written.iter().any(|(p, _)| p.ends_with("transcript.jsonl")), "{written:?}");
+    assert!(written.len() >= 5, "a transcript and four recorded exchanges: {written:?}");
+    for (path, text) in &written {
+        assert!(!text.contains(KEY), "{} holds the key", path.display());
+    }
+}
+
+fn walk(root: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(root).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() { files.extend(walk(&path)) } else { files.push(path) }
+    }
+    files
+}

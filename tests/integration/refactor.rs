@@ -327,17 +327,7 @@ fn an_interrupt_ends_the_running_build() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let start = Instant::now();
-    let build = loop {
-        if let Some(pid) = std::fs::read_to_string(&pidfile).ok().and_then(|t| t.trim().parse::<i32>().ok()) {
-            break pid;
-        }
-        if start.elapsed() > Duration::from_secs(60) || proc.try_wait().unwrap().is_some() {
-            let _ = proc.kill();
-            panic!("the build never started");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let build = started(&pidfile, &mut proc);
     let status = crate::harness::interrupt(&mut proc);
     assert_eq!(status.code(), Some(mantra::exit::INTERRUPTED));
     // Gone, or a zombie waiting for whoever inherited it.
@@ -355,4 +345,61 @@ fn an_interrupt_ends_the_running_build() {
         unsafe { libc::kill(build, libc::SIGKILL) };
     }
     assert!(!survived, "the build (pid {build}) outlived mantra");
+}
+
+/// The pid a child of mantra's wrote to `pidfile` once it started (at most 60 s).
+fn started(pidfile: &Path, proc: &mut std::process::Child) -> i32 {
+    use std::time::{Duration, Instant};
+    let start = Instant::now();
+    loop {
+        if let Some(pid) = std::fs::read_to_string(pidfile).ok().and_then(|t| t.trim().parse::<i32>().ok()) {
+            return pid;
+        }
+        if start.elapsed() > Duration::from_secs(60) || proc.try_wait().unwrap().is_some() {
+            let _ = proc.kill();
+            panic!("the child process never started");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Issue 14, defect 4: an interrupt while Checkstyle ran left its `mantra-checkstyle-*.properties`
+/// in the temporary folder (`Drop` never runs on a signal).
+#[test]
+fn an_interrupt_during_checkstyle_leaves_nothing_in_the_temporary_folder() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = copy_fixture("demo");
+    let tmp = tempfile::tempdir().unwrap();
+    let seen = tempfile::tempdir().unwrap();
+    let pidfile = seen.path().join("pid");
+    let checkstyle = seen.path().join("checkstyle");
+    std::fs::write(&checkstyle, format!("#!/bin/sh\necho $$ > {}\nexec sleep 30\n", pidfile.display())).unwrap();
+    std::fs::set_permissions(&checkstyle, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let target = format!("{ISSUE}:issue");
+    let mut proc = std::process::Command::new(env!("CARGO_BIN_EXE_mantra"))
+        .args(["--repo", dir.path().to_str().unwrap(), "refactor", "-t", "extract-method", &target])
+        .args(["--lines", "38-44", "--name", "validateIssuable", "--verify"])
+        .env("NO_COLOR", "1")
+        .env("TMPDIR", tmp.path())
+        .env("MANTRA_CHECKSTYLE_PATH", &checkstyle)
+        .env("MANTRA_BUILD_COMPILE", "true")
+        .env("MANTRA_BUILD_TEST", "true")
+        .env("MANTRA_VERIFY_RUNNER", "build-tool")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = started(&pidfile, &mut proc);
+    let mut left: Vec<String> =
+        std::fs::read_dir(tmp.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
+    assert!(
+        left.iter().any(|n| n.starts_with("mantra-checkstyle-")),
+        "the properties file exists while Checkstyle runs: {left:?}"
+    );
+    let status = crate::harness::interrupt(&mut proc);
+    // SAFETY: kill(2) on the script, in case it outlived mantra (the assertions say whether it did).
+    unsafe { libc::kill(pid, libc::SIGKILL) };
+    assert_eq!(status.code(), Some(mantra::exit::INTERRUPTED));
+    left = std::fs::read_dir(tmp.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
+    assert!(left.is_empty(), "left in the temporary folder: {left:?}");
 }
