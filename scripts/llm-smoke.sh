@@ -51,10 +51,12 @@ pathlib.Path(str(out) + ".tmp").rename(out)
 EOF
 fi
 
-[ -x target/release/mantra ] || cargo build --release --locked
+cargo build --release --locked
 
+# With the model's own chat template the server never answers with tool calls (the 270M model
+# writes text); the function-calling format makes it answer in the protocol mantra speaks.
 "$dir/venv/bin/python" -m llama_cpp.server --model "$model" --host 127.0.0.1 --port "$port" \
-    --n_ctx 16384 --model_alias gemma >"$dir/server.log" 2>&1 &
+    --n_ctx 16384 --model_alias gemma --chat_format chatml-function-calling >"$dir/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 1 120); do
@@ -67,7 +69,9 @@ work=$(mktemp -d)
 trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
 cp -r fixtures/projects/demo "$work/demo"
 set +e
-MANTRA_LLM_BASE_URL="http://127.0.0.1:$port/v1" MANTRA_LLM_MODEL=gemma MANTRA_LLM_TIMEOUT_SECS=600 MANTRA_LLM_MAX_TOKENS=${MANTRA_SMOKE_MAX_TOKENS:-768} \
+# The script's own variables are not mantra's configuration (mantra warns about unknown MANTRA_ names).
+env -u MANTRA_SMOKE_DIR -u MANTRA_SMOKE_PORT -u MANTRA_SMOKE_MAX_TOKENS \
+    MANTRA_LLM_BASE_URL="http://127.0.0.1:$port/v1" MANTRA_LLM_MODEL=gemma MANTRA_LLM_TIMEOUT_SECS=600 MANTRA_LLM_MAX_TOKENS=${MANTRA_SMOKE_MAX_TOKENS:-768} \
     MANTRA_AGENT_MAX_STEPS=4 MANTRA_AGENT_MAX_REVIEW_ROUNDS=1 MANTRA_AGENT_MAX_REPAIR_ATTEMPTS=1 \
     target/release/mantra --repo "$work/demo" refactor -t extract-method \
     src/main/java/com/acme/invoicing/invoice/InvoiceService.java:issue --no-verify

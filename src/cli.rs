@@ -55,6 +55,9 @@ pub enum Command {
     Analyze(AnalyzeArgs),
     /// Refactor a method (extract, inline, move, rename, and their compounds)
     Refactor(RefactorArgs),
+    /// Write the change a `mantra refactor` without --apply showed (the latest, or run RUN), exactly
+    /// as shown; refused, naming the file, if a file changed since
+    Apply(ApplyArgs),
     /// Verify the working tree's uncommitted changes against HEAD (a refactoring made by hand or in
     /// an IDE): build, tests, style and detection, as `refactor --apply` does
     Verify(VerifyArgs),
@@ -230,6 +233,14 @@ pub enum LlmChoice {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Baseline {
     Raw,
+}
+
+#[derive(Debug, Args)]
+pub struct ApplyArgs {
+    /// The run whose change to write: its id (`20261125T101500Z-4242`) or folder under
+    /// `.mantra/runs/`; the latest run with a previewed change when left out
+    #[arg(value_name = "RUN")]
+    pub run: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -143,6 +143,7 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
     let mut ctx = Context { repo, cwd, config, reporter, global: cli.global };
     let result = match cli.command {
         Command::Analyze(args) => commands::analyze::run(&mut ctx, &args),
+        Command::Apply(args) => commands::apply::run(&mut ctx, &args),
         Command::Batch(args) => commands::batch::run(&mut ctx, &args),
         Command::Detect(args) => commands::detect::run(&mut ctx, &args),
         Command::Doctor(args) => commands::doctor::run(&mut ctx, &args),
@@ -182,6 +183,7 @@ fn as_classify<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a dyn C
         config::ConfigError,
         process::ProcessError,
         workspace::writeback::WriteError,
+        workspace::preview::PreviewError,
         engine::SpecError,
         plan::PlanError,
         commands::refactor::Refused,

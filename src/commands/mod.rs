@@ -1,6 +1,7 @@
 //! One file per subcommand: turn parsed arguments into work and events.
 
 pub mod analyze;
+pub mod apply;
 pub mod batch;
 pub mod completions;
 pub mod detect;

@@ -13,7 +13,7 @@
 //! and stderr says so; a spec the user gave completely is tried alone. A refusal writes nothing and
 //! exits with `rejected` (1). `--explain` prints the planner's candidates and does nothing else.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::Context as _;
@@ -24,7 +24,7 @@ use super::verify;
 use crate::agent::review_loop::Status;
 use crate::agent::{self, AgentEvent, Examples, Job, Meter, Modes, Observer, Prompts, session};
 use crate::cli::{AgentArgs, Baseline, LlmChoice, RefactorArgs};
-use crate::engine::{self, Reason, Refusal, Spec, SpecFlags};
+use crate::engine::{self, ChangeSet, Reason, Refusal, Spec, SpecFlags};
 use crate::error::{Classify, UserError};
 use crate::exit::Exit;
 use crate::java::{MethodId, Project, target};
@@ -34,6 +34,7 @@ use crate::refactoring::RefactoringKind;
 use crate::report::Event;
 use crate::review::StageReport;
 use crate::style::Style;
+use crate::workspace::preview::{self, Preview};
 
 /// How many planner candidates `--explain` shows and a run tries.
 const CANDIDATES: usize = 5;
@@ -79,6 +80,9 @@ struct RefactoringResult<'a> {
     applied: bool,
     /// `accepted`, `rejected` or `broken-baseline` when verified; `null` when not.
     verdict: Option<&'static str>,
+    /// When the change was shown and not written: the run keeping it, for `mantra apply`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    run: Option<String>,
 }
 
 /// The `plan` result: `--explain`.
@@ -185,6 +189,10 @@ pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
     };
     let summary = format!("{} {label}: {what}", kind.name());
     let human = format!("{colored}{}\n", style.bold(&summary));
+    let run = (accepted && !applied).then(|| {
+        let verdict = if review.is_some() { "accepted" } else { "unverified" };
+        keep_preview(ctx, &crate::config::run_dir(&ctx.repo), format!("{} {label}", kind.name()), verdict, &changes)
+    });
     let result = RefactoringResult {
         kind,
         method: label,
@@ -194,6 +202,7 @@ pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
         diff: plain,
         applied,
         verdict: review.as_ref().map(|r| r.verdict.name()),
+        run: run.flatten(),
     };
     ctx.reporter.emit(Event::result("refactoring", &result, human));
     match &review {
@@ -312,6 +321,9 @@ struct AgentResult<'a> {
     applied: bool,
     /// `accepted`, `rejected`, `broken-baseline`, or `unverified` (`--no-verify`).
     verdict: &'static str,
+    /// When the change was shown and not written: the run keeping it, for `mantra apply`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    run: Option<String>,
     agents: AgentData<'a>,
 }
 
@@ -430,6 +442,10 @@ fn run_agents(
         cost.map(|c| format!(", cost {c:.4}")).unwrap_or_default()
     );
     let human = format!("{colored}{}\n{stats}\n", style.bold(&summary));
+    let run = (accepted && !applied && !outcome.changes.is_empty()).then(|| {
+        let dir = transcript.parent().map_or_else(|| crate::config::run_dir(&repo), Path::to_path_buf);
+        keep_preview(ctx, &dir, format!("{} {label}", args.kind.name()), verdict, &outcome.changes)
+    });
     let result = AgentResult {
         kind: args.kind,
         method: label,
@@ -437,6 +453,7 @@ fn run_agents(
         diff: plain,
         applied,
         verdict,
+        run: run.flatten(),
         agents: AgentData {
             mode: if modes.raw { "raw" } else { "agents" },
             modes,
@@ -459,6 +476,21 @@ fn run_agents(
         verify::emit_verdict(ctx, r);
     }
     Ok(if accepted { Exit::Success } else { Exit::Rejected })
+}
+
+/// Keeps a change shown and not written in the run folder `run`, for `mantra apply`, and says so
+/// on stderr. A preview that cannot be kept costs the user nothing but the command: a warning.
+fn keep_preview(ctx: &mut Context, run: &Path, what: String, verdict: &str, changes: &ChangeSet) -> Option<String> {
+    match preview::save(run, &Preview::new(what, verdict, changes.clone())) {
+        Ok(id) => {
+            ctx.reporter.progress("preview", format!("kept as run {id}: `mantra apply` writes exactly this change"));
+            Some(id)
+        }
+        Err(e) => {
+            ctx.reporter.warning(format!("{e}; `mantra apply` cannot write this change"), None);
+            None
+        }
+    }
 }
 
 /// The example store the Developer searches ([`session::examples`]); the store's notices become

@@ -16,6 +16,7 @@
 //! `mantra doctor --print-config`.
 
 use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
@@ -39,6 +40,28 @@ pub const STATE_DIR: &str = ".mantra";
 
 /// What `STATE_DIR/.gitignore` says: nothing in it is part of the project.
 const STATE_IGNORE: &str = "# mantra's runs, caches and stores; not part of the project\n*\n";
+
+/// A fresh run folder, `.mantra/runs/<UTC timestamp>-<pid>` under `repo` (not created).
+pub fn run_dir(repo: &Path) -> PathBuf {
+    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    repo.join(STATE_DIR).join("runs").join(format!("{}-{}", utc_stamp(secs), std::process::id()))
+}
+
+/// `20261122T101500Z` for seconds since the epoch (Howard Hinnant's days-to-civil algorithm).
+fn utc_stamp(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}{month:02}{day:02}T{:02}{:02}{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+}
 
 /// Creates `dir` with its parents. When `dir` lies in a [`STATE_DIR`] folder, that folder gets
 /// its `.gitignore` first, so git never shows mantra's state, whichever step creates it and

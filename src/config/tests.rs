@@ -137,3 +137,10 @@ fn prices_cost() {
     assert_eq!(p.cost(1_000_000, 500_000), Some(2.0));
     assert_eq!(Prices::default().cost(1, 1), None);
 }
+
+#[test]
+fn utc_stamps() {
+    assert_eq!(utc_stamp(0), "19700101T000000Z");
+    assert_eq!(utc_stamp(951_782_400), "20000229T000000Z");
+    assert_eq!(utc_stamp(1_795_350_896), "20261122T123456Z");
+}

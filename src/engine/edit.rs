@@ -7,10 +7,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Replace `range` of the original text with `replacement`. An empty range inserts.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Edit {
     pub start: usize,
     pub end: usize,
@@ -38,7 +38,7 @@ pub struct EditConflict {
 }
 
 /// What happens to one file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum FileChange {
     /// Edits against the file's current text.
@@ -48,7 +48,7 @@ pub enum FileChange {
 }
 
 /// Every file a refactoring touches, keyed by repository-relative path.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChangeSet {
     pub files: BTreeMap<PathBuf, FileChange>,
 }

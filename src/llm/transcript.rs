@@ -12,7 +12,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 
 use serde::Serialize;
 
@@ -26,27 +26,7 @@ pub const TRANSCRIPT_FILE: &str = "transcript.jsonl";
 /// says the transcript was cut, and later exchanges are not kept.
 pub const TRANSCRIPT_LIMIT: u64 = 32 * 1024 * 1024;
 
-/// A fresh run folder, `.mantra/runs/<UTC timestamp>-<pid>` under `repo` (not created).
-pub fn run_dir(repo: &Path) -> PathBuf {
-    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    repo.join(crate::config::STATE_DIR).join("runs").join(format!("{}-{}", utc_stamp(secs), std::process::id()))
-}
-
-/// `20261122T101500Z` for seconds since the epoch (Howard Hinnant's days-to-civil algorithm).
-fn utc_stamp(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}{month:02}{day:02}T{:02}{:02}{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
-}
+pub use crate::config::run_dir;
 
 #[derive(Serialize)]
 struct Line<'a> {
@@ -193,12 +173,5 @@ mod tests {
         assert_eq!(note["seq"], kept.len() + 1);
         let said = format!("exchange {} and later", kept.len() + 1);
         assert!(note["truncated"].as_str().unwrap().contains(&said), "{note}");
-    }
-
-    #[test]
-    fn utc_stamps() {
-        assert_eq!(utc_stamp(0), "19700101T000000Z");
-        assert_eq!(utc_stamp(951_782_400), "20000229T000000Z");
-        assert_eq!(utc_stamp(1_795_350_896), "20261122T123456Z");
     }
 }

@@ -31,9 +31,12 @@ use crate::java::syntax::{
     sequence_can_complete, statements_of, walk,
 };
 
-/// Windows are tried in containers of at most this many statements (beyond it, only the
-/// author-delimited runs are): the engine check per window is cheap, but not free.
+/// Every window is tried in containers of at most this many statements (beyond it, a sample of
+/// them is: see [`windows`]): the engine check per window is cheap, but not free.
 const MAX_WINDOW_CONTAINER: usize = 40;
+
+/// How many evenly spaced starts a window of each length gets in a longer block.
+const WINDOW_STARTS: usize = 16;
 
 /// One ranked, engine-accepted Extract Method candidate.
 #[derive(Debug, Clone, Serialize)]
@@ -298,26 +301,42 @@ fn fragments<'t>(body: Node<'t>, src: &str) -> Vec<Fragment<'t>> {
                 start = i;
             }
         }
-        // Every contiguous window.
-        if stmts.len() <= MAX_WINDOW_CONTAINER {
-            for a in 0..stmts.len() {
-                for b in a..stmts.len() {
-                    if is_body && a == 0 && b + 1 == stmts.len() {
-                        continue;
-                    }
-                    let run = stmts[a..=b].to_vec();
-                    let comment = leading_comment(container, run[0], src);
-                    let shape = if run.windows(2).any(|w| blank_between(w[0], w[1], src)) {
-                        "window across paragraphs"
-                    } else {
-                        "window"
-                    };
-                    out.push(Fragment { stmts: run, shape, comment, depth });
-                }
+        // Every contiguous window; in a long block, a sample of them.
+        for (a, b) in windows(stmts.len()) {
+            if is_body && a == 0 && b + 1 == stmts.len() {
+                continue;
             }
+            let run = stmts[a..=b].to_vec();
+            let comment = leading_comment(container, run[0], src);
+            let shape = if run.windows(2).any(|w| blank_between(w[0], w[1], src)) {
+                "window across paragraphs"
+            } else {
+                "window"
+            };
+            out.push(Fragment { stmts: run, shape, comment, depth });
         }
     }
     out
+}
+
+/// The windows `(first, last)` tried in a block of `n` statements: all of them up to
+/// [`MAX_WINDOW_CONTAINER`]; beyond, windows of a tenth up to half of the block, starting at
+/// [`WINDOW_STARTS`] evenly spaced statements (and ending at the last), so that a long flat method
+/// (no blank line, no comment) still gets candidates, at a cost that does not grow with its length.
+fn windows(n: usize) -> Vec<(usize, usize)> {
+    if n <= MAX_WINDOW_CONTAINER {
+        return (0..n).flat_map(|a| (a..n).map(move |b| (a, b))).collect();
+    }
+    let mut out = BTreeSet::new();
+    for tenths in 1..=5 {
+        let len = (n * tenths / 10).max(2);
+        let last_start = n - len;
+        for k in 0..=WINDOW_STARTS {
+            let a = last_start * k / WINDOW_STARTS;
+            out.insert((a, a + len - 1));
+        }
+    }
+    out.into_iter().collect()
 }
 
 fn block_shape(container: Node<'_>) -> &'static str {
@@ -491,5 +510,31 @@ mod tests {
         // Windows assigning both `found` and `steps` (used later) have two outputs.
         assert!(cands.iter().all(|c| c.lines != (3, 11)));
         assert!(!cands.is_empty());
+    }
+
+    /// Issue 14, defect 11: a flat method of over 40 statements (no blank line, no comment) got
+    /// "no run of its statements can be extracted", while `--lines` worked.
+    #[test]
+    fn a_long_flat_method_gets_candidates() {
+        let mut src = String::from("class F {\n    int m(int a) {\n        int x = a;\n");
+        for i in 0..60 {
+            src.push_str(&format!("        x = x * 3 + {i};\n        System.out.println(x);\n"));
+        }
+        src.push_str("        return x;\n    }\n}\n");
+        let f = file(&src);
+        let cands = candidates(&f, src.find("m(").unwrap(), 5);
+        assert!(!cands.is_empty(), "no candidate for a flat method of 122 statements");
+        assert!(cands.iter().all(|c| c.shape == "window" && c.lines.1 - c.lines.0 >= 10), "{cands:#?}");
+    }
+
+    #[test]
+    fn long_blocks_get_a_sample_of_windows_whose_count_does_not_grow() {
+        assert_eq!(windows(40).len(), 40 * 41 / 2);
+        for n in [41, 1_000, 50_000] {
+            let w = windows(n);
+            assert!(w.len() <= 5 * (WINDOW_STARTS + 1), "{n}: {}", w.len());
+            assert!(w.iter().all(|&(a, b)| a < b && b < n), "{n}");
+            assert!(w.contains(&(0, n / 2 - 1)) && w.contains(&(n - n / 10, n - 1)), "{n}: {w:?}");
+        }
     }
 }

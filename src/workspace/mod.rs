@@ -27,6 +27,7 @@
 
 mod cleanup;
 mod listing;
+pub mod preview;
 mod worktree;
 pub mod writeback;
 

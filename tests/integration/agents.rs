@@ -519,3 +519,30 @@ fn walk(root: &Path) -> Vec<std::path::PathBuf> {
     }
     files
 }
+
+/// Issue 14: with a model, `refactor` then `refactor --apply` ran the agents twice and could write
+/// another change than the one shown. `mantra apply` writes the one shown, with no model at all.
+#[test]
+fn apply_writes_the_agents_previewed_change_without_asking_the_model_again() {
+    let dir = copy_fixture("demo");
+    let original = std::fs::read_to_string(dir.path().join(ISSUE)).unwrap();
+    let server = ScriptedServer::start([
+        reply_tool_call("extract_method", json!({"start_line": 38, "end_line": 44, "name": "validateIssuable"})),
+        reply_tool_call("finish", json!({"summary": "done"})),
+    ]);
+    let shown = run_agents(dir.path(), Some(&server), &["--no-verify"], &[]);
+    assert_eq!(shown.code, 0, "{shown:?}");
+    server.assert_done();
+    drop(server);
+    let id = shown
+        .stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("[preview] kept as run "))
+        .unwrap_or_else(|| panic!("{}", shown.stderr));
+    let id = id.split(':').next().unwrap();
+    assert!(dir.path().join(".mantra/runs").join(id).join("transcript.jsonl").is_file(), "one run folder: {id}");
+    assert_eq!(std::fs::read_to_string(dir.path().join(ISSUE)).unwrap(), original);
+    let applied = mantra_env(dir.path(), &["--repo", dir.path().to_str().unwrap(), "apply", id], &[]);
+    assert_eq!(applied.code, 0, "{applied:?}");
+    assert_eq!(std::fs::read_to_string(dir.path().join(ISSUE)).unwrap(), extracted(&original, "issueDate, invoice"));
+}

@@ -73,7 +73,9 @@ fn a_dry_run_prints_the_diff_and_the_plan_and_writes_nothing() {
     let target = format!("{ISSUE}:issue");
     let run = run_in(dir.path(), &["refactor", "-t", "extract-method", &target]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(run.stderr, "[plan] extract lines 38-44 as validateInvoice (paragraph) (score 0.80)\n");
+    let stderr: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(stderr[0], "[plan] extract lines 38-44 as validateInvoice (paragraph) (score 0.80)");
+    assert!(stderr[1].starts_with("[preview] kept as run "), "{}", run.stderr);
     assert!(run.stdout.starts_with(&format!("--- a/{ISSUE}\n+++ b/{ISSUE}\n@@ ")), "{}", run.stdout);
     assert!(run.stdout.contains("\n+        validateInvoice(issueDate, invoice);\n"), "{}", run.stdout);
     assert!(run.stdout.contains("\n-        Objects.requireNonNull(issueDate, \"issueDate\");\n"));
@@ -402,4 +404,48 @@ fn an_interrupt_during_checkstyle_leaves_nothing_in_the_temporary_folder() {
     assert_eq!(status.code(), Some(mantra::exit::INTERRUPTED));
     left = std::fs::read_dir(tmp.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
     assert!(left.is_empty(), "left in the temporary folder: {left:?}");
+}
+
+/// Issue 14: a dry run's change is kept, and `mantra apply` writes exactly it, once; a file the
+/// user changed since is named and nothing is written.
+#[test]
+fn apply_writes_the_previewed_change_once_and_refuses_a_file_changed_since() {
+    let target = format!("{ISSUE}:issue");
+    let written = copy_fixture("demo");
+    let direct = run_in(written.path(), &["refactor", "-t", "extract-method", &target, "--apply", "--no-verify"]);
+    assert_eq!(direct.code, 0, "{direct:?}");
+
+    let dir = copy_fixture("demo");
+    let before = read(dir.path(), ISSUE);
+    let shown = run_in(dir.path(), &["--json", "refactor", "-t", "extract-method", &target]);
+    assert_eq!(shown.code, 0, "{shown:?}");
+    let result: serde_json::Value = serde_json::from_str(shown.stdout.lines().last().unwrap()).unwrap();
+    let id = result["data"]["run"].as_str().unwrap_or_else(|| panic!("no run in {result}")).to_string();
+    assert_eq!(read(dir.path(), ISSUE), before, "a dry run writes nothing");
+    let applied = run_in(dir.path(), &["apply"]);
+    assert_eq!(applied.code, 0, "{applied:?}");
+    assert!(applied.stdout.contains(&format!("1 file written (unverified, from run {id})")), "{}", applied.stdout);
+    assert_eq!(read(dir.path(), ISSUE), read(written.path(), ISSUE), "the change shown is the change written");
+    let again = run_in(dir.path(), &["apply", &id]);
+    assert_eq!(again.code, 1, "{again:?}");
+    assert!(again.stderr.contains("was already applied"), "{}", again.stderr);
+
+    let dir = copy_fixture("demo");
+    let shown = run_in(dir.path(), &["refactor", "-t", "rename-method", &format!("{ISSUE}:doIt"), "--name", "cancel"]);
+    assert_eq!(shown.code, 0, "{shown:?}");
+    let mut edited = read(dir.path(), ISSUE);
+    edited.extend_from_slice(b"// the user kept typing\n");
+    std::fs::write(dir.path().join(ISSUE), &edited).unwrap();
+    let tests = "src/test/java/com/acme/invoicing/invoice/InvoiceServiceTest.java";
+    let tests_before = read(dir.path(), tests);
+    let refused = run_in(dir.path(), &["apply"]);
+    assert_eq!(refused.code, 1, "{refused:?}");
+    assert!(refused.stderr.contains(&format!("{ISSUE} changed since mantra read it")), "{}", refused.stderr);
+    assert_eq!(read(dir.path(), ISSUE), edited);
+    assert_eq!(read(dir.path(), tests), tests_before, "nothing is written, not even the other files");
+
+    let empty = copy_fixture("demo");
+    let none = run_in(empty.path(), &["apply"]);
+    assert_eq!(none.code, 2, "{none:?}");
+    assert!(none.stderr.contains("no previewed change to apply"), "{}", none.stderr);
 }

@@ -104,9 +104,7 @@ impl<'a> Extractor<'a> {
                 .into_iter()
                 .filter(|s| s.start_position().row < b && s.end_position().row + 1 >= a)
                 .collect();
-            let covered =
-                |l: &Node<'_>| stmts.iter().any(|s| s.start_byte() <= l.start_byte() && l.end_byte() <= s.end_byte());
-            if !stmts.is_empty() && leaves.iter().all(covered) {
+            if !stmts.is_empty() && leaves.iter().all(|l| covering(&stmts, l).is_some()) {
                 break stmts;
             }
             if container.id() == body.id() {
@@ -122,11 +120,7 @@ impl<'a> Extractor<'a> {
         let whole = |s: &Node<'_>| s.start_position().row + 1 >= a && s.end_position().row < b;
         if !statements.iter().all(whole) {
             for leaf in &leaves {
-                let top = statements
-                    .iter()
-                    .find(|s| s.start_byte() <= leaf.start_byte() && leaf.end_byte() <= s.end_byte())
-                    .copied();
-                let Some(top) = top else { continue };
+                let Some(top) = covering(&statements, leaf).map(|i| statements[i]) else { continue };
                 if whole(&top) {
                     continue;
                 }
@@ -226,4 +220,11 @@ impl<'a> Extractor<'a> {
         }
         Ok(())
     }
+}
+
+/// The index of the statement of `stmts` (siblings, in source order) that holds `leaf`: a binary
+/// search, so that a selection of 50,000 statements is checked in linear time.
+fn covering(stmts: &[Node<'_>], leaf: &Node<'_>) -> Option<usize> {
+    let i = stmts.partition_point(|s| s.start_byte() <= leaf.start_byte()).checked_sub(1)?;
+    (leaf.end_byte() <= stmts[i].end_byte()).then_some(i)
 }
