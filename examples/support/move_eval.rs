@@ -14,8 +14,8 @@
 //! The replay project holds just those one or two files, so call sites in other files are not
 //! seen (they exist in the real repository). The spec is recovered from the record alone: a static
 //! method goes `class:<destination>`; an instance method goes through the parameter, else the field
-//! of the source class, whose declared type is the destination class; other instance moves (most are
-//! test methods moved between unrelated test classes) have no spec in the engine's terms.
+//! of the source class, whose declared type is the destination class, else `class:<destination>`
+//! too (it becomes static there, or stays an instance method when it is a test method).
 //!
 //! Shared by `examples/eval_move.rs` (the table) and the integration test (no crash, output parses).
 
@@ -280,7 +280,8 @@ fn derive_spec(project: &Project, source_path: &Path, d: &Described) -> Result<(
     {
         format!("field:{}", f.name)
     } else {
-        return Err("an instance method whose destination is neither a parameter's nor a field's class".into());
+        // Any other class: the method becomes static there (a test method stays an instance method).
+        format!("class:{}", d.dest_class)
     };
     Ok((method, MoveSpec { to: to.parse()?, keep_delegate: false }))
 }

@@ -378,13 +378,15 @@ class Billing {
 
     #[test]
     fn a_refused_second_step_refuses_the_compound() {
-        let service = "package a;\n\nclass Billing {\n    private int fee;\n\n    int bill(Order order) {\n        int base = order.getQty() + fee;\n        return base;\n    }\n}\n";
-        let (_d, p) = project(&[("src/a/Order.java", ORDER), ("src/a/Billing.java", service)]);
+        // Order is in another package, so Billing's private field is not widened for it.
+        let service = "package a;\n\nimport b.Order;\n\npublic class Billing {\n    private int fee;\n\n    int bill(Order order) {\n        int base = order.getQty() + fee;\n        return base;\n    }\n}\n";
+        let order = ORDER.replace("package a;", "package b;");
+        let (_d, p) = project(&[("src/b/Order.java", order.as_str()), ("src/a/Billing.java", service)]);
         let m = method(&p, "src/a/Billing.java", "bill");
         let spec = ExtractSpec {
             file: "src/a/Billing.java".into(),
             method_line: None,
-            lines: (7, 7),
+            lines: (9, 9),
             name: "baseOf".into(),
             visibility: None,
             local_types: BTreeMap::new(),

@@ -12,11 +12,15 @@ use std::collections::{BTreeSet, HashMap};
 use tree_sitter::Node;
 
 /// A source member the moved body reaches by name.
+#[derive(Clone)]
 pub(super) struct Member {
     pub(super) name: String,
     pub(super) owner: TypeId,
     pub(super) vis: Vis,
     pub(super) line: usize,
+    /// The member's declaration (bytes of its owner's file) and its simple name, for widening.
+    pub(super) decl: (usize, usize),
+    pub(super) simple: String,
 }
 
 /// Rewrites the body of the moved method for its destination, collecting what the move needs.
@@ -467,6 +471,8 @@ impl<'m, 'p> Rewriter<'m, 'p> {
             owner,
             vis: Vis::of(&d.modifiers, in_interface),
             line: self.line(at),
+            decl: (d.span.start_byte, d.span.end_byte),
+            simple: d.name.clone(),
         });
     }
 
@@ -478,7 +484,14 @@ impl<'m, 'p> Rewriter<'m, 'p> {
         } else {
             Vis::of(&f.modifiers, in_interface)
         };
-        self.members.push(Member { name: f.name.clone(), owner, vis, line: self.line(at) });
+        self.members.push(Member {
+            name: f.name.clone(),
+            owner,
+            vis,
+            line: self.line(at),
+            decl: (f.span.start_byte, f.span.end_byte),
+            simple: f.name.clone(),
+        });
     }
 
     pub(super) fn field_access(&mut self, n: Node<'p>) -> Result<(), Refusal> {

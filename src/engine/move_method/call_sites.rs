@@ -148,6 +148,45 @@ impl<'p> Mover<'p> {
                         push(e);
                     }
                 }
+                Via::Static if self.stays_instance() => {
+                    return Err(refuse(
+                        Reason::NoDestinationInstance,
+                        format!(
+                            "{} stays an instance method of `{dest_q}` (its test framework calls it), and the call at {at} has no `{dest_q}` object to call it on",
+                            self.name()
+                        ),
+                    ));
+                }
+                Via::Static if !self.decl.is_static() => {
+                    // An instance method made static: `x.m(a)` becomes `Dest.m(x, a)` and `m(a)`
+                    // becomes `Dest.m(this, a)`; without the source object, `Dest.m(a)`.
+                    if !rw.needs_source && site.receiver == Receiver::Expr {
+                        return Err(refuse(
+                            Reason::ComplexReceiver,
+                            format!(
+                                "the call at {at} is made on an expression the static method would no longer evaluate; assign it to a variable first"
+                            ),
+                        ));
+                    }
+                    let qualifier = if ctype == dest {
+                        String::new()
+                    } else {
+                        let (text, import) = self.type_ref(caller.method.file(), ctype, dest);
+                        if let Some(import) = import {
+                            out.imports.entry(caller.method.file()).or_default().insert((import, false, false));
+                        }
+                        format!("{text}.")
+                    };
+                    let prepend = if rw.needs_source { Some(source_object()?) } else { None };
+                    match object {
+                        Some(o) => push(Edit::replace(o.start_byte()..name_node.start_byte(), qualifier)),
+                        None if !qualifier.is_empty() => push(Edit::insert(name_node.start_byte(), qualifier)),
+                        None => {}
+                    }
+                    for e in rewrite_list(args, None, prepend) {
+                        push(e);
+                    }
+                }
                 Via::Static => {
                     let nested = self.nested_in_source(ctype);
                     let static_import = cfile_static_import(project, caller.method, &source_q, &self.decl.name);

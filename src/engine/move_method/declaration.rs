@@ -53,6 +53,18 @@ impl<'p> Mover<'p> {
         {
             edits.push(Edit::delete(k.start_byte()..skip_spaces(src, k.end_byte())));
         }
+        // An instance method moved to a class becomes static there.
+        if let Via::Static = via
+            && find("static").is_none()
+            && !self.stays_instance()
+        {
+            let at = after_modifiers(node).map_or(node.start_byte(), |n| n.start_byte());
+            // One insertion there: the new visibility, if any, then `static`.
+            match edits.iter_mut().find(|e| e.start == at && e.end == at) {
+                Some(e) => e.replacement.push_str("static "),
+                None => edits.push(Edit::insert(at, "static ")),
+            }
+        }
         let params = node.child_by_field_name("parameters");
         if let Some(params) = params {
             let remove = match via {

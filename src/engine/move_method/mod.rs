@@ -100,6 +100,8 @@ pub struct Moved {
     pub erased_params: Vec<String>,
     /// How many call sites were rewritten.
     pub call_sites: usize,
+    /// Members made visible to the destination: `` `rate` of `a.Src`: private → package-private ``.
+    pub widened: Vec<String>,
 }
 
 /// Moves `method` as `spec` says, updating call sites, imports and visibility, or refuses.
@@ -189,7 +191,31 @@ impl<'p> Mover<'p> {
         let mut rw = Rewriter::new(self, &via, dest, node);
         rw.visit(body)?;
         rw.finish_recursion()?;
-        self.check_members(&rw, dest)?;
+        if self.stays_instance() && rw.needs_source {
+            let what = rw.members.first().map_or_else(
+                || "`this`".to_string(),
+                |m| format!("`{}` of `{}` (line {})", m.name, project.qualified_name(m.owner), m.line),
+            );
+            return Err(refuse(
+                Reason::SourceStateUsed,
+                format!(
+                    "{} is run by its test framework on an instance of its class, and it uses {what}, which `{}` does not have; move that too, or give the destination its own",
+                    self.name(),
+                    project.qualified_name(dest)
+                ),
+            ));
+        }
+        if self.stays_instance() && self.spec.keep_delegate {
+            return Err(refuse(
+                Reason::NoDestinationInstance,
+                format!(
+                    "a delegate left in `{}` would have no `{}` object to call the moved test method on",
+                    project.qualified_name(self.source),
+                    project.qualified_name(dest)
+                ),
+            ));
+        }
+        let widened = self.check_members(&rw, dest)?;
         self.check_callees(dest)?;
 
         let new_params = self.new_param_types(&via, rw.needs_source);
@@ -266,6 +292,23 @@ impl<'p> Mover<'p> {
             }
         }
 
+        // Private members the destination uses, package-private now (it is in their package).
+        for m in &widened {
+            let f = project.source(m.owner);
+            let Some(edit) = text::widen_private(&f.text, m.decl, &m.simple) else {
+                return Err(refuse(
+                    Reason::PrivateMemberUsed,
+                    format!(
+                        "the method uses the private `{}` of `{}` (line {}), and mantra cannot find where to widen it; make it package-private first",
+                        m.name,
+                        project.qualified_name(m.owner),
+                        m.line
+                    ),
+                ));
+            };
+            changes.edit(&f.path, &f.text, edit);
+        }
+
         // Imports the move certainly left unused.
         let mut unused: Vec<(FileId, BTreeSet<String>)> = sites.unused.into_iter().collect();
         if !self.spec.keep_delegate {
@@ -307,6 +350,10 @@ impl<'p> Mover<'p> {
             name: self.decl.name.clone(),
             erased_params: new_params,
             call_sites: sites.count,
+            widened: widened
+                .iter()
+                .map(|m| format!("`{}` of `{}`: private → package-private", m.name, project.qualified_name(m.owner)))
+                .collect(),
         })
     }
 
@@ -318,6 +365,28 @@ impl<'p> Mover<'p> {
 
     fn name(&self) -> String {
         format!("`{}`", self.decl.signature())
+    }
+
+    /// Whether the method stays an instance method in a class it moves to (`class:FQN`): a test
+    /// method or a fixture method, which its framework calls on an instance of the destination.
+    fn stays_instance(&self) -> bool {
+        const FRAMEWORK: [&str; 9] = [
+            "Test",
+            "ParameterizedTest",
+            "RepeatedTest",
+            "TestFactory",
+            "TestTemplate",
+            "Before",
+            "After",
+            "BeforeEach",
+            "AfterEach",
+        ];
+        !self.decl.is_static()
+            && matches!(self.spec.to, Destination::Class(_))
+            && self.decl.annotations.iter().any(|a| {
+                let name = a.trim_start_matches('@').split('(').next().unwrap_or("").trim();
+                FRAMEWORK.contains(&name.rsplit('.').next().unwrap_or(name))
+            })
     }
 
     fn no_body(&self) -> Refusal {

@@ -1,7 +1,7 @@
 //! What a move must satisfy before anything is rewritten: the method itself, the destination,
 //! the members and callees the body uses, visibility, and name clashes in the destination.
 
-use super::body::Rewriter;
+use super::body::{Member, Rewriter};
 use super::{Destination, Mover, Via, Vis, refuse};
 use crate::engine::{Reason, Refusal};
 use crate::java::calls::Resolution;
@@ -151,11 +151,13 @@ impl<'p> Mover<'p> {
                 Ok((Via::Field { field }, dest))
             }
             Destination::Class(fqn) => {
-                if !decl.is_static() {
+                // An instance method becomes a static method of the destination; what it used of
+                // its object comes through a new first parameter (see `Via::Static`).
+                if !decl.is_static() && project.type_decl(self.source).kind == TypeKind::Interface {
                     return Err(refuse(
                         Reason::InstanceMethod,
                         format!(
-                            "{} is an instance method; move it through a parameter (`param:NAME`) or a field (`field:NAME`), or make it static first",
+                            "{} is a default method of an interface; its implementations may rely on it, so it does not move",
                             self.name()
                         ),
                     ));
@@ -265,10 +267,20 @@ impl<'p> Mover<'p> {
         Vis::of(&project.type_decl(ty).modifiers, in_interface)
     }
 
-    /// The source members the body reaches through the new parameter or by qualified name.
-    pub(super) fn check_members(&self, rw: &Rewriter<'_, 'p>, dest: TypeId) -> Result<(), Refusal> {
+    /// The source members the body reaches through the new parameter or by qualified name. A
+    /// private member of a class in the destination's package is widened to package-private (the
+    /// least that lets the destination use it): those are returned, once each.
+    pub(super) fn check_members(&self, rw: &Rewriter<'_, 'p>, dest: TypeId) -> Result<Vec<Member>, Refusal> {
         let project = self.project;
+        let mut widen: Vec<Member> = Vec::new();
         for m in &rw.members {
+            let same_package = project.package_of(dest) == project.package_of(m.owner);
+            if m.vis == Vis::Private && same_package && !self.accessible(dest, m.owner, m.vis) {
+                if !widen.iter().any(|w| w.owner == m.owner && w.decl == m.decl) {
+                    widen.push(m.clone());
+                }
+                continue;
+            }
             if !self.accessible(dest, m.owner, m.vis) {
                 let (reason, what) = if m.vis == Vis::Private {
                     (Reason::PrivateMemberUsed, "private")
@@ -311,7 +323,7 @@ impl<'p> Mover<'p> {
                 ));
             }
         }
-        Ok(())
+        Ok(widen)
     }
 
     /// Methods and constructors of other classes the body calls must be callable from the destination.
@@ -350,7 +362,7 @@ impl<'p> Mover<'p> {
     /// The moved method's erased parameter types.
     pub(super) fn new_param_types(&self, via: &Via<'_>, needs_source: bool) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
-        if needs_source && !matches!(via, Via::Static) {
+        if needs_source {
             out.push(self.project.type_decl(self.source).name.clone());
         }
         for (i, p) in self.decl.params.iter().enumerate() {

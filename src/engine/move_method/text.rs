@@ -319,3 +319,13 @@ pub(super) fn find_signature(text: &str, name: &str, params: &[String], display:
         .find(|m| m.owner == ty && m.name == name && m.erased_params() == params)
         .map(|m| m.declaration())
 }
+
+/// The edit that drops `private` from the declaration at `decl` (bytes of `src`) of the member
+/// `name`: the keyword and the spaces after it, found among the words before the name.
+pub(super) fn widen_private(src: &str, decl: (usize, usize), name: &str) -> Option<Edit> {
+    let text = src.get(decl.0..decl.1)?;
+    let head = &text[..crate::text::word_occurrences(text, name).next()?];
+    let at = crate::text::word_occurrences(head, "private").next()?;
+    let start = decl.0 + at;
+    Some(Edit::delete(start..skip_spaces(src, start + "private".len())))
+}

@@ -5,6 +5,7 @@ use crate::java::project::tests::project;
 
 mod refusals;
 mod rewrites;
+mod to_class;
 
 /// Moves `method` of `file` as `to` says; returns every changed file's new text, by path.
 pub(super) fn run(

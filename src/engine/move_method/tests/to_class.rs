@@ -1,0 +1,135 @@
+//! Instance methods moved to any class (`class:FQN`): they become static there, and what they
+//! used of their object comes through a new first parameter.
+
+use super::*;
+
+fn moved(files: &[(&str, &str)], method: &str, to: &str) -> Vec<(String, String)> {
+    run(files, "src/a/Src.java", method, to, false).unwrap_or_else(|r| panic!("refused: {r:?}"))
+}
+
+fn text<'a>(out: &'a [(String, String)], path: &str) -> &'a str {
+    &out.iter().find(|(p, _)| p == path).unwrap_or_else(|| panic!("{path} unchanged: {out:#?}")).1
+}
+
+#[test]
+fn a_method_that_uses_no_state_becomes_a_static_method_of_the_destination() {
+    let src = "package a;\n\nclass Src {\n    int twice(int x) {\n        return x * 2;\n    }\n\n    int use() {\n        return twice(3) + this.twice(1);\n    }\n}\n";
+    let util = "package a.util;\n\npublic class Util {\n}\n";
+    let caller = "package a;\n\nclass Caller {\n    int call(Src s) {\n        return s.twice(4);\n    }\n}\n";
+    let out = moved(
+        &[("src/a/Src.java", src), ("src/a/util/Util.java", util), ("src/a/Caller.java", caller)],
+        "twice",
+        "class:a.util.Util",
+    );
+    assert_eq!(
+        text(&out, "src/a/util/Util.java"),
+        "package a.util;\n\npublic class Util {\n    public static int twice(int x) {\n        return x * 2;\n    }\n}\n"
+    );
+    let src_after = text(&out, "src/a/Src.java");
+    assert!(src_after.contains("import a.util.Util;"), "{src_after}");
+    assert!(src_after.contains("return Util.twice(3) + Util.twice(1);"), "{src_after}");
+    assert!(!src_after.contains("int twice("), "{src_after}");
+    let caller_after = text(&out, "src/a/Caller.java");
+    assert!(caller_after.contains("return Util.twice(4);"), "{caller_after}");
+    assert!(caller_after.contains("import a.util.Util;"), "{caller_after}");
+}
+
+#[test]
+fn a_method_that_uses_its_object_takes_it_as_a_parameter() {
+    let src = "package a;\n\nclass Src {\n    int rate;\n\n    int base() {\n        return 1;\n    }\n\n    int fee(int n) {\n        return n * rate + base() + this.rate;\n    }\n\n    int total() {\n        return fee(2);\n    }\n}\n";
+    let fees = "package a;\n\nclass Fees {\n}\n";
+    let caller = "package a;\n\nclass Caller {\n    int call(Src s) {\n        return s.fee(3) + make().fee(1);\n    }\n\n    Src make() {\n        return new Src();\n    }\n}\n";
+    let out = moved(
+        &[("src/a/Src.java", src), ("src/a/Fees.java", fees), ("src/a/Caller.java", caller)],
+        "fee",
+        "class:a.Fees",
+    );
+    let fees_after = text(&out, "src/a/Fees.java");
+    assert!(
+        fees_after.contains(
+            "    static int fee(Src src, int n) {\n        return n * src.rate + src.base() + src.rate;\n    }"
+        ),
+        "{fees_after}"
+    );
+    assert!(text(&out, "src/a/Src.java").contains("return Fees.fee(this, 2);"), "{out:#?}");
+    // The receiver is evaluated once, first, as before.
+    assert!(text(&out, "src/a/Caller.java").contains("return Fees.fee(s, 3) + Fees.fee(make(), 1);"), "{out:#?}");
+}
+
+#[test]
+fn refusals_of_moves_to_a_class() {
+    let fees = "package a;\n\nclass Fees {\n}\n";
+    // Dropping `make()` would drop its side effects.
+    let src = "package a;\n\nclass Src {\n    int twice(int x) {\n        return x * 2;\n    }\n\n    int use() {\n        return make().twice(1);\n    }\n\n    Src make() {\n        return new Src();\n    }\n}\n";
+    assert_refused(
+        &[("src/a/Src.java", src), ("src/a/Fees.java", fees)],
+        "src/a/Src.java",
+        "twice",
+        "class:a.Fees",
+        "complex_receiver",
+        "no longer evaluate",
+    );
+    let iface = "package a;\n\ninterface Src {\n    default int twice(int x) {\n        return x * 2;\n    }\n}\n";
+    assert_refused(
+        &[("src/a/Src.java", iface), ("src/a/Fees.java", fees)],
+        "src/a/Src.java",
+        "twice",
+        "class:a.Fees",
+        "instance_method",
+        "default method",
+    );
+    // A private member of another package's class is not widened to public.
+    let private = "package a;\n\npublic class Src {\n    private int rate;\n\n    public int fee(int n) {\n        return n * rate;\n    }\n}\n";
+    let elsewhere = "package b;\n\npublic class Fees {\n}\n";
+    assert_refused(
+        &[("src/a/Src.java", private), ("src/b/Fees.java", elsewhere)],
+        "src/a/Src.java",
+        "fee",
+        "class:b.Fees",
+        "private_member_used",
+        "`rate`",
+    );
+}
+
+#[test]
+fn a_test_method_stays_an_instance_method_of_the_test_class_it_moves_to() {
+    let src = "package a;\n\nimport static org.junit.Assert.assertEquals;\n\nimport org.junit.Test;\n\npublic class Src {\n    @Test\n    public void adds() {\n        assertEquals(2, 1 + 1);\n    }\n}\n";
+    let other = "package a;\n\npublic class OtherTest {\n}\n";
+    let out = moved(&[("src/a/Src.java", src), ("src/a/OtherTest.java", other)], "adds", "class:a.OtherTest");
+    let after = text(&out, "src/a/OtherTest.java");
+    assert!(after.contains("    @Test\n    public void adds() {\n        assertEquals(2, 1 + 1);\n    }"), "{after}");
+    assert!(
+        after.contains("import org.junit.Test;") && after.contains("import static org.junit.Assert.assertEquals;"),
+        "{after}"
+    );
+    assert!(!text(&out, "src/a/Src.java").contains("adds"), "{out:#?}");
+
+    let fixture = "package a;\n\nimport org.junit.Test;\n\npublic class Src {\n    int seed = 4;\n\n    @Test\n    public void adds() {\n        if (seed + 1 != 5) {\n            throw new AssertionError();\n        }\n    }\n}\n";
+    assert_refused(
+        &[("src/a/Src.java", fixture), ("src/a/OtherTest.java", other)],
+        "src/a/Src.java",
+        "adds",
+        "class:a.OtherTest",
+        "source_state_used",
+        "`seed` of `a.Src` (line 10)",
+    );
+}
+
+#[test]
+fn private_members_the_destination_uses_become_package_private_in_its_package() {
+    let src = "package a;\n\nclass Src {\n    private final int rate = 3;\n\n    private int base() {\n        return 1;\n    }\n\n    int fee(int n) {\n        return n * rate + base() + rate;\n    }\n}\n";
+    let fees = "package a;\n\nclass Fees {\n}\n";
+    let files = [("src/a/Src.java", src), ("src/a/Fees.java", fees)];
+    let (_dir, p) = project(&files);
+    let fid = p.file_id(Path::new("src/a/Src.java")).unwrap();
+    let id = p.methods_in(fid).unwrap().into_iter().find(|&m| p.method(m).name == "fee").unwrap();
+    let done = plan(&p, id, &MoveSpec { to: "class:a.Fees".parse().unwrap(), keep_delegate: false }).unwrap();
+    assert_eq!(
+        done.widened,
+        ["`rate` of `a.Src`: private → package-private", "`base(...)` of `a.Src`: private → package-private"]
+    );
+    let out = done.changes.render().unwrap();
+    let src_after = &out[Path::new("src/a/Src.java")];
+    assert!(src_after.contains("    final int rate = 3;\n\n    int base() {"), "{src_after}");
+    assert!(out[Path::new("src/a/Fees.java")].contains("static int fee(Src src, int n) {"), "{out:#?}");
+}
