@@ -22,8 +22,8 @@ fn main() -> std::process::ExitCode {
     if verbose {
         for o in &outcomes {
             let status = match &o.status {
-                Status::Applied { time, identical, same_code, parses } => format!(
-                    "applied in {:.1} ms (identical {identical}, same code {same_code}, parses {parses})",
+                Status::Applied { time, identical, same_code, parses, confirmed } => format!(
+                    "applied in {:.1} ms (identical {identical}, same code {same_code}, parses {parses}, confirmed {confirmed})",
                     time.as_secs_f64() * 1000.0
                 ),
                 Status::Refused { reason, message } => format!("refused {reason}: {message}"),
@@ -74,6 +74,7 @@ fn table(title: &str, outcomes: &[&Outcome]) {
     let identical = count(&|s| matches!(s, Status::Applied { identical: true, .. }));
     let same_code = count(&|s| matches!(s, Status::Applied { same_code: true, .. }));
     let unparsable = count(&|s| matches!(s, Status::Applied { parses: false, .. }));
+    let confirmed = count(&|s| matches!(s, Status::Applied { confirmed: true, .. }));
     let crashed = count(&|s| matches!(s, Status::Crashed { .. }));
     let applied_known =
         outcomes.iter().filter(|o| o.before_known && matches!(o.status, Status::Applied { .. })).count();
@@ -103,6 +104,10 @@ fn table(title: &str, outcomes: &[&Outcome]) {
     println!("    moved method identical to the developer's (whitespace aside) {identical:>3}");
     println!("    same code as the developer's (comments, access modifiers aside) {same_code:>3}");
     println!("    output does not parse                                   {unparsable:>3}");
+    println!(
+        "    confirmed by the detector as the intended refactoring   {confirmed:>3}  ({:.0} % of all records)",
+        100.0 * confirmed as f64 / total.max(1) as f64
+    );
     println!("  refused                                                   {:>3}", refused.values().sum::<usize>());
     for (reason, n) in &refused {
         println!("    {reason:<28} {n}");

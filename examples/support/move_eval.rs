@@ -23,12 +23,15 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use mantra::detect::Snapshot;
+use mantra::detect::{Verdict, validate};
 use mantra::engine::compound::move_and_rename;
 use mantra::engine::move_method::{MoveSpec, plan};
 use mantra::engine::{ChangeSet, Refusal};
 use mantra::java::symbols::extract;
 use mantra::java::syntax::code_leaves;
 use mantra::java::{MethodId, Project, SourceFile};
+use mantra::refactoring::{Intent, RefactoringKind};
 use serde_json::Value;
 
 /// `MANTRA_SHARED_DATA`, else `shared/data` beside the repository or beside its parent.
@@ -52,6 +55,9 @@ pub enum Status {
         same_code: bool,
         /// Every file the engine wrote parses.
         parses: bool,
+        /// The built-in detector finds the intended refactoring (type, method, destination, new
+        /// name) between the replay project and the engine's output.
+        confirmed: bool,
     },
     Refused {
         reason: String,
@@ -222,7 +228,20 @@ fn replay(project_name: &str, record: &Value) -> Outcome {
                 if !identical && std::env::var_os("MOVE_EVAL_DIFF").is_some() {
                     eprintln!("---- {id}\n== developer:\n{wanted}\n== engine:\n{}", got.join("\n"));
                 }
-                Status::Applied { time, identical, same_code, parses }
+                let before = Snapshot::from_files(files.iter().map(|(p, t)| (p.clone(), t.clone())));
+                let mut after_files: Vec<(String, String)> = files.clone();
+                for (path, text) in &rendered {
+                    let path = path.display().to_string();
+                    after_files.retain(|(p, _)| *p != path);
+                    after_files.push((path, text.clone()));
+                }
+                let after = Snapshot::from_files(after_files);
+                let kind = if rename { RefactoringKind::MoveAndRenameMethod } else { RefactoringKind::MoveMethod };
+                let mut intent = Intent::new(kind, described.source_class.clone(), described.name.clone());
+                intent.destination = Some(described.dest_class.clone());
+                intent.new_name = rename.then(|| described.new_name.clone());
+                let confirmed = validate(&(&intent).into(), &before, &after).verdict == Verdict::Matched;
+                Status::Applied { time, identical, same_code, parses, confirmed }
             }
         },
     };

@@ -192,18 +192,7 @@ impl<'p> Mover<'p> {
         rw.visit(body)?;
         rw.finish_recursion()?;
         if self.stays_instance() && rw.needs_source {
-            let what = rw.members.first().map_or_else(
-                || "`this`".to_string(),
-                |m| format!("`{}` of `{}` (line {})", m.name, project.qualified_name(m.owner), m.line),
-            );
-            return Err(refuse(
-                Reason::SourceStateUsed,
-                format!(
-                    "{} is run by its test framework on an instance of its class, and it uses {what}, which `{}` does not have; move that too, or give the destination its own",
-                    self.name(),
-                    project.qualified_name(dest)
-                ),
-            ));
+            self.use_destination_members(&mut rw, dest)?;
         }
         if self.stays_instance() && self.spec.keep_delegate {
             return Err(refuse(

@@ -326,6 +326,54 @@ impl<'p> Mover<'p> {
         Ok(widen)
     }
 
+    /// A method that stays an instance method (a test) keeps its unqualified uses of its object's
+    /// members when the destination has the same ones: inherited from a class both extend, or
+    /// declared with the same name and type (a field) or parameter types (a method). Anything
+    /// else it uses of its object is refused, by name.
+    pub(super) fn use_destination_members(&self, rw: &mut Rewriter<'_, 'p>, dest: TypeId) -> Result<(), Refusal> {
+        let project = self.project;
+        let used = |what: String| {
+            refuse(
+                Reason::SourceStateUsed,
+                format!(
+                    "{} is run by its test framework on an instance of its class, and it uses {what}, which `{}` does not have; move that too, or give the destination its own",
+                    self.name(),
+                    project.qualified_name(dest)
+                ),
+            )
+        };
+        if let Some(line) = rw.bare_this {
+            return Err(used(format!("`this` as a value (line {line})")));
+        }
+        let dest_side: Vec<TypeId> = std::iter::once(dest).chain(project.supertypes(dest)).collect();
+        for m in rw.members.iter().filter(|m| m.instance) {
+            let inherited = dest_side.contains(&m.owner);
+            let same = dest_side.iter().any(|&t| {
+                let d = project.type_decl(t);
+                d.fields.iter().any(|f| !f.is_static() && f.name == m.simple && super::body::field_shape(f) == m.shape)
+                    || project.methods_of(t).into_iter().any(|x| {
+                        let x = project.method(x);
+                        !x.is_static() && x.name == m.simple && super::body::method_shape(x) == m.shape
+                    })
+            });
+            if !inherited && !same {
+                return Err(used(format!("`{}` of `{}` (line {})", m.name, project.qualified_name(m.owner), m.line)));
+            }
+        }
+        // Every use goes to the destination's own member again: undo `this` → `source` and the
+        // `source.` qualifiers.
+        let (name, prefix) = (rw.source_name.clone(), format!("{}.", rw.source_name));
+        let text = self.file.text.as_str();
+        rw.edits.retain(|e| {
+            let qualifier = e.start == e.end && e.replacement == prefix;
+            let this = e.replacement == name && text[e.start..e.end].ends_with("this");
+            !qualifier && !this
+        });
+        rw.needs_source = false;
+        rw.members.retain(|m| !m.instance);
+        Ok(())
+    }
+
     /// Methods and constructors of other classes the body calls must be callable from the destination.
     pub(super) fn check_callees(&self, dest: TypeId) -> Result<(), Refusal> {
         let project = self.project;

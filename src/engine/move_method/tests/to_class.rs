@@ -133,3 +133,57 @@ fn private_members_the_destination_uses_become_package_private_in_its_package() 
     assert!(src_after.contains("    final int rate = 3;\n\n    int base() {"), "{src_after}");
     assert!(out[Path::new("src/a/Fees.java")].contains("static int fee(Src src, int n) {"), "{out:#?}");
 }
+
+#[test]
+fn a_test_method_uses_what_the_destination_has_too() {
+    let test = |extends: &str, body: &str| {
+        format!(
+            "package a;\n\nimport org.junit.Test;\n\npublic class Src{extends} {{\n    int seed = 4;\n\n    @Test\n    public void adds() {{\n{body}    }}\n}}\n"
+        )
+    };
+    let base = "package a;\n\npublic class Base {\n    protected int helper() {\n        return 1;\n    }\n}\n";
+    // A field of the same name and type in the destination.
+    let with_seed = "package a;\n\npublic class OtherTest {\n    int seed = 5;\n}\n";
+    let src = test("", "        if (seed + this.seed != 8) {\n            throw new AssertionError();\n        }\n");
+    let out = moved(&[("src/a/Src.java", &src), ("src/a/OtherTest.java", with_seed)], "adds", "class:a.OtherTest");
+    assert!(text(&out, "src/a/OtherTest.java").contains("        if (seed + this.seed != 8) {"), "{out:#?}");
+    // A method both inherit from a project class.
+    let sub = "package a;\n\npublic class OtherTest extends Base {\n}\n";
+    let src = test(" extends Base", "        helper();\n");
+    let files = [("src/a/Base.java", base), ("src/a/Src.java", src.as_str()), ("src/a/OtherTest.java", sub)];
+    assert!(text(&moved(&files, "adds", "class:a.OtherTest"), "src/a/OtherTest.java").contains("        helper();\n"));
+    // A method both may inherit from the same class outside the project.
+    let src = test(" extends junit.framework.TestCase", "        doTest(\"x\");\n");
+    let ext = "package a;\n\npublic class OtherTest extends junit.framework.TestCase {\n}\n";
+    let out = moved(&[("src/a/Src.java", &src), ("src/a/OtherTest.java", ext)], "adds", "class:a.OtherTest");
+    assert!(text(&out, "src/a/OtherTest.java").contains("        doTest(\"x\");\n"), "{out:#?}");
+    let plain = "package a;\n\npublic class OtherTest {\n}\n";
+    assert_refused(
+        &[("src/a/Src.java", &src), ("src/a/OtherTest.java", plain)],
+        "src/a/Src.java",
+        "adds",
+        "class:a.OtherTest",
+        "unresolved_call",
+        "doTest",
+    );
+    // A field of another type is not the same field; `this` as a value is not the same object.
+    let other_type = "package a;\n\npublic class OtherTest {\n    long seed = 5;\n}\n";
+    let src = test("", "        if (seed != 4) {\n            throw new AssertionError();\n        }\n");
+    assert_refused(
+        &[("src/a/Src.java", &src), ("src/a/OtherTest.java", other_type)],
+        "src/a/Src.java",
+        "adds",
+        "class:a.OtherTest",
+        "source_state_used",
+        "`seed`",
+    );
+    let src = test("", "        System.out.println(this);\n");
+    assert_refused(
+        &[("src/a/Src.java", &src), ("src/a/OtherTest.java", with_seed)],
+        "src/a/Src.java",
+        "adds",
+        "class:a.OtherTest",
+        "source_state_used",
+        "`this` as a value (line 10)",
+    );
+}
