@@ -116,6 +116,7 @@ reasons! {
     Synchronized = "synchronized",
     SynchronizedMethod = "synchronized_method",
     SyntaxError = "syntax_error",
+    TestMethodChannel = "test_method_channel",
     TestToMain = "test_to_main",
     TypeNameClash = "type_name_clash",
     UnreadableFile = "unreadable_file",

@@ -6,7 +6,9 @@
 //! accesses to the method's own class (implicit or `this.` calls, its other fields):
 //! `uses / (uses + own + 1)`, so more evidence ranks higher. A static method can go to any class:
 //! every project type it calls into or names in a declaration counts, and the winner is proposed
-//! as `class:FQN`.
+//! as `class:FQN`. An instance method may go to any class it uses by name too (`class:FQN`, where it
+//! becomes static), ranked just below a channel with the same evidence; a test method goes only
+//! to the test class of a class it exercises.
 
 use std::collections::BTreeMap;
 
@@ -44,7 +46,17 @@ pub fn destinations(
     let mut out = if decl.is_static() {
         static_destinations(project, method, &in_range)
     } else {
-        instance_destinations(project, method, &in_range, params)
+        // A test stays a test only in another test class: no parameter or field channel.
+        let mut out =
+            if decl.is_test() { Vec::new() } else { instance_destinations(project, method, &in_range, params) };
+        // Any other class it uses, by name: the method becomes static there (a test stays a test
+        // of the test class of the class it exercises). A channel, when there is one, reads better.
+        for d in class_destinations(project, method, &in_range) {
+            if !out.iter().any(|c| c.class == d.class) {
+                out.push(d);
+            }
+        }
+        out
     };
     out.retain(|d| d.uses > 0);
     out.sort_by(|a, b| b.score.total_cmp(&a.score).then(b.uses.cmp(&a.uses)));
@@ -229,4 +241,102 @@ fn static_destinations(project: &Project, method: MethodId, in_range: &dyn Fn(us
             }
         })
         .collect()
+}
+
+/// `class:FQN` destinations of an instance method: the classes whose members it uses by name, as
+/// for a static method, ranked a little below a parameter or field with the same evidence. Main
+/// code does not move into tests; a test method goes to the test class (`PTest`, `PTests`,
+/// `TestP`, `PIT`) of each class it exercises, never to main code.
+fn class_destinations(project: &Project, method: MethodId, in_range: &dyn Fn(usize) -> bool) -> Vec<DestinationScore> {
+    let decl = project.method(method);
+    let owner = project.owner(method);
+    let layout = project.layout();
+    let in_tests = |t: TypeId| layout.is_test_file(project.path(t.file()));
+    let mut out: Vec<DestinationScore> = Vec::new();
+    for d in static_destinations(project, method, in_range) {
+        let Some(t) = project.find_type(&d.class) else { continue };
+        let targets = if decl.is_test() {
+            test_classes_of(project, t).into_iter().filter(|&x| x != owner).collect()
+        } else if in_tests(t) && !in_tests(owner) {
+            Vec::new()
+        } else {
+            vec![t]
+        };
+        for t in targets {
+            let class = project.qualified_name(t);
+            if out.iter().any(|o| o.class == class) {
+                continue;
+            }
+            let score = (score(d.uses, d.own_uses) * 0.9 * 100.0).round() / 100.0;
+            out.push(DestinationScore {
+                to: Destination::Class(class.clone()),
+                class,
+                uses: d.uses,
+                own_uses: d.own_uses,
+                score,
+            });
+        }
+    }
+    out
+}
+
+/// The test classes named after `production` in the project's test code, same package first.
+fn test_classes_of(project: &Project, production: TypeId) -> Vec<TypeId> {
+    let name = &project.type_decl(production).name;
+    let wanted = [format!("{name}Test"), format!("{name}Tests"), format!("Test{name}"), format!("{name}IT")];
+    let layout = project.layout();
+    let mut found: Vec<TypeId> = Vec::new();
+    for file in project.file_ids() {
+        let path = project.path(file);
+        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        if !wanted.contains(&stem) || !layout.is_test_file(path) {
+            continue;
+        }
+        for t in project.types_in(file).unwrap_or_default() {
+            if project.type_decl(t).name == stem && project.enclosing_type(t).is_none() {
+                found.push(t);
+            }
+        }
+    }
+    let package = project.package_of(production).to_string();
+    found.sort_by_key(|&t| project.package_of(t) != package);
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::java::project::tests::project;
+
+    fn method(p: &Project, file: &str, name: &str) -> MethodId {
+        let fid = p.file_id(Path::new(file)).expect("file");
+        p.methods_in(fid).expect("parsed").into_iter().find(|&m| p.method(m).name == name).expect("method")
+    }
+
+    #[test]
+    fn an_instance_method_may_go_to_a_class_it_uses_by_name() {
+        let rates = "package a;\n\npublic class Rates {\n    public static int base() {\n        return 2;\n    }\n    public static int cap() {\n        return 9;\n    }\n}\n";
+        let src = "package a;\n\nclass Src {\n    int fee(int n) {\n        return Math.min(Rates.base() * n, Rates.cap());\n    }\n}\n";
+        let (_d, p) = project(&[("src/main/java/a/Rates.java", rates), ("src/main/java/a/Src.java", src)]);
+        let found = destinations(&p, method(&p, "src/main/java/a/Src.java", "fee"), None, None);
+        assert_eq!(found[0].to, Destination::Class("a.Rates".into()), "{found:#?}");
+        assert_eq!(found[0].uses, 2);
+    }
+
+    #[test]
+    fn a_test_method_goes_to_the_test_class_of_what_it_exercises_never_through_a_field() {
+        let money = "package a;\n\npublic class Money {\n    public static Money of(int n) {\n        return new Money();\n    }\n    public Money plus(Money m) {\n        return this;\n    }\n}\n";
+        let money_test = "package a;\n\nclass MoneyTest {\n}\n";
+        let other = "package a;\n\nimport org.junit.Test;\n\nclass OtherTest {\n    Money kept = Money.of(2);\n\n    @Test\n    public void adds() {\n        Money m = Money.of(1);\n        kept.plus(m.plus(m));\n    }\n}\n";
+        let (_d, p) = project(&[
+            ("src/main/java/a/Money.java", money),
+            ("src/test/java/a/MoneyTest.java", money_test),
+            ("src/test/java/a/OtherTest.java", other),
+        ]);
+        let found = destinations(&p, method(&p, "src/test/java/a/OtherTest.java", "adds"), None, None);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!(found[0].to, Destination::Class("a.MoneyTest".into()));
+    }
 }

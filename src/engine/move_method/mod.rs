@@ -359,23 +359,7 @@ impl<'p> Mover<'p> {
     /// Whether the method stays an instance method in a class it moves to (`class:FQN`): a test
     /// method or a fixture method, which its framework calls on an instance of the destination.
     fn stays_instance(&self) -> bool {
-        const FRAMEWORK: [&str; 9] = [
-            "Test",
-            "ParameterizedTest",
-            "RepeatedTest",
-            "TestFactory",
-            "TestTemplate",
-            "Before",
-            "After",
-            "BeforeEach",
-            "AfterEach",
-        ];
-        !self.decl.is_static()
-            && matches!(self.spec.to, Destination::Class(_))
-            && self.decl.annotations.iter().any(|a| {
-                let name = a.trim_start_matches('@').split('(').next().unwrap_or("").trim();
-                FRAMEWORK.contains(&name.rsplit('.').next().unwrap_or(name))
-            })
+        matches!(self.spec.to, Destination::Class(_)) && self.decl.is_test()
     }
 
     fn no_body(&self) -> Refusal {

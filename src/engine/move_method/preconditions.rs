@@ -72,6 +72,15 @@ impl<'p> Mover<'p> {
     pub(super) fn destination(&self) -> Result<(Via<'p>, TypeId), Refusal> {
         let project = self.project;
         let decl = self.decl;
+        if decl.is_test() && !matches!(self.spec.to, Destination::Class(_)) {
+            return Err(refuse(
+                Reason::TestMethodChannel,
+                format!(
+                    "{} is a test: in the class of a parameter or field its framework would no longer run it; move it to another test class with `class:FQN`",
+                    self.name()
+                ),
+            ));
+        }
         match &self.spec.to {
             Destination::Param(name) => {
                 let Some(index) = decl.params.iter().position(|p| p.name == *name) else {

@@ -290,6 +290,27 @@ impl MethodDecl {
         self.modifiers.iter().any(|m| m == "static")
     }
 
+    /// Whether a test framework calls this method on an instance of its class: a test (JUnit 4
+    /// and 5, TestNG's `@Test`) or a per-test fixture method.
+    pub fn is_test(&self) -> bool {
+        const FRAMEWORK: [&str; 9] = [
+            "Test",
+            "ParameterizedTest",
+            "RepeatedTest",
+            "TestFactory",
+            "TestTemplate",
+            "Before",
+            "After",
+            "BeforeEach",
+            "AfterEach",
+        ];
+        !self.is_static()
+            && self.annotations.iter().any(|a| {
+                let name = a.trim_start_matches('@').split('(').next().unwrap_or("").trim();
+                FRAMEWORK.contains(&name.rsplit('.').next().unwrap_or(name))
+            })
+    }
+
     /// Whether a call with `args` arguments can target this method (varargs take any count ≥ n-1).
     pub fn accepts_arity(&self, args: usize) -> bool {
         match self.params.last() {

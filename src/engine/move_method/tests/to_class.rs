@@ -187,3 +187,17 @@ fn a_test_method_uses_what_the_destination_has_too() {
         "`this` as a value (line 10)",
     );
 }
+
+#[test]
+fn a_test_method_does_not_move_through_a_field() {
+    let dest = "package a;\n\npublic class Dest {\n    int x;\n}\n";
+    let src = "package a;\n\nimport org.junit.Test;\n\npublic class Src {\n    Dest dest = new Dest();\n\n    @Test\n    public void sets() {\n        dest.x = 1;\n    }\n}\n";
+    assert_refused(
+        &[("src/a/Src.java", src), ("src/a/Dest.java", dest)],
+        "src/a/Src.java",
+        "sets",
+        "field:dest",
+        "test_method_channel",
+        "class:FQN",
+    );
+}
