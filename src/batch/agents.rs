@@ -116,6 +116,7 @@ impl SpecSource for Agents {
             }),
             cost: usage.total.cost,
             model_ms: outcome.meter.model_us / 1000,
+            origin: None,
         })
     }
 }

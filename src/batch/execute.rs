@@ -100,6 +100,7 @@ fn attempt(setup: &Setup, task: &Task, commit: &Commit, checkout: &Path, deadlin
         }
     };
     r.times_ms.insert("spec".into(), t.elapsed().as_millis() as u64);
+    r.spec_origin = proposal.origin.map(str::to_string);
     r.prompt_tokens = proposal.usage.map(|u| u.prompt_tokens);
     r.completion_tokens = proposal.usage.map(|u| u.completion_tokens);
     r.cost = proposal.cost;

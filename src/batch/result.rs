@@ -69,6 +69,11 @@ pub struct TaskResult {
     pub our_code: Option<String>,
     /// The human's code for the metrics.
     pub human_code: Option<String>,
+    /// `--spec oracle`: where the human's spec came from: `detector` (the refactoring the detector
+    /// found in the commit) or `record` (the task file's record itself, when the detector missed
+    /// it); absent in the other modes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spec_origin: Option<String>,
     /// `--spec llm`: how the agents' own run went; absent in the other modes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agents: Option<AgentRun>,
@@ -105,6 +110,7 @@ impl TaskResult {
             diff: String::new(),
             our_code: None,
             human_code: task.human_code.clone(),
+            spec_origin: None,
             agents: None,
         }
     }

@@ -52,6 +52,8 @@ pub struct Proposal {
     pub cost: Option<f64>,
     /// Time spent waiting for a model, so that mantra's own overhead can be told apart.
     pub model_ms: u64,
+    /// Where the spec came from, when the source says (the oracle: `detector` or `record`).
+    pub origin: Option<&'static str>,
 }
 
 /// A change made by the source rather than by the batch's engine call.
@@ -113,17 +115,30 @@ impl SpecSource for Oracle {
     }
 
     fn propose(&self, task: &Task, project: &Project, method: MethodId, _: &Budget) -> Result<Proposal, String> {
-        let Some(human) = &task.human else {
-            return Err(
-                "the detector did not find the human's refactoring in its commit, so there is no oracle spec".into()
-            );
+        // The detector's finding has every detail; a task file's record names the methods and the
+        // destination, which is all but an extraction's lines.
+        let (subject, origin) = match (&task.human, &task.recorded) {
+            (Some(human), _) => (&human.subject, "detector"),
+            (None, Some(recorded)) => (recorded, "record"),
+            (None, None) => {
+                return Err(
+                    "the detector did not find the human's refactoring in its commit, so there is no oracle spec"
+                        .into(),
+                );
+            }
         };
         let decl = project.method(method);
         let file = project.method_source(method).path.clone();
         let line = decl.span.start_line;
-        let new_name = human.subject.other_method.clone();
-        let dest = human.subject.other_class.clone();
+        let new_name = subject.other_method.clone();
+        let dest = subject.other_class.clone();
         let extract = || -> Result<ExtractSpec, String> {
+            let Some(human) = &task.human else {
+                return Err(
+                    "the detector did not find the human's extraction in its commit, and the task's record does not give the extracted lines"
+                        .into(),
+                );
+            };
             let stmts: Vec<_> = human
                 .left_side_locations
                 .iter()
@@ -171,7 +186,7 @@ impl SpecSource for Oracle {
                 new_name,
             }),
         };
-        Ok(Proposal { specs: vec![spec], ..Proposal::default() })
+        Ok(Proposal { specs: vec![spec], origin: Some(origin), ..Proposal::default() })
     }
 }
 
@@ -241,5 +256,52 @@ impl SpecSource for Planner {
         let candidates =
             crate::plan::candidates(project, method, task.kind, &flags, CANDIDATES).map_err(|e| e.to_string())?;
         Ok(Proposal { specs: candidates.into_iter().map(|c| c.spec).collect(), ..Proposal::default() })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::java::project::tests::project;
+
+    /// Issue 15: a task the detector missed had no oracle spec; the record's own description gives
+    /// the method, the destination and the new name.
+    #[test]
+    fn the_oracle_falls_back_on_the_records_description() {
+        let src = "package a;\n\nclass Src {\n    int twice(int x) {\n        return x * 2;\n    }\n}\n";
+        let util = "package a;\n\nclass Util {\n}\n";
+        let (_d, p) = project(&[("src/a/Src.java", src), ("src/a/Util.java", util)]);
+        let fid = p.file_id(Path::new("src/a/Src.java")).unwrap();
+        let method = p.methods_in(fid).unwrap()[0];
+        let record = super::super::task::Record {
+            kind: "Move And Rename Method".into(),
+            commit_id: "c".repeat(40),
+            unique_id: None,
+            file_path_before: "src/a/Src.java".into(),
+            method_name_before: "a.Src#twice".into(),
+            class_name_before: None,
+            description: "Move And Rename Method\tpackage twice(x int) : int from class a.Src to package doubled(x int) : int from class a.Util".into(),
+            source_code_after_refactoring: None,
+        };
+        let task = super::super::task::from_record("p", 0, &record, None).unwrap();
+        assert!(task.human.is_none());
+        let budget = Budget { runner: Arc::new(crate::process::System), deadline: Instant::now() };
+        let proposal = Oracle.propose(&task, &p, method, &budget).unwrap();
+        assert_eq!(proposal.origin, Some("record"));
+        let Spec::MoveAndRenameMethod(spec) = &proposal.specs[0] else { panic!("{:?}", proposal.specs) };
+        assert_eq!((spec.move_to.to.clone(), spec.new_name.as_str()), (Destination::Class("a.Util".into()), "doubled"));
+
+        let extract = super::super::task::Record {
+            kind: "Extract Method".into(),
+            description:
+                "Extract Method\tpackage half(x int) : int extracted from package twice(x int) : int in class a.Src"
+                    .into(),
+            ..record
+        };
+        let task = super::super::task::from_record("p", 0, &extract, None).unwrap();
+        let err = Oracle.propose(&task, &p, method, &budget).unwrap_err();
+        assert!(err.contains("does not give the extracted lines"), "{err}");
     }
 }

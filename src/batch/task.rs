@@ -13,7 +13,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::BatchError;
-use crate::detect::{self, Refactoring, RefactoringType, Snapshot};
+use crate::detect::{self, Refactoring, RefactoringType, Snapshot, Subject};
 use crate::process::{Cmd, Runner};
 use crate::refactoring::RefactoringKind;
 
@@ -39,6 +39,9 @@ pub struct Task {
     pub human_code: Option<String>,
     /// The detected refactoring, when the detector found the human's one.
     pub human: Option<Refactoring>,
+    /// Who the refactoring is about as a task file's record describes it (its `description`):
+    /// the oracle's fallback when the detector did not find the human's refactoring.
+    pub recorded: Option<Subject>,
 }
 
 /// A commit and its first parent, as the detector read them.
@@ -82,6 +85,7 @@ pub fn from_commit(project: &str, commit: &Commit, impure: bool) -> Vec<Task> {
             description: r.description.clone(),
             human_code: Some(r.right_methods_text(&commit.after)),
             human: Some(r.clone()),
+            recorded: None,
         })
         .collect()
 }
@@ -192,6 +196,8 @@ pub fn from_record(project: &str, n: usize, record: &Record, commit: Option<&Com
         description: record.description.clone(),
         human_code: record.source_code_after_refactoring.clone(),
         human,
+        recorded: RefactoringType::from_display_name(record.kind.trim())
+            .and_then(|t| crate::review::refactoring_miner::subject_of(t, &record.description)),
     })
 }
 
