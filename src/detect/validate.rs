@@ -63,13 +63,35 @@ fn judge(intent: &Intent, found: &[Refactoring], b: &Side, a: &Side) -> Validati
         .iter()
         .filter(|r| class_matches(&intent.class, &r.subject.class) && method_matches(&intent.method, r))
         .collect();
+    // An inlined method whose callers are in other classes is what RefactoringMiner calls Move
+    // And Inline, once per caller: all of them are the one inlining asked for.
+    let inline = intent.kind == RefactoringType::InlineMethod;
+    let kind_fits =
+        |r: &Refactoring| r.kind == intent.kind || (inline && r.kind == RefactoringType::MoveAndInlineMethod);
     let fits: Vec<&Refactoring> = about
         .iter()
         .copied()
-        .filter(|r| r.kind == intent.kind)
+        .filter(|r| kind_fits(r))
         .filter(|r| intent.new_name.as_ref().is_none_or(|n| *n == r.subject.other_method))
         .filter(|r| intent.destination.as_ref().is_none_or(|d| class_matches(d, &r.subject.other_class)))
         .collect();
+    let one_inlining = matches!(intent.kind, RefactoringType::InlineMethod | RefactoringType::MoveAndInlineMethod)
+        && fits.len() > 1
+        && fits
+            .iter()
+            .all(|r| r.subject.signature == fits[0].subject.signature && r.subject.class == fits[0].subject.class);
+    if one_inlining {
+        let first = fits[0];
+        return Validation {
+            verdict: Verdict::Matched,
+            reason: format!(
+                "found: {} (and {} more call site(s))",
+                first.description.replace('\t', ": "),
+                fits.len() - 1
+            ),
+            refactoring: Some(first.clone()),
+        };
+    }
     match fits.as_slice() {
         [one] => Validation {
             verdict: Verdict::Matched,

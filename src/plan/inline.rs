@@ -1,6 +1,8 @@
 //! Whether a method is worth inlining: a delegator (its body is one `return expr;` or one
-//! statement) anywhere, or any method with a single caller. Anything else would copy a body of
-//! several statements into several places, which is the opposite of a refactoring.
+//! statement) anywhere, or any method with a single caller, score best. A method of several
+//! statements and several callers is still inlined when the user asks for it by name (the user
+//! chose the refactoring; the planner only fills in the details), at every call site, and the
+//! candidate says how much code that copies.
 
 use serde::Serialize;
 
@@ -10,7 +12,7 @@ use crate::java::{MethodId, Project};
 /// Why a method is a good Inline Method candidate.
 #[derive(Debug, Clone, Serialize)]
 pub struct InlineAssessment {
-    /// `delegator` or `single caller`.
+    /// `delegator`, `single caller`, or `every caller` (several statements copied into several callers).
     pub shape: &'static str,
     pub statements: usize,
     pub callers: usize,
@@ -45,8 +47,25 @@ pub fn assess(project: &Project, method: MethodId) -> Result<InlineAssessment, S
     if callers == 1 {
         return Ok(InlineAssessment { shape: "single caller", statements, callers, score: 0.8 });
     }
-    Err(format!(
-        "`{name}` has {statements} statements and {callers} callers; inlining it would copy its body into every caller. \
-         Inline Method suits a delegator (a single `return expr;` or statement) or a method with a single caller"
-    ))
+    Ok(InlineAssessment { shape: "every caller", statements, callers, score: 0.3 })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::java::project::tests::project;
+
+    /// Issue 15: a method of several statements and several callers was refused; asked for by
+    /// name, it is inlined at every call site, and the candidate says so.
+    #[test]
+    fn several_statements_and_callers_are_inlined_everywhere_when_asked() {
+        let src = "package a;\n\nclass A {\n    int m(int x) {\n        int y = x * 2;\n        return y + 1;\n    }\n\n    int f() {\n        return m(1) + m(2);\n    }\n}\n";
+        let (_d, p) = project(&[("src/a/A.java", src)]);
+        let fid = p.file_id(Path::new("src/a/A.java")).unwrap();
+        let m = p.methods_in(fid).unwrap().into_iter().find(|&m| p.method(m).name == "m").unwrap();
+        let a = assess(&p, m).unwrap();
+        assert_eq!((a.shape, a.statements, a.callers), ("every caller", 2, 2));
+    }
 }

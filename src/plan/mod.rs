@@ -109,10 +109,17 @@ pub fn candidates(
             let spec = flags.inline_spec(&file, decl.span.start_line, &decl.name);
             vec![Candidate {
                 spec: Spec::InlineMethod(spec),
-                summary: format!(
-                    "inline {} ({}; {} statement(s), {} caller(s))",
-                    decl.name, a.shape, a.statements, a.callers
-                ),
+                summary: if a.shape == "every caller" {
+                    format!(
+                        "inline {} at all {} call sites: this copies its {} statements into each of them",
+                        decl.name, a.callers, a.statements
+                    )
+                } else {
+                    format!(
+                        "inline {} ({}; {} statement(s), {} caller(s))",
+                        decl.name, a.shape, a.statements, a.callers
+                    )
+                },
                 score: Some(a.score),
                 components: components(&[("statements", a.statements as f64), ("callers", a.callers as f64)]),
             }]

@@ -56,3 +56,28 @@ fn validate_reports_ambiguity() {
     assert_eq!(v.verdict, Verdict::Ambiguous, "{}", v.reason);
     assert!(v.reason.starts_with("2 refactorings fit"), "{}", v.reason);
 }
+
+/// Issue 15: inlining a nested class's method into callers of two other classes is, in
+/// RefactoringMiner's terms, one Move And Inline per caller; the inlining asked for was found.
+#[test]
+fn an_inline_into_callers_of_other_classes_is_the_inline_asked_for() {
+    let a = "package p;\n\npublic class A {\n    public static class Inner {\n        public int m(int x) {\n            int y = x * 2;\n            return y + 1;\n        }\n    }\n}\n";
+    let b =
+        "package p;\n\nclass B {\n    int call(A.Inner i) {\n        int r = i.m(4);\n        return r;\n    }\n}\n";
+    let c = "package p;\n\nclass C {\n    int call(A.Inner i) {\n        int r = i.m(5);\n        return r - 1;\n    }\n}\n";
+    let a2 = "package p;\n\npublic class A {\n    public static class Inner {\n    }\n}\n";
+    let b2 = "package p;\n\nclass B {\n    int call(A.Inner i) {\n        int y = 4 * 2;\n        int r = y + 1;\n        return r;\n    }\n}\n";
+    let c2 = "package p;\n\nclass C {\n    int call(A.Inner i) {\n        int y = 5 * 2;\n        int r = y + 1;\n        return r - 1;\n    }\n}\n";
+    let before = snap(&[("p/A.java", a), ("p/B.java", b), ("p/C.java", c)]);
+    let after = snap(&[("p/A.java", a2), ("p/B.java", b2), ("p/C.java", c2)]);
+    let intent = Intent {
+        kind: RefactoringType::InlineMethod,
+        class: "p.A.Inner".into(),
+        method: "m".into(),
+        new_name: None,
+        destination: None,
+    };
+    let v = validate(&intent, &before, &after);
+    assert_eq!(v.verdict, Verdict::Matched, "{}", v.reason);
+    assert!(v.reason.contains("(and 1 more call site(s))"), "{}", v.reason);
+}

@@ -54,6 +54,12 @@ pub(super) struct Method<'t> {
     /// Trivial getters of the declaring type's fields, by field name.
     pub(super) getters: HashMap<String, Getter>,
     pub(super) static_imports: HashSet<String>,
+    /// Static fields of the enclosing types (nearest first wins): name -> (that type's name, access).
+    /// Code outside them names such a field through its class.
+    pub(super) outer_statics: HashMap<String, (String, Access)>,
+    /// Static methods of the enclosing types, likewise (a name some overload of which is not
+    /// static is left out: which one a call means is not decided here).
+    pub(super) outer_static_methods: HashMap<String, (String, Access)>,
     pub(super) package: String,
 }
 
@@ -355,6 +361,54 @@ impl<'t> Method<'t> {
                 _ => {}
             }
         }
+        let mut outer_statics: HashMap<String, (String, Access)> = HashMap::new();
+        let mut outer_static_methods: HashMap<String, (String, Access)> = HashMap::new();
+        let mut non_static_outer: HashSet<String> = HashSet::new();
+        let mut outer = type_decl.parent();
+        while let Some(o) = outer {
+            let is_type = matches!(
+                o.kind(),
+                "class_declaration" | "interface_declaration" | "enum_declaration" | "record_declaration"
+            );
+            if let (true, Some(name), Some(body)) =
+                (is_type, o.child_by_field_name("name"), o.child_by_field_name("body"))
+            {
+                let outer_interface = o.kind() == "interface_declaration";
+                for member in body.named_children(&mut body.walk()) {
+                    if member.kind() == "method_declaration"
+                        && let Some(n) = member.child_by_field_name("name")
+                    {
+                        let method = file.text_of(n).to_string();
+                        let acc = access_of(member, text, outer_interface);
+                        if !methods.contains_key(&method) && !non_static_outer.contains(&method) {
+                            if acc.is_static {
+                                outer_static_methods.entry(method).or_insert((file.text_of(name).to_string(), acc));
+                            } else {
+                                outer_static_methods.remove(&method);
+                                non_static_outer.insert(method);
+                            }
+                        }
+                        continue;
+                    }
+                    if !matches!(member.kind(), "field_declaration" | "constant_declaration") {
+                        continue;
+                    }
+                    let acc = access_of(member, text, outer_interface);
+                    if !(acc.is_static || outer_interface || member.kind() == "constant_declaration") {
+                        continue;
+                    }
+                    for d in member.children_by_field_name("declarator", &mut member.walk()) {
+                        if let Some(n) = d.child_by_field_name("name") {
+                            let field = file.text_of(n).to_string();
+                            if !fields.contains_key(&field) {
+                                outer_statics.entry(field).or_insert((file.text_of(name).to_string(), acc));
+                            }
+                        }
+                    }
+                }
+            }
+            outer = o.parent();
+        }
         let sealed_type =
             type_decl.kind() == "record_declaration" || has_word(modifiers_text(type_decl, text), "final");
         let getters = type_body
@@ -416,6 +470,8 @@ impl<'t> Method<'t> {
             methods,
             getters,
             static_imports,
+            outer_statics,
+            outer_static_methods,
             package,
         })
     }

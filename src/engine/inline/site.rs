@@ -365,9 +365,23 @@ impl<'a, 't> Site<'a, 't> {
                 }
                 _ => None,
             };
+            let outer = m.outer_statics.get(t).filter(|_| field.is_none());
+            if let Some((_, acc)) = outer
+                && (q.instance.is_some() || q.statics.is_some())
+                && !accessible(acc)
+            {
+                return self.refuse(
+                    Reason::InaccessibleMember,
+                    format!("the body uses the static field `{t}` of an enclosing class, which is not accessible at the call site"),
+                );
+            }
             let prefix = match field {
                 Some(acc) if acc.is_static => q.statics.clone(),
                 Some(_) => q.instance.clone(),
+                // A static field of an enclosing class: through that class, away from it.
+                None if outer.is_some() && (q.instance.is_some() || q.statics.is_some()) => {
+                    outer.map(|(o, _)| o.clone())
+                }
                 None if t.starts_with(|c: char| c.is_lowercase()) && q.instance.is_some() => q.instance.clone(),
                 None if t.starts_with(|c: char| c.is_lowercase()) && q.statics.is_some() => {
                     return self.refuse(
@@ -417,8 +431,20 @@ impl<'a, 't> Site<'a, 't> {
                     format!("the body calls `{t}` of {tname}, which is not accessible at the call site"),
                 );
             }
-            let prefix = match method {
-                Some(acc) if acc.is_static => q.statics.clone(),
+            let outer = m.outer_static_methods.get(t).filter(|_| method.is_none());
+            if let Some((_, acc)) = outer
+                && (q.instance.is_some() || q.statics.is_some())
+                && !accessible(acc)
+            {
+                return self.refuse(
+                    Reason::InaccessibleMember,
+                    format!("the body calls the static `{t}` of an enclosing class, which is not accessible at the call site"),
+                );
+            }
+            let prefix = match (method, outer) {
+                (Some(acc), _) if acc.is_static => q.statics.clone(),
+                // A static method of an enclosing class: through that class, away from it.
+                (None, Some((o, _))) if q.instance.is_some() || q.statics.is_some() => Some(o.clone()),
                 _ => q.instance.clone().or_else(|| q.statics.clone()),
             };
             if let Some(p) = prefix {

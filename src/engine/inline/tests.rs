@@ -554,3 +554,14 @@ fn a_private_field_is_read_through_its_getter_only_when_no_subclass_overrides_it
     let user_after = cs.render().unwrap().into_iter().find(|(p, _)| p.ends_with("User.java")).unwrap().1;
     assert!(user_after.contains("return invoice.getCustomer().trim();"), "{user_after}");
 }
+
+/// Issue 15: a nested class's method that used its enclosing class's static field and static
+/// method was inlined into another class with them unqualified (`JAN_15`, `b.consulting()`).
+#[test]
+fn statics_of_an_enclosing_class_are_named_through_it_at_another_class() {
+    let a = "package p;\n\npublic class A {\n    public static final int BASE = 2;\n\n    public static int unit() {\n        return 3;\n    }\n\n    public static final class Inner {\n        public int m(int x) {\n            return x * BASE + unit();\n        }\n    }\n}\n";
+    let b = "package p;\n\nclass B {\n    int call(A.Inner i) {\n        return i.m(4);\n    }\n}\n";
+    let out = run_spec(&[("A.java", a), ("B.java", b)], &spec("m")).unwrap();
+    let b_after = &out.iter().find(|(p, _)| p == "B.java").unwrap().1;
+    assert!(b_after.contains("return 4 * A.BASE + A.unit();"), "{b_after}");
+}
