@@ -285,6 +285,21 @@ impl<'p> Mover<'p> {
         for m in &rw.members {
             let same_package = project.package_of(dest) == project.package_of(m.owner);
             if m.vis == Vis::Private && same_package && !self.accessible(dest, m.owner, m.vis) {
+                // A private method made package-private could start overriding, or being
+                // overridden by, a method of the same signature up or down the hierarchy.
+                if m.shape.starts_with("method")
+                    && let Some(other) = self.same_method_in_hierarchy(m)
+                {
+                    return Err(refuse(
+                        Reason::PrivateMemberUsed,
+                        format!(
+                            "the method uses the private `{}` of `{}` (line {}); made package-private it would override or be overridden by `{other}`, so mantra leaves it private",
+                            m.name,
+                            project.qualified_name(m.owner),
+                            m.line
+                        ),
+                    ));
+                }
                 if !widen.iter().any(|w| w.owner == m.owner && w.decl == m.decl) {
                     widen.push(m.clone());
                 }
@@ -381,6 +396,22 @@ impl<'p> Mover<'p> {
         rw.needs_source = false;
         rw.members.retain(|m| !m.instance);
         Ok(())
+    }
+
+    /// A method of the same name and parameter types as `m` in a supertype or subtype of its
+    /// owner, as `Class#name`.
+    fn same_method_in_hierarchy(&self, m: &Member) -> Option<String> {
+        let project = self.project;
+        let hierarchy = project.supertypes(m.owner).into_iter().chain(project.subtypes(m.owner));
+        for t in hierarchy {
+            for x in project.methods_of(t) {
+                let d = project.method(x);
+                if d.name == m.simple && super::body::method_shape(d) == m.shape {
+                    return Some(format!("{}#{}", project.qualified_name(t), d.name));
+                }
+            }
+        }
+        None
     }
 
     /// Methods and constructors of other classes the body calls must be callable from the destination.

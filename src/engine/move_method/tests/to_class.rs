@@ -201,3 +201,20 @@ fn a_test_method_does_not_move_through_a_field() {
         "class:FQN",
     );
 }
+
+#[test]
+fn a_private_method_that_would_start_being_overridden_is_not_widened() {
+    // Private methods are not inherited: `Sub.base()` overrides nothing today. Package-private,
+    // `Src.base()` would be overridden by it, and `fee` would call `Sub`'s on a `Sub`.
+    let src = "package a;\n\nclass Src {\n    private int base() {\n        return 1;\n    }\n\n    int fee(int n) {\n        return n * base();\n    }\n}\n";
+    let sub = "package a;\n\nclass Sub extends Src {\n    int base() {\n        return 2;\n    }\n}\n";
+    let fees = "package a;\n\nclass Fees {\n}\n";
+    assert_refused(
+        &[("src/a/Src.java", src), ("src/a/Sub.java", sub), ("src/a/Fees.java", fees)],
+        "src/a/Src.java",
+        "fee",
+        "class:a.Fees",
+        "private_member_used",
+        "would override or be overridden by `a.Sub#base`",
+    );
+}
