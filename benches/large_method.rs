@@ -37,6 +37,8 @@ fn main() {
             name: "part".into(),
             visibility: None,
             local_types: Default::default(),
+            params: Vec::new(),
+            param_types: Default::default(),
         };
         let start = Instant::now();
         let done = extract::plan(&file, &spec).unwrap_or_else(|r| panic!("{n}: refused: {r:?}"));

@@ -275,6 +275,10 @@ pub struct SpecArgs {
     /// Move: leave a delegating method behind
     #[arg(long)]
     pub keep_delegate: bool,
+    /// Extract: pass this expression of the statements in as a new parameter (every occurrence;
+    /// the call passes the expression); repeatable
+    #[arg(long, value_name = "EXPR")]
+    pub param: Vec<String>,
 }
 
 impl SpecArgs {
@@ -286,6 +290,7 @@ impl SpecArgs {
             to: self.to.clone(),
             at: self.at.clone(),
             keep_delegate: self.keep_delegate,
+            params: self.param.clone(),
         }
     }
 }

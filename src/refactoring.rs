@@ -93,6 +93,8 @@ pub struct SpecOptions {
     pub at: Option<String>,
     /// Move: leave a delegating method behind.
     pub keep_delegate: bool,
+    /// Extract: expressions of the fragment to pass in as parameters.
+    pub params: Vec<String>,
 }
 
 #[cfg(test)]

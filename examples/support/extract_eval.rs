@@ -175,6 +175,8 @@ pub fn derive_spec(record: &Value, with_types: bool) -> Result<ExtractSpec, Stri
         name,
         visibility: Some(visibility.to_string()),
         local_types: if with_types { local_types } else { Default::default() },
+        params: Vec::new(),
+        param_types: Default::default(),
     })
 }
 

@@ -157,6 +157,8 @@ impl SpecSource for Oracle {
                 name: new_name.clone(),
                 visibility: None,
                 local_types: Default::default(),
+                params: Vec::new(),
+                param_types: Default::default(),
             })
         };
         let spec = match task.kind {

@@ -295,6 +295,8 @@ class Billing {
             name: "baseOf".into(),
             visibility: None,
             local_types: BTreeMap::new(),
+            params: Vec::new(),
+            param_types: Default::default(),
         };
         let mv = MoveSpec { to: "param:order".parse().expect("dest"), keep_delegate: false };
         let c = extract_and_move(&p, m, &spec, &mv).expect("compound");
@@ -390,6 +392,8 @@ class Billing {
             name: "baseOf".into(),
             visibility: None,
             local_types: BTreeMap::new(),
+            params: Vec::new(),
+            param_types: Default::default(),
         };
         let mv = MoveSpec { to: "param:order".parse().expect("dest"), keep_delegate: false };
         let r = extract_and_move(&p, m, &spec, &mv).expect_err("the extracted method uses a private field");

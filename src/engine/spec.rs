@@ -83,6 +83,8 @@ pub struct SpecFlags {
     pub to: Option<Destination>,
     pub at: Option<CallLine>,
     pub keep_delegate: bool,
+    /// Extract: expressions to pass in as parameters (`--param`).
+    pub params: Vec<String>,
 }
 
 impl SpecFlags {
@@ -90,11 +92,11 @@ impl SpecFlags {
     pub fn parse(kind: RefactoringKind, args: &SpecOptions) -> Result<SpecFlags, SpecError> {
         use RefactoringKind::*;
         let allowed: &[&str] = match kind {
-            ExtractMethod => &["--lines", "--name"],
+            ExtractMethod => &["--lines", "--name", "--param"],
             InlineMethod => &["--at"],
             MoveMethod => &["--to", "--keep-delegate"],
             RenameMethod => &["--name"],
-            ExtractAndMoveMethod => &["--lines", "--name", "--to", "--keep-delegate"],
+            ExtractAndMoveMethod => &["--lines", "--name", "--to", "--keep-delegate", "--param"],
             MoveAndInlineMethod => &["--to", "--at"],
             MoveAndRenameMethod => &["--to", "--name", "--keep-delegate"],
         };
@@ -104,6 +106,7 @@ impl SpecFlags {
             ("--to", args.to.is_some()),
             ("--at", args.at.is_some()),
             ("--keep-delegate", args.keep_delegate),
+            ("--param", !args.params.is_empty()),
         ];
         if let Some((flag, _)) = given.iter().find(|(f, on)| *on && !allowed.contains(f)) {
             return Err(SpecError::FlagNotUsed { flag, kind, allowed: allowed.join(", ") });
@@ -121,7 +124,11 @@ impl SpecFlags {
             .map(|s| s.parse::<Destination>().map_err(|why| SpecError::Destination { why }))
             .transpose()?;
         let at = args.at.as_deref().map(parse_call_line).transpose()?;
-        Ok(SpecFlags { lines, name, to, at, keep_delegate: args.keep_delegate })
+        let params: Vec<String> = args.params.iter().map(|p| p.trim().to_string()).collect();
+        if params.iter().any(String::is_empty) {
+            return Err(SpecError::Param);
+        }
+        Ok(SpecFlags { lines, name, to, at, keep_delegate: args.keep_delegate, params })
     }
 
     /// The spec, when the flags say everything `kind` needs.
@@ -135,6 +142,8 @@ impl SpecFlags {
                 name: self.name.clone()?,
                 visibility: None,
                 local_types: Default::default(),
+                params: self.params.clone(),
+                param_types: Default::default(),
             })
         };
         let move_spec =
@@ -207,6 +216,8 @@ pub enum SpecError {
     At { text: String },
     #[error("{flag} does not apply to {}", kind.name())]
     FlagNotUsed { flag: &'static str, kind: RefactoringKind, allowed: String },
+    #[error("--param names no expression")]
+    Param,
 }
 
 impl Classify for SpecError {
@@ -224,6 +235,7 @@ impl Classify for SpecError {
             SpecError::FlagNotUsed { kind, allowed, .. } => {
                 format!("{} takes {allowed}", kind.name())
             }
+            SpecError::Param => "give an expression of the selected statements, e.g. `--param 'r.rows()'`".into(),
         })
     }
 }
@@ -244,7 +256,35 @@ pub fn apply(project: &Project, method: MethodId, spec: &Spec) -> Result<ChangeS
 fn extract(project: &Project, method: MethodId, spec: &ExtractSpec) -> Result<ChangeSet, Refusal> {
     let mut spec = spec.clone();
     spec.method_line.get_or_insert(project.method(method).span.start_line);
+    with_param_types(project, method, &mut spec);
     super::extract_method(project.method_source(method), &spec)
+}
+
+/// Fills in the type of each `--param` expression that is a call the project model resolves:
+/// the called method's declared return type (the engine alone sees one file).
+pub fn with_param_types(project: &Project, method: MethodId, spec: &mut ExtractSpec) {
+    let decl = project.method(method);
+    let squash = |t: &str| t.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    for expr in &spec.params {
+        if spec.param_types.contains_key(expr) {
+            continue;
+        }
+        let wanted = squash(expr);
+        let found = (0..decl.calls.len()).find_map(|i| {
+            if squash(project.method_source(method).slice(&decl.calls[i].span)) != wanted {
+                return None;
+            }
+            match project.resolve_call(method, i) {
+                crate::java::Resolution::Resolved { method: m } => {
+                    project.method(m).return_type.as_ref().map(|t| t.text.clone()).filter(|t| t != "void")
+                }
+                _ => None,
+            }
+        });
+        if let Some(ty) = found {
+            spec.param_types.insert(expr.clone(), ty);
+        }
+    }
 }
 
 /// Inline Method with call sites decided by the project model (test sources included).
@@ -253,7 +293,9 @@ fn inline(project: &Project, method: MethodId, spec: &InlineSpec) -> Result<Chan
 }
 
 fn extract_and_move(project: &Project, method: MethodId, spec: &ExtractAndMoveSpec) -> Result<ChangeSet, Refusal> {
-    super::compound::extract_and_move(project, method, &spec.extract, &spec.move_to).map(|c| c.changes)
+    let mut extract = spec.extract.clone();
+    with_param_types(project, method, &mut extract);
+    super::compound::extract_and_move(project, method, &extract, &spec.move_to).map(|c| c.changes)
 }
 
 fn move_and_inline(project: &Project, method: MethodId, spec: &MoveAndInlineSpec) -> Result<ChangeSet, Refusal> {

@@ -158,6 +158,8 @@ pub fn spec_for(file: &Path, method_line: usize, lines: (usize, usize), name: &s
         name: name.to_string(),
         visibility: None,
         local_types: Default::default(),
+        params: Vec::new(),
+        param_types: Default::default(),
     }
 }
 

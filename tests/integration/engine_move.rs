@@ -161,6 +161,8 @@ fn demo_compounds_d17_d18_d19_build_and_pass() {
         name: "dueDateFor".into(),
         visibility: None,
         local_types: Default::default(),
+        params: Vec::new(),
+        param_types: Default::default(),
     };
     let mv = MoveSpec { to: "param:customer".parse().expect("dest"), keep_delegate: false };
     let d17 = extract_and_move(&project, issue.method, &extract, &mv)

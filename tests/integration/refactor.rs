@@ -475,3 +475,33 @@ fn inline_at_every_call_site_is_verified_by_the_real_build() {
     assert_eq!(result["data"]["files"].as_array().unwrap().len(), 8, "{result}");
     assert!(result["data"]["diff"].as_str().unwrap().contains("TestData.JAN_15, TestData.consulting()"), "{result}");
 }
+
+/// Issue 15, `--param`: an expression of the statements becomes a parameter of the new method
+/// (its type from the project model: `Invoice.getItems()` returns `List<LineItem>`), and the
+/// result compiles and passes every test.
+#[test]
+fn extract_with_a_parameterised_expression_is_verified_by_the_real_build() {
+    let dir = copy_fixture("demo");
+    let target = format!("{ISSUE}:issue");
+    let args = ["refactor", "-t", "extract-method", &target, "--lines", "38-44", "--name", "validateIssuable"];
+    let run = run_in(dir.path(), &[&args[..], &["--param", "invoice.getItems()", "--verify"]].concat());
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stdout.contains("+        validateIssuable(issueDate, invoice, invoice.getItems());"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(
+            "+    private void validateIssuable(LocalDate issueDate, Invoice invoice, List<LineItem> items) {"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("+        if (items.isEmpty()) {"), "{}", run.stdout);
+    let bad = run_in(dir.path(), &[&args[..], &["--param", "invoice.getLines()"]].concat());
+    assert_eq!(bad.code, 1, "{bad:?}");
+    assert!(bad.stderr.contains("param_not_found"), "{}", bad.stderr);
+    let empty = run_in(dir.path(), &[&args[..], &["--param", " "]].concat());
+    assert_eq!(empty.code, 2, "{empty:?}");
+}

@@ -225,8 +225,14 @@ impl<'a> Workbench<'a> {
             (None, None) => None,
             _ => return Err("give both `start_line` and `end_line`".into()),
         };
-        let spec_args =
-            SpecOptions { lines, name: a.name.or(a.new_name), to: a.to, at: a.at, keep_delegate: a.keep_delegate };
+        let spec_args = SpecOptions {
+            lines,
+            name: a.name.or(a.new_name),
+            to: a.to,
+            at: a.at,
+            keep_delegate: a.keep_delegate,
+            params: Vec::new(),
+        };
         let flags = SpecFlags::parse(kind, &spec_args).map_err(|e| {
             let hint = crate::error::Classify::hint(&e).map(|h| format!(" ({h})")).unwrap_or_default();
             format!("{e}{hint}")

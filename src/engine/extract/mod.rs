@@ -11,6 +11,7 @@
 //! Files: `selection` (the statements to extract and their checks), `signature` (the new
 //! method's parameters, types, name and throws); this file drives them and writes the edits.
 
+mod parameter;
 mod selection;
 mod signature;
 #[cfg(test)]
@@ -19,6 +20,7 @@ mod tests;
 use crate::engine::layout::{end_of_member_line, indent_unit, reindent_lines};
 use crate::text::line_indent;
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
@@ -53,6 +55,14 @@ pub struct ExtractSpec {
     /// cannot see the type itself; a wrong type shows up as a compile error in verification.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub local_types: BTreeMap<String, String>,
+    /// Expressions of the fragment to pass in as new parameters (`--param EXPR`), as the code
+    /// writes them: every occurrence becomes the parameter, and the call passes the expression.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<String>,
+    /// The types of those expressions, by expression, where the engine cannot see them (the
+    /// project model fills them in for method calls it resolves).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub param_types: BTreeMap<String, String>,
 }
 
 /// What the extraction did, for reports and for callers that compose refactorings.
@@ -200,9 +210,19 @@ impl<'a> Extractor<'a> {
             ));
         }
 
+        // Expressions passed in: a local read only inside them is no longer a parameter.
+        let subs = self.parameterised(&sel, &flow, frag.clone())?;
+        let in_sub = |at: usize| subs.iter().any(|s| s.ranges.iter().any(|r| r.contains(&at)));
+        let kept: Vec<usize> = ff
+            .params
+            .iter()
+            .copied()
+            .filter(|&i| flow.refs.iter().any(|r| r.var == i && frag.contains(&r.at) && !in_sub(r.at)))
+            .collect();
         let type_of = |i: usize| self.type_of(&flow, i);
-        let params: Vec<(String, String)> =
-            ff.params.iter().map(|&i| Ok((type_of(i)?, flow.vars[i].name.clone()))).collect::<Result<_, Refusal>>()?;
+        let mut params: Vec<(String, String)> =
+            kept.iter().map(|&i| Ok((type_of(i)?, flow.vars[i].name.clone()))).collect::<Result<_, Refusal>>()?;
+        params.extend(subs.iter().map(|s| (s.ty.clone(), s.name.clone())));
         let declare_inside: Vec<(String, String)> = ff
             .declare_inside
             .iter()
@@ -212,7 +232,12 @@ impl<'a> Extractor<'a> {
         self.check_name_clash(&sel, &params)?;
 
         // What the new method returns and what replaces the fragment.
-        let args = ff.params.iter().map(|&i| flow.vars[i].name.as_str()).collect::<Vec<_>>().join(", ");
+        let args = kept
+            .iter()
+            .map(|&i| flow.vars[i].name.as_str())
+            .chain(subs.iter().map(|s| s.expr.as_str()))
+            .collect::<Vec<_>>()
+            .join(", ");
         let call_expr = format!("{}({args})", self.spec.name);
         let newline = if src.contains("\r\n") { "\r\n" } else { "\n" };
         let call_indent = line_indent(src, first.start_byte()).to_string();
@@ -249,7 +274,14 @@ impl<'a> Extractor<'a> {
         let body_indent = format!("{method_indent}{unit}");
         let mut body_lines: Vec<String> =
             declare_inside.iter().map(|(t, n)| format!("{body_indent}{t} {n};")).collect();
-        body_lines.extend(reindent_lines(&src[region.clone()], line_indent(src, region.start), &body_indent));
+        let mut region_text = src[region.clone()].to_string();
+        let mut replaced: Vec<(Range<usize>, &str)> =
+            subs.iter().flat_map(|s| s.ranges.iter().map(move |r| (r.clone(), s.name.as_str()))).collect();
+        replaced.sort_by_key(|(r, _)| std::cmp::Reverse(r.start));
+        for (r, name) in replaced {
+            region_text.replace_range(r.start - region.start..r.end - region.start, name);
+        }
+        body_lines.extend(reindent_lines(&region_text, line_indent(src, region.start), &body_indent));
         if let Some(tail) = tail {
             body_lines.push(format!("{body_indent}{tail}"));
         }

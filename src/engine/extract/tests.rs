@@ -9,6 +9,8 @@ fn extract(src: &str, lines: (usize, usize), name: &str) -> Result<String, Refus
         name: name.into(),
         visibility: None,
         local_types: BTreeMap::new(),
+        params: Vec::new(),
+        param_types: Default::default(),
     };
     let changes = extract_method(&file, &spec)?;
     Ok(changes.render_file(std::path::Path::new("A.java")).unwrap().unwrap())
@@ -300,6 +302,8 @@ fn untyped_lambda_parameters_are_refused() {
         name: "show".into(),
         visibility: None,
         local_types: BTreeMap::from([("x".to_string(), "String".to_string())]),
+        params: Vec::new(),
+        param_types: Default::default(),
     };
     let out = extract_method(&file, &spec).unwrap().render_file(std::path::Path::new("A.java")).unwrap().unwrap();
     assert!(
@@ -400,6 +404,8 @@ fn selections_that_are_empty_or_outside_a_body_are_refused() {
         name: "x".into(),
         visibility: None,
         local_types: BTreeMap::new(),
+        params: Vec::new(),
+        param_types: Default::default(),
     };
     assert_eq!(extract_method(&file, &spec).unwrap_err().reason, "lines_outside_method");
 }
@@ -421,10 +427,67 @@ fn visibility_can_be_chosen() {
         name: "show".into(),
         visibility: Some("package".into()),
         local_types: BTreeMap::new(),
+        params: Vec::new(),
+        param_types: Default::default(),
     };
     let plan = plan(&file, &spec).unwrap();
     assert_eq!(plan.signature, "void show(int a)");
     assert_eq!(plan.call, "show(a);");
     spec.visibility = Some("friendly".into());
     assert_eq!(extract_method(&file, &spec).unwrap_err().reason, "invalid_visibility");
+}
+
+fn extract_with(
+    src: &str,
+    lines: (usize, usize),
+    name: &str,
+    params: &[&str],
+    types: &[(&str, &str)],
+) -> Result<String, Refusal> {
+    let file = SourceFile::parse("A.java", src.to_string());
+    let spec = ExtractSpec {
+        file: "A.java".into(),
+        method_line: None,
+        lines,
+        name: name.into(),
+        visibility: None,
+        local_types: BTreeMap::new(),
+        params: params.iter().map(|p| p.to_string()).collect(),
+        param_types: types.iter().map(|(e, t)| (e.to_string(), t.to_string())).collect(),
+    };
+    let changes = extract_method(&file, &spec)?;
+    Ok(changes.render_file(std::path::Path::new("A.java")).unwrap().unwrap())
+}
+
+const RENDER: &str = "class A {\n    void render(Report r, Writer out) {\n        for (Row row : r.rows()) {\n            out.write(row.text());\n        }\n        out.write(r.rows().size() + \" rows\");\n    }\n}\n";
+
+/// Issue 15, `--param`: the body of `render(Report, Writer)` extracted into an overload that takes
+/// the rows; without the parameter it would clash with `render` itself.
+#[test]
+fn an_expression_passed_in_as_a_parameter() {
+    assert_eq!(extract(RENDER, (3, 6), "render").unwrap_err().reason, "name_clash");
+    let out = extract_with(RENDER, (3, 6), "render", &["r.rows()"], &[("r.rows()", "List<Row>")]).unwrap();
+    assert!(out.contains("    void render(Report r, Writer out) {\n        render(out, r.rows());\n    }"), "{out}");
+    assert!(
+        out.contains("    private void render(Writer out, List<Row> rows) {\n        for (Row row : rows) {\n            out.write(row.text());\n        }\n        out.write(rows.size() + \" rows\");\n    }"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_parameter_expression_must_be_there_typed_and_unchanged_by_the_statements() {
+    let r = extract_with(RENDER, (3, 6), "each", &["r.items()"], &[]).unwrap_err();
+    assert_eq!(r.reason, "param_not_found", "{}", r.message);
+    let r = extract_with(RENDER, (3, 6), "each", &["r.rows()"], &[]).unwrap_err();
+    assert_eq!(r.reason, "param_type_unknown", "{}", r.message);
+    let changed = "class A {\n    int limit = 3;\n\n    int f(int n) {\n        n = n + 1;\n        return n * this.limit;\n    }\n}\n";
+    let r = extract_with(changed, (5, 6), "g", &["n * this.limit"], &[]).unwrap_err();
+    assert_eq!(r.reason, "param_changes_inside", "{}", r.message);
+    // A field's type comes from its declaration.
+    let out = extract_with(changed, (6, 6), "g", &["this.limit"], &[]).unwrap();
+    assert!(
+        out.contains("return g(n, this.limit);")
+            && out.contains("private int g(int n, int limit) {\n        return n * limit;"),
+        "{out}"
+    );
 }

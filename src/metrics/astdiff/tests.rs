@@ -61,6 +61,8 @@ fn engine_extract(name: &str) -> String {
         name: name.to_string(),
         visibility: Some("private".into()),
         local_types: Default::default(),
+        params: Vec::new(),
+        param_types: Default::default(),
     };
     let changes = extract_method(&file, &spec).expect("the engine extracts the loop");
     changes.render_file(path).expect("no conflict").expect("the file changed")
