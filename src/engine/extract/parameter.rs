@@ -208,7 +208,7 @@ fn base_name(n: Node<'_>, src: &str) -> String {
 fn fresh(base: &str, taken: &[String]) -> String {
     let mut name = base.to_string();
     let mut n = 2;
-    while taken.iter().any(|t| *t == name) || crate::java::syntax::is_reserved(&name) {
+    while taken.contains(&name) || crate::java::syntax::is_reserved(&name) {
         name = format!("{base}{n}");
         n += 1;
     }
