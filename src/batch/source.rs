@@ -161,8 +161,18 @@ impl SpecSource for Oracle {
                 param_types: Default::default(),
             })
         };
+        let mut alternatives = Vec::new();
         let spec = match task.kind {
-            RefactoringKind::ExtractMethod => Spec::ExtractMethod(extract()?),
+            RefactoringKind::ExtractMethod => {
+                let e = extract()?;
+                // Should the human's name clash with an overload of the source method, the spec
+                // they meant passes in what the statements read through a parameter.
+                alternatives = crate::plan::parameterised_alternatives(project, method, &e)
+                    .into_iter()
+                    .map(Spec::ExtractMethod)
+                    .collect();
+                Spec::ExtractMethod(e)
+            }
             RefactoringKind::InlineMethod => {
                 Spec::InlineMethod(SpecFlags::default().inline_spec(&file, line, &decl.name))
             }
@@ -188,7 +198,8 @@ impl SpecSource for Oracle {
                 new_name,
             }),
         };
-        Ok(Proposal { specs: vec![spec], origin: Some(origin), ..Proposal::default() })
+        let specs = std::iter::once(spec).chain(alternatives).collect();
+        Ok(Proposal { specs, origin: Some(origin), ..Proposal::default() })
     }
 }
 

@@ -126,10 +126,11 @@ pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
     };
     let mut refused: Option<Refusal> = None;
     let mut chosen = None;
-    for candidate in candidates {
+    let mut queue: std::collections::VecDeque<Candidate> = candidates.into();
+    while let Some(candidate) = queue.pop_front() {
         match engine::apply(&project, method, &candidate.spec) {
             Ok(changes) => {
-                if planned {
+                if planned || !candidate.summary.is_empty() {
                     let score = candidate.score.map(|s| format!(" (score {s:.2})")).unwrap_or_default();
                     ctx.reporter.progress("plan", format!("{}{score}", candidate.summary));
                 }
@@ -137,11 +138,26 @@ pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
                 break;
             }
             Err(refusal) => {
-                if planned {
+                if planned || !candidate.summary.is_empty() {
                     ctx.reporter.progress(
                         "plan",
                         format!("{}: refused ({}): {}", candidate.summary, refusal.reason, refusal.message),
                     );
+                }
+                // The user's extraction clashes with an overload of its own name: try passing in
+                // what it reads through one of the method's parameters, as developers do.
+                if let (false, Reason::NameClash, Spec::ExtractMethod(e)) = (planned, refusal.reason, &candidate.spec)
+                    && e.params.is_empty()
+                {
+                    for alt in plan::parameterised_alternatives(&project, method, e) {
+                        let summary = format!("pass `{}` in as a parameter (the extraction clashes)", alt.params[0]);
+                        queue.push_back(Candidate {
+                            spec: Spec::ExtractMethod(alt),
+                            summary,
+                            score: None,
+                            components: Vec::new(),
+                        });
+                    }
                 }
                 refused.get_or_insert(refusal);
             }

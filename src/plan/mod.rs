@@ -235,6 +235,38 @@ fn extract_candidates(
         .collect()
 }
 
+/// When an extraction named like an overload of its source method clashes with it (same name,
+/// same parameter types), the developer's usual way out: pass in what the statements read through
+/// one of the method's parameters (`r.rows()` for `render(Report r, ...)`). The calls on the
+/// method's parameters inside the lines, most used first, one per alternative spec.
+pub fn parameterised_alternatives(
+    project: &Project,
+    method: MethodId,
+    spec: &crate::engine::ExtractSpec,
+) -> Vec<crate::engine::ExtractSpec> {
+    let decl = project.method(method);
+    let source = project.method_source(method);
+    let (a, b) = spec.lines;
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for site in &decl.calls {
+        let crate::java::symbols::Receiver::Name(receiver) = &site.receiver else { continue };
+        if site.span.start_line < a || site.span.end_line > b || !decl.params.iter().any(|p| p.name == *receiver) {
+            continue;
+        }
+        let text: String = source.slice(&site.span).split_whitespace().collect::<Vec<_>>().join(" ");
+        match counts.iter_mut().find(|(t, _)| *t == text) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((text, 1)),
+        }
+    }
+    counts.sort_by_key(|c| std::cmp::Reverse(c.1));
+    counts
+        .into_iter()
+        .take(3)
+        .map(|(expr, _)| crate::engine::ExtractSpec { params: vec![expr], ..spec.clone() })
+        .collect()
+}
+
 /// The parameters the extracted method of `spec` would take (from the engine's own signature).
 fn fragment_params(project: &Project, method: MethodId, spec: &crate::engine::ExtractSpec) -> Vec<String> {
     let Ok(done) = crate::engine::extract::plan(project.method_source(method), spec) else { return Vec::new() };

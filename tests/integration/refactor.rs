@@ -505,3 +505,28 @@ fn extract_with_a_parameterised_expression_is_verified_by_the_real_build() {
     let empty = run_in(dir.path(), &[&args[..], &["--param", " "]].concat());
     assert_eq!(empty.code, 2, "{empty:?}");
 }
+
+/// Issue 15: an extraction named like its source method's overload clashes with the method
+/// itself; mantra passes in what the statements read through a parameter, says so, and the
+/// result compiles (real javac).
+#[test]
+fn a_clashing_extraction_passes_in_an_accessor_call_and_compiles() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = "src/main/java/a/Report.java";
+    let text = "package a;\n\nimport java.util.List;\n\npublic class Report {\n    private final List<String> rows;\n\n    public Report(List<String> rows) {\n        this.rows = rows;\n    }\n\n    public List<String> rows() {\n        return rows;\n    }\n\n    public void render(Report r, StringBuilder out) {\n        for (String row : r.rows()) {\n            out.append(row);\n        }\n        out.append(r.rows().size());\n    }\n}\n";
+    std::fs::create_dir_all(dir.path().join("src/main/java/a")).unwrap();
+    std::fs::write(dir.path().join(file), text).unwrap();
+    let target = format!("{file}:render");
+    let args =
+        ["refactor", "-t", "extract-method", &target, "--lines", "17-20", "--name", "render", "--apply", "--no-verify"];
+    let run = run_in(dir.path(), &args);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stderr.contains("[plan] pass `r.rows()` in as a parameter (the extraction clashes)"), "{}", run.stderr);
+    let after = String::from_utf8(read(dir.path(), file)).unwrap();
+    assert!(after.contains("        render(out, r.rows());\n"), "{after}");
+    assert!(after.contains("    private void render(StringBuilder out, List<String> rows) {"), "{after}");
+    let out = tempfile::tempdir().unwrap();
+    let javac =
+        std::process::Command::new("javac").arg("-d").arg(out.path()).arg(dir.path().join(file)).output().unwrap();
+    assert!(javac.status.success(), "{}", String::from_utf8_lossy(&javac.stderr));
+}
