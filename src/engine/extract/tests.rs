@@ -1,19 +1,7 @@
 use super::*;
 
 fn extract(src: &str, lines: (usize, usize), name: &str) -> Result<String, Refusal> {
-    let file = SourceFile::parse("A.java", src.to_string());
-    let spec = ExtractSpec {
-        file: "A.java".into(),
-        method_line: None,
-        lines,
-        name: name.into(),
-        visibility: None,
-        local_types: BTreeMap::new(),
-        params: Vec::new(),
-        param_types: Default::default(),
-    };
-    let changes = extract_method(&file, &spec)?;
-    Ok(changes.render_file(std::path::Path::new("A.java")).unwrap().unwrap())
+    extract_with(src, lines, name, &[], &[])
 }
 
 fn refusal(src: &str, lines: (usize, usize)) -> Refusal {
