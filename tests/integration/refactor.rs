@@ -530,3 +530,22 @@ fn a_clashing_extraction_passes_in_an_accessor_call_and_compiles() {
         std::process::Command::new("javac").arg("-d").arg(out.path()).arg(dir.path().join(file)).output().unwrap();
     assert!(javac.status.success(), "{}", String::from_utf8_lossy(&javac.stderr));
 }
+
+/// Issue 15, item 4: the compounds take the new destinations. The extracted instance method goes
+/// to a class that is neither a parameter's nor a field's type, as a static method, and the real
+/// build accepts it.
+#[test]
+fn extract_and_move_to_any_class_is_verified_by_the_real_build() {
+    let dir = copy_fixture("demo");
+    let target = format!("{ISSUE}:issue");
+    let args = ["refactor", "-t", "extract-and-move-method", &target, "--lines", "38-44", "--name", "validateIssuable"];
+    let run = run_in(dir.path(), &[&args[..], &["--to", "class:com.acme.invoicing.money.Money", "--verify"]].concat());
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stdout.contains("+        Money.validateIssuable(issueDate, invoice);"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("+    public static void validateIssuable(LocalDate issueDate, Invoice invoice) {"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("verdict: accepted"), "{}", run.stdout);
+}
