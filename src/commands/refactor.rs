@@ -92,6 +92,9 @@ struct PlanResult<'a> {
     kind: RefactoringKind,
     method: String,
     candidates: &'a [Candidate],
+    /// Per candidate, in the same order: `null` when the engine applies it, else its refusal
+    /// (`reason`, `message`): whether the candidate can be expressed at all.
+    engine: Vec<Option<Refusal>>,
 }
 
 pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
@@ -105,8 +108,11 @@ pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
 
     if args.explain {
         let candidates = plan::candidates(&project, method, kind, &flags, CANDIDATES)?;
-        let human = explain_text(kind, &label, &candidates);
-        ctx.reporter.emit(Event::result("plan", &PlanResult { kind, method: label, candidates: &candidates }, human));
+        let engine: Vec<Option<Refusal>> =
+            candidates.iter().map(|c| engine::apply(&project, method, &c.spec).err()).collect();
+        let human = explain_text(kind, &label, &candidates, &engine);
+        let result = PlanResult { kind, method: label, candidates: &candidates, engine };
+        ctx.reporter.emit(Event::result("plan", &result, human));
         return Ok(Exit::Success);
     }
 
@@ -249,9 +255,9 @@ fn check_lines(project: &Project, method: MethodId, flags: &SpecFlags, label: &s
     Ok(())
 }
 
-fn explain_text(kind: RefactoringKind, label: &str, candidates: &[Candidate]) -> String {
+fn explain_text(kind: RefactoringKind, label: &str, candidates: &[Candidate], engine: &[Option<Refusal>]) -> String {
     let mut out = format!("{} candidates for {label}, best first:\n", kind.name());
-    for (i, c) in candidates.iter().enumerate() {
+    for (i, (c, refused)) in candidates.iter().zip(engine).enumerate() {
         let score = c.score.map_or("  -  ".to_string(), |s| format!("{s:.2}"));
         out.push_str(&format!("{:>2}. {score}  {}\n", i + 1, c.summary));
         if !c.components.is_empty() {
@@ -267,6 +273,10 @@ fn explain_text(kind: RefactoringKind, label: &str, candidates: &[Candidate]) ->
                 })
                 .collect();
             out.push_str(&format!("          {}\n", parts.join(", ")));
+        }
+        match refused {
+            None => out.push_str("          engine: applies\n"),
+            Some(r) => out.push_str(&format!("          engine: refused ({}): {}\n", r.reason, r.message)),
         }
     }
     out

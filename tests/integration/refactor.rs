@@ -98,6 +98,7 @@ fn explain_lists_scored_candidates_and_does_nothing_else() {
     assert_eq!(lines[0], "extract-method candidates for InvoiceService.issue(Invoice, LocalDate), best first:");
     assert_eq!(lines[1], " 1. 0.80  extract lines 38-44 as validateInvoice (paragraph)");
     assert_eq!(lines[2], "          size 1, cohesion 0.38, params 0.60, outputs 1, nesting 1, shape 0.80");
+    assert_eq!(lines[3], "          engine: applies");
     assert_eq!(lines.iter().filter(|l| l.starts_with(' ') && l.contains(". ")).count(), 5, "{}", run.stdout);
     assert_eq!(read(dir.path(), ISSUE), before);
 
