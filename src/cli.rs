@@ -279,6 +279,10 @@ pub struct SpecArgs {
     /// the call passes the expression); repeatable
     #[arg(long, value_name = "EXPR")]
     pub param: Vec<String>,
+    /// Move (to `class:FQN`): take along the private methods of the class that only the moved
+    /// method calls, and the ones they alone call
+    #[arg(long)]
+    pub with_helpers: bool,
 }
 
 impl SpecArgs {
@@ -291,6 +295,7 @@ impl SpecArgs {
             at: self.at.clone(),
             keep_delegate: self.keep_delegate,
             params: self.param.clone(),
+            with_helpers: self.with_helpers,
         }
     }
 }

@@ -95,6 +95,8 @@ pub struct SpecOptions {
     pub keep_delegate: bool,
     /// Extract: expressions of the fragment to pass in as parameters.
     pub params: Vec<String>,
+    /// Move: take along the private methods only the moved method calls.
+    pub with_helpers: bool,
 }
 
 #[cfg(test)]

@@ -176,9 +176,11 @@ impl SpecSource for Oracle {
             RefactoringKind::InlineMethod => {
                 Spec::InlineMethod(SpecFlags::default().inline_spec(&file, line, &decl.name))
             }
-            RefactoringKind::MoveMethod => {
-                Spec::MoveMethod(MoveSpec { to: destination(project, method, &dest), keep_delegate: false })
-            }
+            RefactoringKind::MoveMethod => Spec::MoveMethod(MoveSpec {
+                to: destination(project, method, &dest),
+                keep_delegate: false,
+                with_helpers: false,
+            }),
             RefactoringKind::RenameMethod => Spec::RenameMethod(RenameSpec { new_name }),
             RefactoringKind::ExtractAndMoveMethod => {
                 let extract = extract()?;
@@ -187,14 +189,18 @@ impl SpecSource for Oracle {
                 let to = destination(project, method, &dest);
                 Spec::ExtractAndMoveMethod(ExtractAndMoveSpec {
                     extract,
-                    move_to: MoveSpec { to, keep_delegate: false },
+                    move_to: MoveSpec { to, keep_delegate: false, with_helpers: false },
                 })
             }
             RefactoringKind::MoveAndInlineMethod => {
                 Spec::MoveAndInlineMethod(MoveAndInlineSpec { to: Destination::Class(dest), at: None })
             }
             RefactoringKind::MoveAndRenameMethod => Spec::MoveAndRenameMethod(MoveAndRenameSpec {
-                move_to: MoveSpec { to: destination(project, method, &dest), keep_delegate: false },
+                move_to: MoveSpec {
+                    to: destination(project, method, &dest),
+                    keep_delegate: false,
+                    with_helpers: false,
+                },
                 new_name,
             }),
         };

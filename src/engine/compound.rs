@@ -143,6 +143,79 @@ pub fn move_and_inline(
     })
 }
 
+/// Moves `method` to a class with the private methods of its class that only it (and they) call:
+/// each helper first, then the method, every step planned on the project the previous ones left.
+pub fn move_with_helpers(project: &Project, method: MethodId, mv: &MoveSpec) -> Result<Compound, Refusal> {
+    use crate::java::calls::Resolution;
+    if !matches!(mv.to, super::Destination::Class(_)) || mv.keep_delegate {
+        return Err(Refusal::new(
+            Reason::InstanceMethod,
+            "--with-helpers moves methods to a class by name (`--to class:FQN`), without a delegate",
+        ));
+    }
+    let owner = project.owner(method);
+    // The private methods reached from the method through private methods of its class.
+    let mut set = vec![method];
+    let mut i = 0;
+    while i < set.len() {
+        for c in project.callees(set[i]) {
+            let Resolution::Resolved { method: t } = c.resolution else { continue };
+            let d = project.method(t);
+            if project.owner(t) == owner
+                && !set.contains(&t)
+                && !d.is_constructor()
+                && d.modifiers.iter().any(|m| m == "private")
+            {
+                set.push(t);
+            }
+        }
+        i += 1;
+    }
+    // Only those no other code calls: drop one with an outside caller until none is left.
+    loop {
+        let outside = set[1..].iter().position(|&h| project.callers(h).iter().any(|c| !set.contains(&c.method)));
+        match outside {
+            Some(k) => {
+                set.remove(k + 1);
+            }
+            None => break,
+        }
+    }
+    let key = |p: &Project, m: MethodId| {
+        (p.type_decl(p.owner(m)).display.clone(), p.method(m).name.clone(), p.method(m).erased_params())
+    };
+    let mut steps_changes: Vec<ChangeSet> = Vec::new();
+    let mut steps = Vec::new();
+    let mut current: Option<Project> = None;
+    let mut last: Option<Moved> = None;
+    let order: Vec<MethodId> = set[1..].iter().rev().copied().chain(std::iter::once(method)).collect();
+    for m in order {
+        let (class, name, params) = key(project, m);
+        let here = current.as_ref().unwrap_or(project);
+        let found = here
+            .file_id(&project.method_source(m).path)
+            .and_then(|f| here.methods_in(f).ok())
+            .and_then(|ms| {
+                ms.into_iter().find(|&x| {
+                    here.type_decl(here.owner(x)).display == class
+                        && here.method(x).name == name
+                        && here.method(x).erased_params() == params
+                })
+            })
+            .ok_or_else(|| internal(format!("`{name}` is not where it was after moving its helpers")))?;
+        let moved = move_method::plan(here, found, &MoveSpec { with_helpers: false, ..mv.clone() })?;
+        steps.push(format!("moved `{name}` to `{}` as `{}`", moved.destination, moved.signature));
+        steps_changes.push(moved.changes.clone());
+        let all: Vec<&ChangeSet> = steps_changes.iter().collect();
+        let overlay = overlay_of(&compose(&all)?)?;
+        current = Some(Project::open_with_overlay(project.root(), overlay).map_err(io_refusal)?);
+        last = Some(moved);
+    }
+    let moved = last.ok_or_else(|| internal("nothing was moved".into()))?;
+    let all: Vec<&ChangeSet> = steps_changes.iter().collect();
+    Ok(Compound { changes: compose(&all)?, steps, destination: moved.destination, signature: moved.signature })
+}
+
 /// The moved method in the project after the move.
 fn find_moved(after: &Project, moved: &Moved) -> Result<MethodId, Refusal> {
     let dest = after
@@ -298,7 +371,7 @@ class Billing {
             params: Vec::new(),
             param_types: Default::default(),
         };
-        let mv = MoveSpec { to: "param:order".parse().expect("dest"), keep_delegate: false };
+        let mv = MoveSpec { to: "param:order".parse().expect("dest"), keep_delegate: false, with_helpers: false };
         let c = extract_and_move(&p, m, &spec, &mv).expect("compound");
         assert_eq!(c.destination, "a.Order");
         assert_eq!(c.signature, "int baseOf()");
@@ -358,7 +431,7 @@ class Billing {
 ";
         let (_d, p) = project(&[("src/a/Order.java", ORDER), ("src/a/Billing.java", service)]);
         let m = method(&p, "src/a/Billing.java", "calc");
-        let mv = MoveSpec { to: "param:order".parse().expect("dest"), keep_delegate: false };
+        let mv = MoveSpec { to: "param:order".parse().expect("dest"), keep_delegate: false, with_helpers: false };
         let c = move_and_rename(&p, m, &mv, "amount").expect("compound");
         assert_eq!(c.signature, "int amount()");
         let out = texts(&c.changes);
@@ -395,7 +468,7 @@ class Billing {
             params: Vec::new(),
             param_types: Default::default(),
         };
-        let mv = MoveSpec { to: "param:order".parse().expect("dest"), keep_delegate: false };
+        let mv = MoveSpec { to: "param:order".parse().expect("dest"), keep_delegate: false, with_helpers: false };
         let r = extract_and_move(&p, m, &spec, &mv).expect_err("the extracted method uses a private field");
         assert_eq!(r.reason, "private_member_used", "{}", r.message);
     }

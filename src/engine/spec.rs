@@ -85,6 +85,8 @@ pub struct SpecFlags {
     pub keep_delegate: bool,
     /// Extract: expressions to pass in as parameters (`--param`).
     pub params: Vec<String>,
+    /// Move: take the private helpers along (`--with-helpers`).
+    pub with_helpers: bool,
 }
 
 impl SpecFlags {
@@ -94,7 +96,7 @@ impl SpecFlags {
         let allowed: &[&str] = match kind {
             ExtractMethod => &["--lines", "--name", "--param"],
             InlineMethod => &["--at"],
-            MoveMethod => &["--to", "--keep-delegate"],
+            MoveMethod => &["--to", "--keep-delegate", "--with-helpers"],
             RenameMethod => &["--name"],
             ExtractAndMoveMethod => &["--lines", "--name", "--to", "--keep-delegate", "--param"],
             MoveAndInlineMethod => &["--to", "--at"],
@@ -107,6 +109,7 @@ impl SpecFlags {
             ("--at", args.at.is_some()),
             ("--keep-delegate", args.keep_delegate),
             ("--param", !args.params.is_empty()),
+            ("--with-helpers", args.with_helpers),
         ];
         if let Some((flag, _)) = given.iter().find(|(f, on)| *on && !allowed.contains(f)) {
             return Err(SpecError::FlagNotUsed { flag, kind, allowed: allowed.join(", ") });
@@ -128,7 +131,15 @@ impl SpecFlags {
         if params.iter().any(String::is_empty) {
             return Err(SpecError::Param);
         }
-        Ok(SpecFlags { lines, name, to, at, keep_delegate: args.keep_delegate, params })
+        Ok(SpecFlags {
+            lines,
+            name,
+            to,
+            at,
+            keep_delegate: args.keep_delegate,
+            params,
+            with_helpers: args.with_helpers,
+        })
     }
 
     /// The spec, when the flags say everything `kind` needs.
@@ -146,8 +157,9 @@ impl SpecFlags {
                 param_types: Default::default(),
             })
         };
-        let move_spec =
-            || -> Option<MoveSpec> { Some(MoveSpec { to: self.to.clone()?, keep_delegate: self.keep_delegate }) };
+        let move_spec = || -> Option<MoveSpec> {
+            Some(MoveSpec { to: self.to.clone()?, keep_delegate: self.keep_delegate, with_helpers: self.with_helpers })
+        };
         Some(match kind {
             RefactoringKind::ExtractMethod => Spec::ExtractMethod(extract()?),
             // The inline spec names the method, which the flags do not: the planner builds it.
@@ -245,6 +257,9 @@ pub fn apply(project: &Project, method: MethodId, spec: &Spec) -> Result<ChangeS
     match spec {
         Spec::ExtractMethod(s) => extract(project, method, s),
         Spec::InlineMethod(s) => inline(project, method, s),
+        Spec::MoveMethod(s) if s.with_helpers => {
+            super::compound::move_with_helpers(project, method, s).map(|c| c.changes)
+        }
         Spec::MoveMethod(s) => super::move_method(project, method, s),
         Spec::RenameMethod(s) => super::rename_method(project, method, s),
         Spec::ExtractAndMoveMethod(s) => extract_and_move(project, method, s),
@@ -299,7 +314,7 @@ fn extract_and_move(project: &Project, method: MethodId, spec: &ExtractAndMoveSp
 }
 
 fn move_and_inline(project: &Project, method: MethodId, spec: &MoveAndInlineSpec) -> Result<ChangeSet, Refusal> {
-    let mv = MoveSpec { to: spec.to.clone(), keep_delegate: false };
+    let mv = MoveSpec { to: spec.to.clone(), keep_delegate: false, with_helpers: false };
     super::compound::move_and_inline(project, method, &mv, spec.at.clone()).map(|c| c.changes)
 }
 
@@ -377,7 +392,11 @@ mod tests {
         let spec = from_options(RefactoringKind::MoveMethod, &args, file, 1).unwrap().unwrap();
         assert_eq!(
             spec,
-            Spec::MoveMethod(MoveSpec { to: Destination::Field("numberGenerator".into()), keep_delegate: false })
+            Spec::MoveMethod(MoveSpec {
+                to: Destination::Field("numberGenerator".into()),
+                keep_delegate: false,
+                with_helpers: false
+            })
         );
         let err = from_options(RefactoringKind::RenameMethod, &args, file, 1).unwrap_err();
         assert_eq!(err.to_string(), "--to does not apply to rename-method");

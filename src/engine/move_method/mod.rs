@@ -83,6 +83,10 @@ pub struct MoveSpec {
     /// Leave a method behind that delegates to the moved one.
     #[serde(default)]
     pub keep_delegate: bool,
+    /// Move along the private methods of the class that only this method (and they) call
+    /// (`--with-helpers`; `class:FQN` destinations).
+    #[serde(default)]
+    pub with_helpers: bool,
 }
 
 /// What the move did, for reports and for compound refactorings that continue on the result.

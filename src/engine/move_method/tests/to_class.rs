@@ -123,7 +123,9 @@ fn private_members_the_destination_uses_become_package_private_in_its_package() 
     let (_dir, p) = project(&files);
     let fid = p.file_id(Path::new("src/a/Src.java")).unwrap();
     let id = p.methods_in(fid).unwrap().into_iter().find(|&m| p.method(m).name == "fee").unwrap();
-    let done = plan(&p, id, &MoveSpec { to: "class:a.Fees".parse().unwrap(), keep_delegate: false }).unwrap();
+    let done =
+        plan(&p, id, &MoveSpec { to: "class:a.Fees".parse().unwrap(), keep_delegate: false, with_helpers: false })
+            .unwrap();
     assert_eq!(
         done.widened,
         ["`rate` of `a.Src`: private → package-private", "`base(...)` of `a.Src`: private → package-private"]
@@ -217,4 +219,22 @@ fn a_private_method_that_would_start_being_overridden_is_not_widened() {
         "private_member_used",
         "would override or be overridden by `a.Sub#base`",
     );
+}
+
+#[test]
+fn a_test_method_takes_its_private_helpers_along() {
+    let src = "package a;\n\nimport org.junit.Test;\n\npublic class Src {\n    @Test\n    public void adds() {\n        check(1 + 1, 2);\n    }\n\n    private void check(int got, int want) {\n        if (got != want) {\n            throw new AssertionError(got);\n        }\n    }\n\n    @Test\n    public void keeps() {\n    }\n}\n";
+    let other = "package a;\n\npublic class OtherTest {\n}\n";
+    let files = [("src/a/Src.java", src), ("src/a/OtherTest.java", other)];
+    assert_refused(&files, "src/a/Src.java", "adds", "class:a.OtherTest", "source_state_used", "`check(...)`");
+    let (_dir, p) = project(&files);
+    let fid = p.file_id(Path::new("src/a/Src.java")).unwrap();
+    let id = p.methods_in(fid).unwrap().into_iter().find(|&m| p.method(m).name == "adds").unwrap();
+    let spec = MoveSpec { to: "class:a.OtherTest".parse().unwrap(), keep_delegate: false, with_helpers: true };
+    let out = crate::engine::apply(&p, id, &crate::engine::Spec::MoveMethod(spec)).unwrap().render().unwrap();
+    let src_after = &out[Path::new("src/a/Src.java")];
+    assert!(!src_after.contains("check") && src_after.contains("public void keeps()"), "{src_after}");
+    let dest = &out[Path::new("src/a/OtherTest.java")];
+    assert!(dest.contains("    static void check(int got, int want) {"), "{dest}");
+    assert!(dest.contains("    @Test\n    public void adds() {\n        OtherTest.check(1 + 1, 2);\n    }"), "{dest}");
 }
