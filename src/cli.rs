@@ -283,6 +283,10 @@ pub struct SpecArgs {
     /// method calls, and the ones they alone call
     #[arg(long)]
     pub with_helpers: bool,
+    /// Move (to `class:FQN`): other methods of the same class that move with it, as one change
+    /// (`--methods a,b`)
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub methods: Vec<String>,
 }
 
 impl SpecArgs {
@@ -296,6 +300,7 @@ impl SpecArgs {
             keep_delegate: self.keep_delegate,
             params: self.param.clone(),
             with_helpers: self.with_helpers,
+            methods: self.methods.clone(),
         }
     }
 }

@@ -97,6 +97,8 @@ pub struct SpecOptions {
     pub params: Vec<String>,
     /// Move: take along the private methods only the moved method calls.
     pub with_helpers: bool,
+    /// Move: other methods of the same class that move with it, by name.
+    pub methods: Vec<String>,
 }
 
 #[cfg(test)]

@@ -180,6 +180,7 @@ impl SpecSource for Oracle {
                 to: destination(project, method, &dest),
                 keep_delegate: false,
                 with_helpers: false,
+                also: Vec::new(),
             }),
             RefactoringKind::RenameMethod => Spec::RenameMethod(RenameSpec { new_name }),
             RefactoringKind::ExtractAndMoveMethod => {
@@ -189,7 +190,7 @@ impl SpecSource for Oracle {
                 let to = destination(project, method, &dest);
                 Spec::ExtractAndMoveMethod(ExtractAndMoveSpec {
                     extract,
-                    move_to: MoveSpec { to, keep_delegate: false, with_helpers: false },
+                    move_to: MoveSpec { to, keep_delegate: false, with_helpers: false, also: Vec::new() },
                 })
             }
             RefactoringKind::MoveAndInlineMethod => {
@@ -200,6 +201,7 @@ impl SpecSource for Oracle {
                     to: destination(project, method, &dest),
                     keep_delegate: false,
                     with_helpers: false,
+                    also: Vec::new(),
                 },
                 new_name,
             }),

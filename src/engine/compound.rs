@@ -150,13 +150,40 @@ pub fn move_with_helpers(project: &Project, method: MethodId, mv: &MoveSpec) -> 
     if !matches!(mv.to, super::Destination::Class(_)) || mv.keep_delegate {
         return Err(Refusal::new(
             Reason::InstanceMethod,
-            "--with-helpers moves methods to a class by name (`--to class:FQN`), without a delegate",
+            "--with-helpers and --methods move methods to a class by name (`--to class:FQN`), without a delegate",
         ));
     }
     let owner = project.owner(method);
-    // The private methods reached from the method through private methods of its class.
-    let mut set = vec![method];
-    let mut i = 0;
+    // The methods named to move too, each one method of the class.
+    let mut named: Vec<MethodId> = Vec::new();
+    for name in &mv.also {
+        let found: Vec<MethodId> =
+            project.methods_of(owner).into_iter().filter(|&m| project.method(m).name == *name && m != method).collect();
+        match found.as_slice() {
+            [one] => named.push(*one),
+            [] => {
+                return Err(Refusal::new(
+                    Reason::NoSuchMethod,
+                    format!("`{}` has no other method `{name}` to move along", project.qualified_name(owner)),
+                ));
+            }
+            _ => {
+                return Err(Refusal::new(
+                    Reason::NoSuchMethod,
+                    format!(
+                        "`{}` has {} methods named `{name}`; move them one at a time",
+                        project.qualified_name(owner),
+                        found.len()
+                    ),
+                ));
+            }
+        }
+    }
+    // With `--with-helpers`, the private methods reached from them through private methods of
+    // the class.
+    let mut set: Vec<MethodId> = std::iter::once(method).chain(named.iter().copied()).collect();
+    let fixed = set.len();
+    let mut i = if mv.with_helpers { 0 } else { set.len() };
     while i < set.len() {
         for c in project.callees(set[i]) {
             let Resolution::Resolved { method: t } = c.resolution else { continue };
@@ -173,10 +200,10 @@ pub fn move_with_helpers(project: &Project, method: MethodId, mv: &MoveSpec) -> 
     }
     // Only those no other code calls: drop one with an outside caller until none is left.
     loop {
-        let outside = set[1..].iter().position(|&h| project.callers(h).iter().any(|c| !set.contains(&c.method)));
+        let outside = set[fixed..].iter().position(|&h| project.callers(h).iter().any(|c| !set.contains(&c.method)));
         match outside {
             Some(k) => {
-                set.remove(k + 1);
+                set.remove(k + fixed);
             }
             None => break,
         }
@@ -188,7 +215,9 @@ pub fn move_with_helpers(project: &Project, method: MethodId, mv: &MoveSpec) -> 
     let mut steps = Vec::new();
     let mut current: Option<Project> = None;
     let mut last: Option<Moved> = None;
-    let order: Vec<MethodId> = set[1..].iter().rev().copied().chain(std::iter::once(method)).collect();
+    // Helpers first (the deepest first), then the other named methods, then the method itself.
+    let order: Vec<MethodId> =
+        set[fixed..].iter().rev().chain(set[1..fixed].iter()).copied().chain(std::iter::once(method)).collect();
     for m in order {
         let (class, name, params) = key(project, m);
         let here = current.as_ref().unwrap_or(project);
@@ -203,7 +232,7 @@ pub fn move_with_helpers(project: &Project, method: MethodId, mv: &MoveSpec) -> 
                 })
             })
             .ok_or_else(|| internal(format!("`{name}` is not where it was after moving its helpers")))?;
-        let moved = move_method::plan(here, found, &MoveSpec { with_helpers: false, ..mv.clone() })?;
+        let moved = move_method::plan(here, found, &MoveSpec { with_helpers: false, also: Vec::new(), ..mv.clone() })?;
         steps.push(format!("moved `{name}` to `{}` as `{}`", moved.destination, moved.signature));
         steps_changes.push(moved.changes.clone());
         let all: Vec<&ChangeSet> = steps_changes.iter().collect();
@@ -371,7 +400,12 @@ class Billing {
             params: Vec::new(),
             param_types: Default::default(),
         };
-        let mv = MoveSpec { to: "param:order".parse().expect("dest"), keep_delegate: false, with_helpers: false };
+        let mv = MoveSpec {
+            to: "param:order".parse().expect("dest"),
+            keep_delegate: false,
+            with_helpers: false,
+            also: Vec::new(),
+        };
         let c = extract_and_move(&p, m, &spec, &mv).expect("compound");
         assert_eq!(c.destination, "a.Order");
         assert_eq!(c.signature, "int baseOf()");
@@ -431,7 +465,12 @@ class Billing {
 ";
         let (_d, p) = project(&[("src/a/Order.java", ORDER), ("src/a/Billing.java", service)]);
         let m = method(&p, "src/a/Billing.java", "calc");
-        let mv = MoveSpec { to: "param:order".parse().expect("dest"), keep_delegate: false, with_helpers: false };
+        let mv = MoveSpec {
+            to: "param:order".parse().expect("dest"),
+            keep_delegate: false,
+            with_helpers: false,
+            also: Vec::new(),
+        };
         let c = move_and_rename(&p, m, &mv, "amount").expect("compound");
         assert_eq!(c.signature, "int amount()");
         let out = texts(&c.changes);
@@ -468,7 +507,12 @@ class Billing {
             params: Vec::new(),
             param_types: Default::default(),
         };
-        let mv = MoveSpec { to: "param:order".parse().expect("dest"), keep_delegate: false, with_helpers: false };
+        let mv = MoveSpec {
+            to: "param:order".parse().expect("dest"),
+            keep_delegate: false,
+            with_helpers: false,
+            also: Vec::new(),
+        };
         let r = extract_and_move(&p, m, &spec, &mv).expect_err("the extracted method uses a private field");
         assert_eq!(r.reason, "private_member_used", "{}", r.message);
     }

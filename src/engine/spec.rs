@@ -87,6 +87,8 @@ pub struct SpecFlags {
     pub params: Vec<String>,
     /// Move: take the private helpers along (`--with-helpers`).
     pub with_helpers: bool,
+    /// Move: other methods of the class that move too (`--methods`).
+    pub methods: Vec<String>,
 }
 
 impl SpecFlags {
@@ -96,7 +98,7 @@ impl SpecFlags {
         let allowed: &[&str] = match kind {
             ExtractMethod => &["--lines", "--name", "--param"],
             InlineMethod => &["--at"],
-            MoveMethod => &["--to", "--keep-delegate", "--with-helpers"],
+            MoveMethod => &["--to", "--keep-delegate", "--with-helpers", "--methods"],
             RenameMethod => &["--name"],
             ExtractAndMoveMethod => &["--lines", "--name", "--to", "--keep-delegate", "--param"],
             MoveAndInlineMethod => &["--to", "--at"],
@@ -110,6 +112,7 @@ impl SpecFlags {
             ("--keep-delegate", args.keep_delegate),
             ("--param", !args.params.is_empty()),
             ("--with-helpers", args.with_helpers),
+            ("--methods", !args.methods.is_empty()),
         ];
         if let Some((flag, _)) = given.iter().find(|(f, on)| *on && !allowed.contains(f)) {
             return Err(SpecError::FlagNotUsed { flag, kind, allowed: allowed.join(", ") });
@@ -128,6 +131,8 @@ impl SpecFlags {
             .transpose()?;
         let at = args.at.as_deref().map(parse_call_line).transpose()?;
         let params: Vec<String> = args.params.iter().map(|p| p.trim().to_string()).collect();
+        let methods: Vec<String> =
+            args.methods.iter().map(|m| m.trim().to_string()).filter(|m| !m.is_empty()).collect();
         if params.iter().any(String::is_empty) {
             return Err(SpecError::Param);
         }
@@ -139,6 +144,7 @@ impl SpecFlags {
             keep_delegate: args.keep_delegate,
             params,
             with_helpers: args.with_helpers,
+            methods,
         })
     }
 
@@ -158,7 +164,12 @@ impl SpecFlags {
             })
         };
         let move_spec = || -> Option<MoveSpec> {
-            Some(MoveSpec { to: self.to.clone()?, keep_delegate: self.keep_delegate, with_helpers: self.with_helpers })
+            Some(MoveSpec {
+                to: self.to.clone()?,
+                keep_delegate: self.keep_delegate,
+                with_helpers: self.with_helpers,
+                also: self.methods.clone(),
+            })
         };
         Some(match kind {
             RefactoringKind::ExtractMethod => Spec::ExtractMethod(extract()?),
@@ -257,7 +268,7 @@ pub fn apply(project: &Project, method: MethodId, spec: &Spec) -> Result<ChangeS
     match spec {
         Spec::ExtractMethod(s) => extract(project, method, s),
         Spec::InlineMethod(s) => inline(project, method, s),
-        Spec::MoveMethod(s) if s.with_helpers => {
+        Spec::MoveMethod(s) if s.with_helpers || !s.also.is_empty() => {
             super::compound::move_with_helpers(project, method, s).map(|c| c.changes)
         }
         Spec::MoveMethod(s) => super::move_method(project, method, s),
@@ -314,7 +325,7 @@ fn extract_and_move(project: &Project, method: MethodId, spec: &ExtractAndMoveSp
 }
 
 fn move_and_inline(project: &Project, method: MethodId, spec: &MoveAndInlineSpec) -> Result<ChangeSet, Refusal> {
-    let mv = MoveSpec { to: spec.to.clone(), keep_delegate: false, with_helpers: false };
+    let mv = MoveSpec { to: spec.to.clone(), keep_delegate: false, with_helpers: false, also: Vec::new() };
     super::compound::move_and_inline(project, method, &mv, spec.at.clone()).map(|c| c.changes)
 }
 
@@ -395,7 +406,8 @@ mod tests {
             Spec::MoveMethod(MoveSpec {
                 to: Destination::Field("numberGenerator".into()),
                 keep_delegate: false,
-                with_helpers: false
+                with_helpers: false,
+                also: Vec::new(),
             })
         );
         let err = from_options(RefactoringKind::RenameMethod, &args, file, 1).unwrap_err();

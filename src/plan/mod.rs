@@ -283,7 +283,12 @@ fn move_candidates(
     params: Option<&[String]>,
 ) -> Vec<(Candidate, MoveSpec)> {
     if let Some(to) = &flags.to {
-        let spec = MoveSpec { to: to.clone(), keep_delegate: flags.keep_delegate, with_helpers: flags.with_helpers };
+        let spec = MoveSpec {
+            to: to.clone(),
+            keep_delegate: flags.keep_delegate,
+            with_helpers: flags.with_helpers,
+            also: flags.methods.clone(),
+        };
         let c = Candidate {
             spec: Spec::MoveMethod(spec.clone()),
             summary: format!("to {}", destination_text(to)),
@@ -296,8 +301,12 @@ fn move_candidates(
         .into_iter()
         .filter(|d| d.uses > d.own_uses)
         .map(|d| {
-            let spec =
-                MoveSpec { to: d.to.clone(), keep_delegate: flags.keep_delegate, with_helpers: flags.with_helpers };
+            let spec = MoveSpec {
+                to: d.to.clone(),
+                keep_delegate: flags.keep_delegate,
+                with_helpers: flags.with_helpers,
+                also: flags.methods.clone(),
+            };
             let c = Candidate {
                 spec: Spec::MoveMethod(spec.clone()),
                 summary: format!(

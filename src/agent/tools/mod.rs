@@ -233,6 +233,7 @@ impl<'a> Workbench<'a> {
             keep_delegate: a.keep_delegate,
             params: Vec::new(),
             with_helpers: false,
+            methods: Vec::new(),
         };
         let flags = SpecFlags::parse(kind, &spec_args).map_err(|e| {
             let hint = crate::error::Classify::hint(&e).map(|h| format!(" ({h})")).unwrap_or_default();

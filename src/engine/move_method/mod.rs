@@ -87,6 +87,9 @@ pub struct MoveSpec {
     /// (`--with-helpers`; `class:FQN` destinations).
     #[serde(default)]
     pub with_helpers: bool,
+    /// Other methods of the same class that move with it, by name (`--methods a,b`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
 }
 
 /// What the move did, for reports and for compound refactorings that continue on the result.

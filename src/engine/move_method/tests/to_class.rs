@@ -123,9 +123,12 @@ fn private_members_the_destination_uses_become_package_private_in_its_package() 
     let (_dir, p) = project(&files);
     let fid = p.file_id(Path::new("src/a/Src.java")).unwrap();
     let id = p.methods_in(fid).unwrap().into_iter().find(|&m| p.method(m).name == "fee").unwrap();
-    let done =
-        plan(&p, id, &MoveSpec { to: "class:a.Fees".parse().unwrap(), keep_delegate: false, with_helpers: false })
-            .unwrap();
+    let done = plan(
+        &p,
+        id,
+        &MoveSpec { to: "class:a.Fees".parse().unwrap(), keep_delegate: false, with_helpers: false, also: Vec::new() },
+    )
+    .unwrap();
     assert_eq!(
         done.widened,
         ["`rate` of `a.Src`: private → package-private", "`base(...)` of `a.Src`: private → package-private"]
@@ -230,11 +233,39 @@ fn a_test_method_takes_its_private_helpers_along() {
     let (_dir, p) = project(&files);
     let fid = p.file_id(Path::new("src/a/Src.java")).unwrap();
     let id = p.methods_in(fid).unwrap().into_iter().find(|&m| p.method(m).name == "adds").unwrap();
-    let spec = MoveSpec { to: "class:a.OtherTest".parse().unwrap(), keep_delegate: false, with_helpers: true };
+    let spec = MoveSpec {
+        to: "class:a.OtherTest".parse().unwrap(),
+        keep_delegate: false,
+        with_helpers: true,
+        also: Vec::new(),
+    };
     let out = crate::engine::apply(&p, id, &crate::engine::Spec::MoveMethod(spec)).unwrap().render().unwrap();
     let src_after = &out[Path::new("src/a/Src.java")];
     assert!(!src_after.contains("check") && src_after.contains("public void keeps()"), "{src_after}");
     let dest = &out[Path::new("src/a/OtherTest.java")];
     assert!(dest.contains("    static void check(int got, int want) {"), "{dest}");
     assert!(dest.contains("    @Test\n    public void adds() {\n        OtherTest.check(1 + 1, 2);\n    }"), "{dest}");
+}
+
+#[test]
+fn several_test_methods_move_together_as_one_change() {
+    let src = "package a;\n\nimport org.junit.Test;\n\npublic class Src {\n    @Test\n    public void adds() {\n        if (1 + 1 != 2) {\n            throw new AssertionError();\n        }\n    }\n\n    @Test\n    public void keeps() {\n    }\n\n    @Test\n    public void stays() {\n    }\n}\n";
+    let other = "package a;\n\npublic class OtherTest {\n}\n";
+    let (_dir, p) = project(&[("src/a/Src.java", src), ("src/a/OtherTest.java", other)]);
+    let fid = p.file_id(Path::new("src/a/Src.java")).unwrap();
+    let id = p.methods_in(fid).unwrap().into_iter().find(|&m| p.method(m).name == "adds").unwrap();
+    let spec = |also: &[&str]| MoveSpec {
+        to: "class:a.OtherTest".parse().unwrap(),
+        keep_delegate: false,
+        with_helpers: false,
+        also: also.iter().map(|s| s.to_string()).collect(),
+    };
+    let apply = |s: MoveSpec| crate::engine::apply(&p, id, &crate::engine::Spec::MoveMethod(s));
+    let out = apply(spec(&["keeps"])).unwrap().render().unwrap();
+    let src_after = &out[Path::new("src/a/Src.java")];
+    assert!(!src_after.contains("adds") && !src_after.contains("keeps") && src_after.contains("stays"), "{src_after}");
+    let dest = &out[Path::new("src/a/OtherTest.java")];
+    assert!(dest.contains("public void adds()") && dest.contains("public void keeps()"), "{dest}");
+    let err = apply(spec(&["nowhere"])).unwrap_err();
+    assert_eq!(err.reason, "no_such_method", "{}", err.message);
 }
