@@ -287,6 +287,10 @@ pub struct SpecArgs {
     /// (`--methods a,b`)
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     pub methods: Vec<String>,
+    /// Move: `public` makes the members the destination cannot see public (by default only a
+    /// private member in the destination's package is widened, to package-private)
+    #[arg(long, value_name = "public")]
+    pub widen: Option<String>,
 }
 
 impl SpecArgs {
@@ -301,6 +305,7 @@ impl SpecArgs {
             params: self.param.clone(),
             with_helpers: self.with_helpers,
             methods: self.methods.clone(),
+            widen: self.widen.clone(),
         }
     }
 }

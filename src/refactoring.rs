@@ -99,6 +99,8 @@ pub struct SpecOptions {
     pub with_helpers: bool,
     /// Move: other methods of the same class that move with it, by name.
     pub methods: Vec<String>,
+    /// Move: `--widen public`.
+    pub widen: Option<String>,
 }
 
 #[cfg(test)]

@@ -181,6 +181,7 @@ impl SpecSource for Oracle {
                 keep_delegate: false,
                 with_helpers: false,
                 also: Vec::new(),
+                widen_public: false,
             }),
             RefactoringKind::RenameMethod => Spec::RenameMethod(RenameSpec { new_name }),
             RefactoringKind::ExtractAndMoveMethod => {
@@ -190,7 +191,13 @@ impl SpecSource for Oracle {
                 let to = destination(project, method, &dest);
                 Spec::ExtractAndMoveMethod(ExtractAndMoveSpec {
                     extract,
-                    move_to: MoveSpec { to, keep_delegate: false, with_helpers: false, also: Vec::new() },
+                    move_to: MoveSpec {
+                        to,
+                        keep_delegate: false,
+                        with_helpers: false,
+                        also: Vec::new(),
+                        widen_public: false,
+                    },
                 })
             }
             RefactoringKind::MoveAndInlineMethod => {
@@ -202,6 +209,7 @@ impl SpecSource for Oracle {
                     keep_delegate: false,
                     with_helpers: false,
                     also: Vec::new(),
+                    widen_public: false,
                 },
                 new_name,
             }),

@@ -405,6 +405,7 @@ class Billing {
             keep_delegate: false,
             with_helpers: false,
             also: Vec::new(),
+            widen_public: false,
         };
         let c = extract_and_move(&p, m, &spec, &mv).expect("compound");
         assert_eq!(c.destination, "a.Order");
@@ -470,6 +471,7 @@ class Billing {
             keep_delegate: false,
             with_helpers: false,
             also: Vec::new(),
+            widen_public: false,
         };
         let c = move_and_rename(&p, m, &mv, "amount").expect("compound");
         assert_eq!(c.signature, "int amount()");
@@ -512,6 +514,7 @@ class Billing {
             keep_delegate: false,
             with_helpers: false,
             also: Vec::new(),
+            widen_public: false,
         };
         let r = extract_and_move(&p, m, &spec, &mv).expect_err("the extracted method uses a private field");
         assert_eq!(r.reason, "private_member_used", "{}", r.message);

@@ -89,6 +89,8 @@ pub struct SpecFlags {
     pub with_helpers: bool,
     /// Move: other methods of the class that move too (`--methods`).
     pub methods: Vec<String>,
+    /// Move: `--widen public`.
+    pub widen_public: bool,
 }
 
 impl SpecFlags {
@@ -98,7 +100,7 @@ impl SpecFlags {
         let allowed: &[&str] = match kind {
             ExtractMethod => &["--lines", "--name", "--param"],
             InlineMethod => &["--at"],
-            MoveMethod => &["--to", "--keep-delegate", "--with-helpers", "--methods"],
+            MoveMethod => &["--to", "--keep-delegate", "--with-helpers", "--methods", "--widen"],
             RenameMethod => &["--name"],
             ExtractAndMoveMethod => &["--lines", "--name", "--to", "--keep-delegate", "--param"],
             MoveAndInlineMethod => &["--to", "--at"],
@@ -113,6 +115,7 @@ impl SpecFlags {
             ("--param", !args.params.is_empty()),
             ("--with-helpers", args.with_helpers),
             ("--methods", !args.methods.is_empty()),
+            ("--widen", args.widen.is_some()),
         ];
         if let Some((flag, _)) = given.iter().find(|(f, on)| *on && !allowed.contains(f)) {
             return Err(SpecError::FlagNotUsed { flag, kind, allowed: allowed.join(", ") });
@@ -131,6 +134,11 @@ impl SpecFlags {
             .transpose()?;
         let at = args.at.as_deref().map(parse_call_line).transpose()?;
         let params: Vec<String> = args.params.iter().map(|p| p.trim().to_string()).collect();
+        let widen_public = match args.widen.as_deref().map(str::trim) {
+            None => false,
+            Some("public") => true,
+            Some(other) => return Err(SpecError::Widen(other.to_string())),
+        };
         let methods: Vec<String> =
             args.methods.iter().map(|m| m.trim().to_string()).filter(|m| !m.is_empty()).collect();
         if params.iter().any(String::is_empty) {
@@ -145,6 +153,7 @@ impl SpecFlags {
             params,
             with_helpers: args.with_helpers,
             methods,
+            widen_public,
         })
     }
 
@@ -169,6 +178,7 @@ impl SpecFlags {
                 keep_delegate: self.keep_delegate,
                 with_helpers: self.with_helpers,
                 also: self.methods.clone(),
+                widen_public: self.widen_public,
             })
         };
         Some(match kind {
@@ -241,6 +251,8 @@ pub enum SpecError {
     FlagNotUsed { flag: &'static str, kind: RefactoringKind, allowed: String },
     #[error("--param names no expression")]
     Param,
+    #[error("--widen `{0}` is not a visibility mantra widens to")]
+    Widen(String),
 }
 
 impl Classify for SpecError {
@@ -259,6 +271,7 @@ impl Classify for SpecError {
                 format!("{} takes {allowed}", kind.name())
             }
             SpecError::Param => "give an expression of the selected statements, e.g. `--param 'r.rows()'`".into(),
+            SpecError::Widen(_) => "write `--widen public`".into(),
         })
     }
 }
@@ -325,7 +338,13 @@ fn extract_and_move(project: &Project, method: MethodId, spec: &ExtractAndMoveSp
 }
 
 fn move_and_inline(project: &Project, method: MethodId, spec: &MoveAndInlineSpec) -> Result<ChangeSet, Refusal> {
-    let mv = MoveSpec { to: spec.to.clone(), keep_delegate: false, with_helpers: false, also: Vec::new() };
+    let mv = MoveSpec {
+        to: spec.to.clone(),
+        keep_delegate: false,
+        with_helpers: false,
+        also: Vec::new(),
+        widen_public: false,
+    };
     super::compound::move_and_inline(project, method, &mv, spec.at.clone()).map(|c| c.changes)
 }
 
@@ -408,6 +427,7 @@ mod tests {
                 keep_delegate: false,
                 with_helpers: false,
                 also: Vec::new(),
+                widen_public: false,
             })
         );
         let err = from_options(RefactoringKind::RenameMethod, &args, file, 1).unwrap_err();

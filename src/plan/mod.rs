@@ -288,6 +288,7 @@ fn move_candidates(
             keep_delegate: flags.keep_delegate,
             with_helpers: flags.with_helpers,
             also: flags.methods.clone(),
+            widen_public: flags.widen_public,
         };
         let c = Candidate {
             spec: Spec::MoveMethod(spec.clone()),
@@ -306,6 +307,7 @@ fn move_candidates(
                 keep_delegate: flags.keep_delegate,
                 with_helpers: flags.with_helpers,
                 also: flags.methods.clone(),
+                widen_public: flags.widen_public,
             };
             let c = Candidate {
                 spec: Spec::MoveMethod(spec.clone()),

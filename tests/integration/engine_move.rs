@@ -19,7 +19,13 @@ mod move_eval;
 pub fn apply_move(root: &Path, target_spec: &str, to: &str, keep_delegate: bool) -> Moved {
     let project = Project::open(root).expect("open project");
     let t = target::resolve(&project, root, target_spec).unwrap_or_else(|e| panic!("{target_spec}: {e}"));
-    let spec = MoveSpec { to: to.parse().expect("destination"), keep_delegate, with_helpers: false, also: Vec::new() };
+    let spec = MoveSpec {
+        to: to.parse().expect("destination"),
+        keep_delegate,
+        with_helpers: false,
+        also: Vec::new(),
+        widen_public: false,
+    };
     let moved =
         plan(&project, t.method, &spec).unwrap_or_else(|r| panic!("{target_spec} → {to}: {}: {}", r.reason, r.message));
     mantra::workspace::writeback::write_atomically(root, &moved.changes).expect("write");
@@ -142,6 +148,7 @@ fn an_overriding_method_is_refused_in_the_demo() {
         keep_delegate: false,
         with_helpers: false,
         also: Vec::new(),
+        widen_public: false,
     };
     let r = plan(&project, t.method, &spec).expect_err("export overrides InvoiceExporter.export");
     assert_eq!(r.reason, "in_hierarchy", "{}", r.message);
@@ -174,6 +181,7 @@ fn demo_compounds_d17_d18_d19_build_and_pass() {
         keep_delegate: false,
         with_helpers: false,
         also: Vec::new(),
+        widen_public: false,
     };
     let d17 = extract_and_move(&project, issue.method, &extract, &mv)
         .unwrap_or_else(|r| panic!("D17: {}: {}", r.reason, r.message));
@@ -192,6 +200,7 @@ fn demo_compounds_d17_d18_d19_build_and_pass() {
         keep_delegate: false,
         with_helpers: false,
         also: Vec::new(),
+        widen_public: false,
     };
     let d19 = move_and_rename(&project, calc.method, &mv, "daysOverdue")
         .unwrap_or_else(|r| panic!("D19: {}: {}", r.reason, r.message));
@@ -209,6 +218,7 @@ fn demo_compounds_d17_d18_d19_build_and_pass() {
         keep_delegate: false,
         with_helpers: false,
         also: Vec::new(),
+        widen_public: false,
     };
     let d18 = move_and_inline(&project, settled.method, &mv, None)
         .unwrap_or_else(|r| panic!("D18: {}: {}", r.reason, r.message));

@@ -234,6 +234,7 @@ impl<'a> Workbench<'a> {
             params: Vec::new(),
             with_helpers: false,
             methods: Vec::new(),
+            widen: None,
         };
         let flags = SpecFlags::parse(kind, &spec_args).map_err(|e| {
             let hint = crate::error::Classify::hint(&e).map(|h| format!(" ({h})")).unwrap_or_default();

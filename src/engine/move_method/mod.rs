@@ -90,6 +90,10 @@ pub struct MoveSpec {
     /// Other methods of the same class that move with it, by name (`--methods a,b`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub also: Vec<String>,
+    /// Make members the destination cannot see public (`--widen public`); without it only a
+    /// private member in the destination's package is widened, to package-private.
+    #[serde(default)]
+    pub widen_public: bool,
 }
 
 /// What the move did, for reports and for compound refactorings that continue on the result.
@@ -288,14 +292,19 @@ impl<'p> Mover<'p> {
             }
         }
 
-        // Private members the destination uses, package-private now (it is in their package).
-        for m in &widened {
+        // Members the destination uses, made visible to it: package-private when it is in their
+        // package, public with `--widen public`.
+        for (m, to) in &widened {
             let f = project.source(m.owner);
-            let Some(edit) = text::widen_private(&f.text, m.decl, &m.simple) else {
+            let edit = match to {
+                Vis::Package => text::widen_private(&f.text, m.decl, &m.simple),
+                _ => text::widen_to_public(f, m.decl, &m.simple),
+            };
+            let Some(edit) = edit else {
                 return Err(refuse(
                     Reason::PrivateMemberUsed,
                     format!(
-                        "the method uses the private `{}` of `{}` (line {}), and mantra cannot find where to widen it; make it package-private first",
+                        "the method uses `{}` of `{}` (line {}), and mantra cannot find where to widen it; widen it first",
                         m.name,
                         project.qualified_name(m.owner),
                         m.line
@@ -348,7 +357,15 @@ impl<'p> Mover<'p> {
             call_sites: sites.count,
             widened: widened
                 .iter()
-                .map(|m| format!("`{}` of `{}`: private → package-private", m.name, project.qualified_name(m.owner)))
+                .map(|(m, to)| {
+                    format!(
+                        "`{}` of `{}`: {} → {}",
+                        m.name,
+                        project.qualified_name(m.owner),
+                        m.vis.keyword().unwrap_or("package-private"),
+                        to.keyword().unwrap_or("package-private")
+                    )
+                })
                 .collect(),
         })
     }

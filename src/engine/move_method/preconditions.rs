@@ -279,29 +279,39 @@ impl<'p> Mover<'p> {
     /// The source members the body reaches through the new parameter or by qualified name. A
     /// private member of a class in the destination's package is widened to package-private (the
     /// least that lets the destination use it): those are returned, once each.
-    pub(super) fn check_members(&self, rw: &Rewriter<'_, 'p>, dest: TypeId) -> Result<Vec<Member>, Refusal> {
+    pub(super) fn check_members(&self, rw: &Rewriter<'_, 'p>, dest: TypeId) -> Result<Vec<(Member, Vis)>, Refusal> {
         let project = self.project;
-        let mut widen: Vec<Member> = Vec::new();
+        let mut widen: Vec<(Member, Vis)> = Vec::new();
         for m in &rw.members {
             let same_package = project.package_of(dest) == project.package_of(m.owner);
-            if m.vis == Vis::Private && same_package && !self.accessible(dest, m.owner, m.vis) {
-                // A private method made package-private could start overriding, or being
-                // overridden by, a method of the same signature up or down the hierarchy.
+            let to = if self.accessible(dest, m.owner, m.vis) {
+                None
+            } else if m.vis == Vis::Private && same_package {
+                Some(Vis::Package)
+            } else if self.spec.widen_public && (same_package || self.type_vis(m.owner) == Vis::Public) {
+                Some(Vis::Public)
+            } else {
+                None
+            };
+            if let Some(to) = to {
+                // A private method made visible could start overriding, or being overridden by,
+                // a method of the same signature up or down the hierarchy.
                 if m.shape.starts_with("method")
                     && let Some(other) = self.same_method_in_hierarchy(m)
                 {
                     return Err(refuse(
                         Reason::PrivateMemberUsed,
                         format!(
-                            "the method uses the private `{}` of `{}` (line {}); made package-private it would override or be overridden by `{other}`, so mantra leaves it private",
+                            "the method uses `{}` of `{}` (line {}); made {} it would override or be overridden by `{other}`, so mantra leaves it as it is",
                             m.name,
                             project.qualified_name(m.owner),
-                            m.line
+                            m.line,
+                            to.keyword().unwrap_or("package-private")
                         ),
                     ));
                 }
-                if !widen.iter().any(|w| w.owner == m.owner && w.decl == m.decl) {
-                    widen.push(m.clone());
+                if !widen.iter().any(|(w, _)| w.owner == m.owner && w.decl == m.decl) {
+                    widen.push((m.clone(), to));
                 }
                 continue;
             }
@@ -314,7 +324,7 @@ impl<'p> Mover<'p> {
                 return Err(refuse(
                     reason,
                     format!(
-                        "the method uses `{}` of `{}` (line {}), which is {what}, so `{}` cannot use it; make it accessible first (or move it too)",
+                        "the method uses `{}` of `{}` (line {}), which is {what}, so `{}` cannot use it; make it accessible first, move it too, or pass `--widen public`",
                         m.name,
                         project.qualified_name(m.owner),
                         m.line,

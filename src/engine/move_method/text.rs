@@ -329,3 +329,30 @@ pub(super) fn widen_private(src: &str, decl: (usize, usize), name: &str) -> Opti
     let start = decl.0 + at;
     Some(Edit::delete(start..skip_spaces(src, start + "private".len())))
 }
+
+/// The edit that makes the member `name` declared at `decl` (bytes of `file`) public: `private` or
+/// `protected` replaced, or `public` put before its first modifier keyword (after annotations), or
+/// before its type.
+pub(super) fn widen_to_public(file: &SourceFile, decl: (usize, usize), name: &str) -> Option<Edit> {
+    let src = file.text.as_str();
+    let text = src.get(decl.0..decl.1)?;
+    let head = &text[..crate::text::word_occurrences(text, name).next()?];
+    for kw in ["private", "protected"] {
+        if let Some(at) = crate::text::word_occurrences(head, kw).next() {
+            return Some(Edit::replace(decl.0 + at..decl.0 + at + kw.len(), "public"));
+        }
+    }
+    let mut node = file.root().descendant_for_byte_range(decl.0, decl.0)?;
+    while !matches!(node.kind(), "field_declaration" | "method_declaration" | "constant_declaration") {
+        node = node.parent()?;
+    }
+    let keyword = named_child_of_kind(node, "modifiers").and_then(|m| {
+        let mut c = m.walk();
+        m.children(&mut c).find(|k| !k.is_named())
+    });
+    let at = match keyword {
+        Some(k) => k.start_byte(),
+        None => after_modifiers(node)?.start_byte(),
+    };
+    Some(Edit::insert(at, "public "))
+}

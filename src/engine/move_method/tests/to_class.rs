@@ -126,7 +126,13 @@ fn private_members_the_destination_uses_become_package_private_in_its_package() 
     let done = plan(
         &p,
         id,
-        &MoveSpec { to: "class:a.Fees".parse().unwrap(), keep_delegate: false, with_helpers: false, also: Vec::new() },
+        &MoveSpec {
+            to: "class:a.Fees".parse().unwrap(),
+            keep_delegate: false,
+            with_helpers: false,
+            also: Vec::new(),
+            widen_public: false,
+        },
     )
     .unwrap();
     assert_eq!(
@@ -238,6 +244,7 @@ fn a_test_method_takes_its_private_helpers_along() {
         keep_delegate: false,
         with_helpers: true,
         also: Vec::new(),
+        widen_public: false,
     };
     let out = crate::engine::apply(&p, id, &crate::engine::Spec::MoveMethod(spec)).unwrap().render().unwrap();
     let src_after = &out[Path::new("src/a/Src.java")];
@@ -259,6 +266,7 @@ fn several_test_methods_move_together_as_one_change() {
         keep_delegate: false,
         with_helpers: false,
         also: also.iter().map(|s| s.to_string()).collect(),
+        widen_public: false,
     };
     let apply = |s: MoveSpec| crate::engine::apply(&p, id, &crate::engine::Spec::MoveMethod(s));
     let out = apply(spec(&["keeps"])).unwrap().render().unwrap();
@@ -268,4 +276,39 @@ fn several_test_methods_move_together_as_one_change() {
     assert!(dest.contains("public void adds()") && dest.contains("public void keeps()"), "{dest}");
     let err = apply(spec(&["nowhere"])).unwrap_err();
     assert_eq!(err.reason, "no_such_method", "{}", err.message);
+}
+
+#[test]
+fn widen_public_makes_what_another_package_needs_public() {
+    let src = "package a;\n\npublic class Src {\n    private int rate = 2;\n\n    int base() {\n        return 1;\n    }\n\n    @Deprecated\n    static final int CAP = 9;\n\n    public int fee(int n) {\n        return Math.min(n * rate + base(), CAP);\n    }\n}\n";
+    let fees = "package b;\n\npublic class Fees {\n}\n";
+    let files = [("src/a/Src.java", src), ("src/b/Fees.java", fees)];
+    assert_refused(&files, "src/a/Src.java", "fee", "class:b.Fees", "private_member_used", "--widen public");
+    let (_dir, p) = project(&files);
+    let fid = p.file_id(Path::new("src/a/Src.java")).unwrap();
+    let id = p.methods_in(fid).unwrap().into_iter().find(|&m| p.method(m).name == "fee").unwrap();
+    let spec = MoveSpec {
+        to: "class:b.Fees".parse().unwrap(),
+        keep_delegate: false,
+        with_helpers: false,
+        also: Vec::new(),
+        widen_public: true,
+    };
+    let done = plan(&p, id, &spec).unwrap();
+    assert_eq!(
+        done.widened,
+        [
+            "`rate` of `a.Src`: private → public",
+            "`base(...)` of `a.Src`: package-private → public",
+            "`CAP` of `a.Src`: package-private → public"
+        ]
+    );
+    let out = done.changes.render().unwrap();
+    let src_after = &out[Path::new("src/a/Src.java")];
+    for wanted in
+        ["    public int rate = 2;", "    public int base() {", "    @Deprecated\n    public static final int CAP = 9;"]
+    {
+        assert!(src_after.contains(wanted), "{wanted}:\n{src_after}");
+    }
+    assert!(out[Path::new("src/b/Fees.java")].contains("public static int fee(Src src, int n) {"), "{out:#?}");
 }
