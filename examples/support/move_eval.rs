@@ -197,20 +197,32 @@ fn replay(project_name: &str, record: &Value) -> Outcome {
         Ok(found) => found,
         Err(why) => return outcome(None, Status::NoSpec { why }),
     };
-    let spec_text = match &spec.to {
+    let mut spec_text = match &spec.to {
         mantra::engine::Destination::Param(n) => format!("param:{n}"),
         mantra::engine::Destination::Field(n) => format!("field:{n}"),
         mantra::engine::Destination::Class(n) => format!("class:{n}"),
     };
     let rename = described.new_name != described.name && kind == "Move And Rename Method";
     let start = Instant::now();
-    let run = catch_unwind(AssertUnwindSafe(|| -> Result<ChangeSet, Refusal> {
-        if rename {
-            move_and_rename(&project, method, &spec, &described.new_name).map(|c| c.changes)
-        } else {
-            plan(&project, method, &spec).map(|m| m.changes)
+    let attempt = |spec: &MoveSpec| {
+        catch_unwind(AssertUnwindSafe(|| -> Result<ChangeSet, Refusal> {
+            if rename {
+                move_and_rename(&project, method, spec, &described.new_name).map(|c| c.changes)
+            } else {
+                plan(&project, method, spec).map(|m| m.changes)
+            }
+        }))
+    };
+    let mut run = attempt(&spec);
+    // The developer's destination in another package may need members made public, as the
+    // developer made them (`--widen public`).
+    if matches!(&run, Ok(Err(r)) if r.reason == "private_member_used" || r.reason == "inaccessible_member") {
+        let widened = attempt(&MoveSpec { widen_public: true, ..spec.clone() });
+        if matches!(widened, Ok(Ok(_))) {
+            run = widened;
+            spec_text.push_str(" --widen public");
         }
-    }));
+    }
     let time = start.elapsed();
     let status = match run {
         Err(panic) => Status::Crashed { message: mantra::error::panic_message(panic.as_ref()).unwrap_or_default() },

@@ -265,10 +265,10 @@ fn pure_refactor_move_records_replay() {
             Status::Refused { .. } | Status::NoSpec { .. } => {}
         }
     }
-    // 22 of the 48 apply (20 confirmed by the detector); the others are refused for real reasons
-    // (constructors, overrides, members another package cannot see, a nested type of the same name
-    // in the destination, calls inherited from a class the destination does not extend, a class
-    // the commit created).
-    assert!(applied >= 22, "only {applied} Move records applied");
-    assert!(confirmed >= 20, "only {confirmed} applied Move records confirmed by the detector");
+    // 27 of the 48 apply (24 confirmed by the detector; some with `--widen public`); the others
+    // are refused for real reasons (constructors, overrides, members of a class another package
+    // cannot see, a nested type of the same name in the destination, calls inherited from a class
+    // the destination does not extend, a class the commit created).
+    assert!(applied >= 27, "only {applied} Move records applied");
+    assert!(confirmed >= 24, "only {confirmed} applied Move records confirmed by the detector");
 }
