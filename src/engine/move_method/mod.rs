@@ -85,15 +85,20 @@ pub struct MoveSpec {
     pub keep_delegate: bool,
     /// Move along the private methods of the class that only this method (and they) call
     /// (`--with-helpers`; `class:FQN` destinations).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub with_helpers: bool,
     /// Other methods of the same class that move with it, by name (`--methods a,b`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub also: Vec<String>,
     /// Make members the destination cannot see public (`--widen public`); without it only a
     /// private member in the destination's package is widened, to package-private.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub widen_public: bool,
+}
+
+/// Options that are off are left out of a spec's JSON, so specs read as before.
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// What the move did, for reports and for compound refactorings that continue on the result.
