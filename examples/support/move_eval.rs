@@ -314,10 +314,7 @@ fn derive_spec(project: &Project, source_path: &Path, d: &Described) -> Result<(
         // Any other class: the method becomes static there (a test method stays an instance method).
         format!("class:{}", d.dest_class)
     };
-    Ok((
-        method,
-        MoveSpec { to: to.parse()?, keep_delegate: false, with_helpers: false, also: Vec::new(), widen_public: false },
-    ))
+    Ok((method, MoveSpec::new(to.parse()?)))
 }
 
 /// The texts (Javadoc to closing brace) of the methods called `name` in class `class` of `text`.

@@ -176,41 +176,20 @@ impl SpecSource for Oracle {
             RefactoringKind::InlineMethod => {
                 Spec::InlineMethod(SpecFlags::default().inline_spec(&file, line, &decl.name))
             }
-            RefactoringKind::MoveMethod => Spec::MoveMethod(MoveSpec {
-                to: destination(project, method, &dest),
-                keep_delegate: false,
-                with_helpers: false,
-                also: Vec::new(),
-                widen_public: false,
-            }),
+            RefactoringKind::MoveMethod => Spec::MoveMethod(MoveSpec::new(destination(project, method, &dest))),
             RefactoringKind::RenameMethod => Spec::RenameMethod(RenameSpec { new_name }),
             RefactoringKind::ExtractAndMoveMethod => {
                 let extract = extract()?;
                 // The extracted method does not exist yet: its destination is reached from the
                 // source method's parameters and fields, or named outright.
                 let to = destination(project, method, &dest);
-                Spec::ExtractAndMoveMethod(ExtractAndMoveSpec {
-                    extract,
-                    move_to: MoveSpec {
-                        to,
-                        keep_delegate: false,
-                        with_helpers: false,
-                        also: Vec::new(),
-                        widen_public: false,
-                    },
-                })
+                Spec::ExtractAndMoveMethod(ExtractAndMoveSpec { extract, move_to: MoveSpec::new(to) })
             }
             RefactoringKind::MoveAndInlineMethod => {
                 Spec::MoveAndInlineMethod(MoveAndInlineSpec { to: Destination::Class(dest), at: None })
             }
             RefactoringKind::MoveAndRenameMethod => Spec::MoveAndRenameMethod(MoveAndRenameSpec {
-                move_to: MoveSpec {
-                    to: destination(project, method, &dest),
-                    keep_delegate: false,
-                    with_helpers: false,
-                    also: Vec::new(),
-                    widen_public: false,
-                },
+                move_to: MoveSpec::new(destination(project, method, &dest)),
                 new_name,
             }),
         };

@@ -400,13 +400,7 @@ class Billing {
             params: Vec::new(),
             param_types: Default::default(),
         };
-        let mv = MoveSpec {
-            to: "param:order".parse().expect("dest"),
-            keep_delegate: false,
-            with_helpers: false,
-            also: Vec::new(),
-            widen_public: false,
-        };
+        let mv = MoveSpec::new("param:order".parse().expect("dest"));
         let c = extract_and_move(&p, m, &spec, &mv).expect("compound");
         assert_eq!(c.destination, "a.Order");
         assert_eq!(c.signature, "int baseOf()");
@@ -466,13 +460,7 @@ class Billing {
 ";
         let (_d, p) = project(&[("src/a/Order.java", ORDER), ("src/a/Billing.java", service)]);
         let m = method(&p, "src/a/Billing.java", "calc");
-        let mv = MoveSpec {
-            to: "param:order".parse().expect("dest"),
-            keep_delegate: false,
-            with_helpers: false,
-            also: Vec::new(),
-            widen_public: false,
-        };
+        let mv = MoveSpec::new("param:order".parse().expect("dest"));
         let c = move_and_rename(&p, m, &mv, "amount").expect("compound");
         assert_eq!(c.signature, "int amount()");
         let out = texts(&c.changes);
@@ -509,13 +497,7 @@ class Billing {
             params: Vec::new(),
             param_types: Default::default(),
         };
-        let mv = MoveSpec {
-            to: "param:order".parse().expect("dest"),
-            keep_delegate: false,
-            with_helpers: false,
-            also: Vec::new(),
-            widen_public: false,
-        };
+        let mv = MoveSpec::new("param:order".parse().expect("dest"));
         let r = extract_and_move(&p, m, &spec, &mv).expect_err("the extracted method uses a private field");
         assert_eq!(r.reason, "private_member_used", "{}", r.message);
     }

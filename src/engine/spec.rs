@@ -338,13 +338,7 @@ fn extract_and_move(project: &Project, method: MethodId, spec: &ExtractAndMoveSp
 }
 
 fn move_and_inline(project: &Project, method: MethodId, spec: &MoveAndInlineSpec) -> Result<ChangeSet, Refusal> {
-    let mv = MoveSpec {
-        to: spec.to.clone(),
-        keep_delegate: false,
-        with_helpers: false,
-        also: Vec::new(),
-        widen_public: false,
-    };
+    let mv = MoveSpec::new(spec.to.clone());
     super::compound::move_and_inline(project, method, &mv, spec.at.clone()).map(|c| c.changes)
 }
 
@@ -420,16 +414,7 @@ mod tests {
 
         let args = SpecOptions { to: Some("field:numberGenerator".into()), ..Default::default() };
         let spec = from_options(RefactoringKind::MoveMethod, &args, file, 1).unwrap().unwrap();
-        assert_eq!(
-            spec,
-            Spec::MoveMethod(MoveSpec {
-                to: Destination::Field("numberGenerator".into()),
-                keep_delegate: false,
-                with_helpers: false,
-                also: Vec::new(),
-                widen_public: false,
-            })
-        );
+        assert_eq!(spec, Spec::MoveMethod(MoveSpec::new(Destination::Field("numberGenerator".into()))));
         let err = from_options(RefactoringKind::RenameMethod, &args, file, 1).unwrap_err();
         assert_eq!(err.to_string(), "--to does not apply to rename-method");
         let bad = SpecOptions { to: Some("nowhere".into()), ..Default::default() };

@@ -19,13 +19,7 @@ mod move_eval;
 pub fn apply_move(root: &Path, target_spec: &str, to: &str, keep_delegate: bool) -> Moved {
     let project = Project::open(root).expect("open project");
     let t = target::resolve(&project, root, target_spec).unwrap_or_else(|e| panic!("{target_spec}: {e}"));
-    let spec = MoveSpec {
-        to: to.parse().expect("destination"),
-        keep_delegate,
-        with_helpers: false,
-        also: Vec::new(),
-        widen_public: false,
-    };
+    let spec = MoveSpec { keep_delegate, ..MoveSpec::new(to.parse().expect("destination")) };
     let moved =
         plan(&project, t.method, &spec).unwrap_or_else(|r| panic!("{target_spec} → {to}: {}: {}", r.reason, r.message));
     mantra::workspace::writeback::write_atomically(root, &moved.changes).expect("write");
@@ -143,13 +137,7 @@ fn an_overriding_method_is_refused_in_the_demo() {
     // `export` implements `InvoiceExporter.export`; moving it would break dispatch.
     let path = PathBuf::from(p("export/PlainTextInvoiceExporter.java"));
     let t = target::resolve(&project, root, &format!("{}:export", path.display())).expect("target");
-    let spec = MoveSpec {
-        to: "param:invoice".parse().expect("dest"),
-        keep_delegate: false,
-        with_helpers: false,
-        also: Vec::new(),
-        widen_public: false,
-    };
+    let spec = MoveSpec::new("param:invoice".parse().expect("dest"));
     let r = plan(&project, t.method, &spec).expect_err("export overrides InvoiceExporter.export");
     assert_eq!(r.reason, "in_hierarchy", "{}", r.message);
 }
@@ -176,13 +164,7 @@ fn demo_compounds_d17_d18_d19_build_and_pass() {
         params: Vec::new(),
         param_types: Default::default(),
     };
-    let mv = MoveSpec {
-        to: "param:customer".parse().expect("dest"),
-        keep_delegate: false,
-        with_helpers: false,
-        also: Vec::new(),
-        widen_public: false,
-    };
+    let mv = MoveSpec::new("param:customer".parse().expect("dest"));
     let d17 = extract_and_move(&project, issue.method, &extract, &mv)
         .unwrap_or_else(|r| panic!("D17: {}: {}", r.reason, r.message));
     assert_eq!(d17.destination, "com.acme.invoicing.customer.Customer");
@@ -195,13 +177,7 @@ fn demo_compounds_d17_d18_d19_build_and_pass() {
 
     let project = Project::open(root).expect("reopen");
     let calc = target::resolve(&project, root, &p("report/AgingReport.java:calc")).expect("target");
-    let mv = MoveSpec {
-        to: "param:invoice".parse().expect("dest"),
-        keep_delegate: false,
-        with_helpers: false,
-        also: Vec::new(),
-        widen_public: false,
-    };
+    let mv = MoveSpec::new("param:invoice".parse().expect("dest"));
     let d19 = move_and_rename(&project, calc.method, &mv, "daysOverdue")
         .unwrap_or_else(|r| panic!("D19: {}: {}", r.reason, r.message));
     assert_eq!(d19.signature, "public long daysOverdue(LocalDate asOf)");
@@ -213,13 +189,7 @@ fn demo_compounds_d17_d18_d19_build_and_pass() {
 
     let project = Project::open(root).expect("reopen");
     let settled = target::resolve(&project, root, &p("payment/PaymentService.java:isSettledBy")).expect("target");
-    let mv = MoveSpec {
-        to: "class:com.acme.invoicing.invoice.Invoice".parse().expect("dest"),
-        keep_delegate: false,
-        with_helpers: false,
-        also: Vec::new(),
-        widen_public: false,
-    };
+    let mv = MoveSpec::new("class:com.acme.invoicing.invoice.Invoice".parse().expect("dest"));
     let d18 = move_and_inline(&project, settled.method, &mv, None)
         .unwrap_or_else(|r| panic!("D18: {}: {}", r.reason, r.message));
     assert_eq!(d18.destination, "com.acme.invoicing.invoice.Invoice");

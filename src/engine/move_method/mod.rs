@@ -96,6 +96,13 @@ pub struct MoveSpec {
     pub widen_public: bool,
 }
 
+impl MoveSpec {
+    /// A move to `to` with every option off.
+    pub fn new(to: Destination) -> MoveSpec {
+        MoveSpec { to, keep_delegate: false, with_helpers: false, also: Vec::new(), widen_public: false }
+    }
+}
+
 /// Options that are off are left out of a spec's JSON, so specs read as before.
 fn is_false(b: &bool) -> bool {
     !*b

@@ -18,13 +18,7 @@ pub(super) fn run(
     let (_dir, p) = project(files);
     let fid = p.file_id(Path::new(file)).expect("file");
     let id = p.methods_in(fid).expect("parsed").into_iter().find(|&m| p.method(m).name == method).expect("method");
-    let spec = MoveSpec {
-        to: to.parse().expect("destination"),
-        keep_delegate: keep,
-        with_helpers: false,
-        also: Vec::new(),
-        widen_public: false,
-    };
+    let spec = MoveSpec { keep_delegate: keep, ..MoveSpec::new(to.parse().expect("destination")) };
     let changes = move_method(&p, id, &spec)?;
     let rendered = changes.render().expect("edits apply");
     Ok(rendered.into_iter().map(|(p, t)| (p.display().to_string(), t)).collect())

@@ -123,18 +123,7 @@ fn private_members_the_destination_uses_become_package_private_in_its_package() 
     let (_dir, p) = project(&files);
     let fid = p.file_id(Path::new("src/a/Src.java")).unwrap();
     let id = p.methods_in(fid).unwrap().into_iter().find(|&m| p.method(m).name == "fee").unwrap();
-    let done = plan(
-        &p,
-        id,
-        &MoveSpec {
-            to: "class:a.Fees".parse().unwrap(),
-            keep_delegate: false,
-            with_helpers: false,
-            also: Vec::new(),
-            widen_public: false,
-        },
-    )
-    .unwrap();
+    let done = plan(&p, id, &MoveSpec::new("class:a.Fees".parse().unwrap())).unwrap();
     assert_eq!(
         done.widened,
         ["`rate` of `a.Src`: private → package-private", "`base(...)` of `a.Src`: private → package-private"]
