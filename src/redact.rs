@@ -43,14 +43,12 @@ pub fn register(value: &str) {
 
 /// `text` with every registered secret replaced by [`REDACTED`]; borrowed when there is none.
 pub fn scrub(text: &str) -> Cow<'_, str> {
-    let secrets = SECRETS.read().unwrap_or_else(PoisonError::into_inner);
-    let mut out = Cow::Borrowed(text);
-    for s in secrets.iter() {
-        if out.contains(s.as_str()) {
-            out = Cow::Owned(out.replace(s.as_str(), REDACTED));
-        }
+    match scrub_bytes(text.as_bytes()) {
+        Cow::Borrowed(_) => Cow::Borrowed(text),
+        // A UTF-8 secret matches only whole characters, and the replacement is ASCII: the result
+        // is UTF-8 still, so nothing is lost here.
+        Cow::Owned(bytes) => Cow::Owned(String::from_utf8_lossy(&bytes).into_owned()),
     }
-    out
 }
 
 /// Scrubs `text` in place.

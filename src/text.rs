@@ -48,6 +48,11 @@ pub fn reindent(text: &str, base: &str, indent: &str) -> String {
 }
 
 /// Whether `c` can be part of a Java identifier.
+/// `text` without any whitespace: how two spellings of one expression or type are compared.
+pub fn compact(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
 pub fn is_identifier_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '$'
 }

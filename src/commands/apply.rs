@@ -31,10 +31,7 @@ pub fn run(ctx: &mut Context, args: &ApplyArgs) -> anyhow::Result<Exit> {
         .with_context(|| format!("the change of run {id} ({}) was not written", shown.summary))?;
     preview::mark_applied(&run)?;
     let files: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
-    let count = match files.len() {
-        1 => "1 file".to_string(),
-        n => format!("{n} files"),
-    };
+    let count = super::files_count(files.len());
     let how = if shown.verdict == "accepted" { "verified" } else { "unverified" };
     let style = ctx.reporter.style();
     let human = format!("{}\n", style.bold(&format!("{}: {count} written ({how}, from run {id})", shown.summary)));

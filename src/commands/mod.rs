@@ -24,3 +24,8 @@ pub struct Context {
     pub reporter: Reporter,
     pub global: GlobalArgs,
 }
+
+/// `1 file`, `3 files`: how many files a change touches, for the summary line.
+fn files_count(n: usize) -> String {
+    if n == 1 { "1 file".to_string() } else { format!("{n} files") }
+}

@@ -198,10 +198,7 @@ pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
         }
         _ => {}
     }
-    let count = match files.len() {
-        1 => "1 file".to_string(),
-        n => format!("{n} files"),
-    };
+    let count = super::files_count(files.len());
     let what = match (&review, applied) {
         (None, true) => format!("{count} written (unverified)"),
         (Some(_), true) => format!("{count} written (verified)"),
@@ -436,10 +433,7 @@ fn run_agents(
         Status::Unverified => "unverified",
         Status::BrokenBaseline => "broken-baseline",
     };
-    let count = match files.len() {
-        1 => "1 file".to_string(),
-        n => format!("{n} files"),
-    };
+    let count = super::files_count(files.len());
     let what = match (&outcome.status, applied) {
         (Status::Accepted, true) => format!("{count} written (verified)"),
         (Status::Unverified, true) => format!("{count} written (unverified)"),

@@ -135,14 +135,14 @@ fn class_matches(wanted: &str, actual: &str) -> bool {
 }
 
 fn method_matches(wanted: &str, r: &Refactoring) -> bool {
-    let compact: String = wanted.chars().filter(|c| !c.is_whitespace()).collect();
+    let compact = crate::text::compact(wanted);
     if compact.contains('(') { compact == r.subject.signature } else { compact == r.subject.method }
 }
 
 /// Why the intended refactoring was not found, in the developer's terms.
 fn explain(intent: &Intent, b: &Side, a: &Side, about: &[&Refactoring]) -> String {
     let find = |side: &Side, class: &str, name: &str| -> Vec<usize> {
-        let compact: String = name.chars().filter(|c| !c.is_whitespace()).collect();
+        let compact = crate::text::compact(name);
         (0..side.methods.len())
             .filter(|&m| class_matches(class, &side.class_of(m).name))
             .filter(|&m| {

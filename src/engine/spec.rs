@@ -303,14 +303,13 @@ fn extract(project: &Project, method: MethodId, spec: &ExtractSpec) -> Result<Ch
 /// the called method's declared return type (the engine alone sees one file).
 pub fn with_param_types(project: &Project, method: MethodId, spec: &mut ExtractSpec) {
     let decl = project.method(method);
-    let squash = |t: &str| t.chars().filter(|c| !c.is_whitespace()).collect::<String>();
     for expr in &spec.params {
         if spec.param_types.contains_key(expr) {
             continue;
         }
-        let wanted = squash(expr);
+        let wanted = crate::text::compact(expr);
         let found = (0..decl.calls.len()).find_map(|i| {
-            if squash(project.method_source(method).slice(&decl.calls[i].span)) != wanted {
+            if crate::text::compact(project.method_source(method).slice(&decl.calls[i].span)) != wanted {
                 return None;
             }
             match project.resolve_call(method, i) {

@@ -118,7 +118,7 @@ impl std::fmt::Debug for HttpModel {
         f.debug_struct("HttpModel")
             .field("endpoint", &self.endpoint)
             .field("model", &self.model)
-            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("api_key", &self.api_key.as_ref().map(|_| crate::redact::REDACTED))
             .finish_non_exhaustive()
     }
 }
@@ -242,7 +242,7 @@ impl HttpModel {
     fn scrub(&self, text: String) -> String {
         match &self.api_key {
             Some(ApiKey(key)) if !key.is_empty() && text.contains(key.as_str()) => {
-                text.replace(key.as_str(), "<redacted>")
+                text.replace(key.as_str(), crate::redact::REDACTED)
             }
             _ => text,
         }

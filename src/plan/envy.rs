@@ -194,6 +194,28 @@ fn instance_destinations(
 }
 
 fn static_destinations(project: &Project, method: MethodId, in_range: &dyn Fn(usize) -> bool) -> Vec<DestinationScore> {
+    let (uses, own) = class_uses(project, method, in_range);
+    uses.into_iter()
+        .map(|(t, n)| {
+            let class = project.qualified_name(t);
+            DestinationScore {
+                to: Destination::Class(class.clone()),
+                class,
+                uses: n,
+                own_uses: own,
+                score: score(n, own),
+            }
+        })
+        .collect()
+}
+
+/// How often the method (on `in_range` lines) uses each other project class: calls into it and
+/// its name in a declaration; and how often it uses its own class.
+fn class_uses(
+    project: &Project,
+    method: MethodId,
+    in_range: &dyn Fn(usize) -> bool,
+) -> (BTreeMap<TypeId, usize>, usize) {
     let decl = project.method(method);
     let owner = project.owner(method);
     let file = method.file();
@@ -229,18 +251,7 @@ fn static_destinations(project: &Project, method: MethodId, in_range: &dyn Fn(us
             }
         }
     }
-    uses.into_iter()
-        .map(|(t, n)| {
-            let class = project.qualified_name(t);
-            DestinationScore {
-                to: Destination::Class(class.clone()),
-                class,
-                uses: n,
-                own_uses: own,
-                score: score(n, own),
-            }
-        })
-        .collect()
+    (uses, own)
 }
 
 /// `class:FQN` destinations of an instance method: the classes whose members it uses by name, as
@@ -252,9 +263,9 @@ fn class_destinations(project: &Project, method: MethodId, in_range: &dyn Fn(usi
     let owner = project.owner(method);
     let layout = project.layout();
     let in_tests = |t: TypeId| layout.is_test_file(project.path(t.file()));
+    let (uses, own) = class_uses(project, method, in_range);
     let mut out: Vec<DestinationScore> = Vec::new();
-    for d in static_destinations(project, method, in_range) {
-        let Some(t) = project.find_type(&d.class) else { continue };
+    for (t, n) in uses {
         let targets = if decl.is_test() {
             test_classes_of(project, t).into_iter().filter(|&x| x != owner).collect()
         } else if in_tests(t) && !in_tests(owner) {
@@ -267,14 +278,8 @@ fn class_destinations(project: &Project, method: MethodId, in_range: &dyn Fn(usi
             if out.iter().any(|o| o.class == class) {
                 continue;
             }
-            let score = (score(d.uses, d.own_uses) * 0.9 * 100.0).round() / 100.0;
-            out.push(DestinationScore {
-                to: Destination::Class(class.clone()),
-                class,
-                uses: d.uses,
-                own_uses: d.own_uses,
-                score,
-            });
+            let score = (score(n, own) * 0.9 * 100.0).round() / 100.0;
+            out.push(DestinationScore { to: Destination::Class(class.clone()), class, uses: n, own_uses: own, score });
         }
     }
     out

@@ -140,7 +140,7 @@ impl Checkstyle {
                 message: "the file does not exist".into(),
             });
         }
-        let props = PropertiesFile::write(&self.rules)?;
+        let props = properties_file(&self.rules)?;
         let cmd = self
             .command()
             .arg("-c")
@@ -243,21 +243,12 @@ pub fn rules_file(config: &CheckstyleConfig, project_root: &Path) -> PathBuf {
 }
 
 /// A `-p` properties file setting `config_loc`, deleted when dropped (or on an interrupt).
-struct PropertiesFile(TempPath);
-
-impl PropertiesFile {
-    fn write(rules: &Path) -> Result<PropertiesFile, CheckstyleError> {
-        let dir = rules.parent().unwrap_or(Path::new("."));
-        // Properties files treat `\` as an escape; `:` and `=` in values are fine after the first `=`.
-        let value = dir.to_string_lossy().replace('\\', "\\\\");
-        TempPath::file("mantra-checkstyle", ".properties", format!("config_loc={value}\n").as_bytes())
-            .map(PropertiesFile)
-            .map_err(|source| CheckstyleError::Io { path: std::env::temp_dir(), source })
-    }
-
-    fn path(&self) -> &Path {
-        self.0.path()
-    }
+fn properties_file(rules: &Path) -> Result<TempPath, CheckstyleError> {
+    let dir = rules.parent().unwrap_or(Path::new("."));
+    // Properties files treat `\` as an escape; `:` and `=` in values are fine after the first `=`.
+    let value = dir.to_string_lossy().replace('\\', "\\\\");
+    TempPath::file("mantra-checkstyle", ".properties", format!("config_loc={value}\n").as_bytes())
+        .map_err(|source| CheckstyleError::Io { path: std::env::temp_dir(), source })
 }
 
 /// The XML document in Checkstyle's stdout, if it is complete (a run that died prints only its head).

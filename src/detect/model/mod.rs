@@ -246,5 +246,5 @@ fn package_of(f: &Parsed) -> Option<String> {
     let pkg = root.named_children(&mut c).find(|n| n.kind() == "package_declaration")?;
     let mut c = pkg.walk();
     let name = pkg.named_children(&mut c).find(|n| matches!(n.kind(), "identifier" | "scoped_identifier"))?;
-    Some(f.text_of(name).chars().filter(|c| !c.is_whitespace()).collect())
+    Some(crate::text::compact(f.text_of(name)))
 }

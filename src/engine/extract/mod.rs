@@ -213,12 +213,15 @@ impl<'a> Extractor<'a> {
         // Expressions passed in: a local read only inside them is no longer a parameter.
         let subs = self.parameterised(&sel, &flow, frag.clone())?;
         let in_sub = |at: usize| subs.iter().any(|s| s.ranges.iter().any(|r| r.contains(&at)));
-        let kept: Vec<usize> = ff
-            .params
-            .iter()
-            .copied()
-            .filter(|&i| flow.refs.iter().any(|r| r.var == i && frag.contains(&r.at) && !in_sub(r.at)))
-            .collect();
+        let kept: Vec<usize> = if subs.is_empty() {
+            ff.params.clone()
+        } else {
+            ff.params
+                .iter()
+                .copied()
+                .filter(|&i| flow.refs.iter().any(|r| r.var == i && frag.contains(&r.at) && !in_sub(r.at)))
+                .collect()
+        };
         let type_of = |i: usize| self.type_of(&flow, i);
         let mut params: Vec<(String, String)> =
             kept.iter().map(|&i| Ok((type_of(i)?, flow.vars[i].name.clone()))).collect::<Result<_, Refusal>>()?;

@@ -17,6 +17,7 @@ use super::{Extractor, Selection};
 use crate::engine::dataflow::{MethodFlow, var_type};
 use crate::engine::{Reason, Refusal};
 use crate::java::syntax::walk;
+use crate::text::compact;
 
 /// One parameterised expression: where it occurs, and the parameter that replaces it.
 pub(super) struct Substitution {
@@ -24,10 +25,6 @@ pub(super) struct Substitution {
     pub(super) ranges: Vec<Range<usize>>,
     pub(super) name: String,
     pub(super) ty: String,
-}
-
-fn squash(text: &str) -> String {
-    text.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
 impl Extractor<'_> {
@@ -42,14 +39,14 @@ impl Extractor<'_> {
         let mut taken: Vec<String> = flow.vars.iter().map(|v| v.name.clone()).collect();
         let mut out: Vec<Substitution> = Vec::new();
         for expr in &self.spec.params {
-            let wanted = squash(expr);
+            let wanted = compact(expr);
             if wanted.is_empty() {
                 return Err(Refusal::new(Reason::ParamNotFound, "`--param` names no expression"));
             }
             let mut nodes: Vec<Node<'_>> = Vec::new();
             for s in &sel.statements {
                 walk(*s, &mut |n| {
-                    if n.is_named() && !n.kind().ends_with("comment") && squash(&src[n.byte_range()]) == wanted {
+                    if n.is_named() && !n.kind().ends_with("comment") && compact(&src[n.byte_range()]) == wanted {
                         nodes.push(n);
                         return false;
                     }

@@ -54,11 +54,11 @@ pub(super) struct Method<'t> {
     /// Trivial getters of the declaring type's fields, by field name.
     pub(super) getters: HashMap<String, Getter>,
     pub(super) static_imports: HashSet<String>,
-    /// Static fields of the enclosing types (nearest first wins): name -> (that type's name, access).
-    /// Code outside them names such a field through its class.
+    /// Static fields of the enclosing types (the nearest declaration of a name wins): name ->
+    /// (that type's name, access). Code outside them names such a field through its class.
     pub(super) outer_statics: HashMap<String, (String, Access)>,
-    /// Static methods of the enclosing types, likewise (a name some overload of which is not
-    /// static is left out: which one a call means is not decided here).
+    /// Static methods of the enclosing types, likewise (a name whose nearest declaration has an
+    /// overload that is not static is left out: which one a call means is not decided here).
     pub(super) outer_static_methods: HashMap<String, (String, Access)>,
     pub(super) package: String,
 }
@@ -79,6 +79,46 @@ pub(super) struct Access {
     pub(super) is_static: bool,
     pub(super) is_private: bool,
     pub(super) is_public: bool,
+}
+
+/// The fields and methods a type body declares, by name. Constants and an interface's fields are
+/// static; overloads are merged: private only if all are, static only if all are.
+fn members_of(
+    body: Node<'_>,
+    file: &SourceFile,
+    in_interface: bool,
+) -> (HashMap<String, Access>, HashMap<String, Access>) {
+    let text = file.text.as_str();
+    let mut fields = HashMap::new();
+    let mut methods: HashMap<String, Access> = HashMap::new();
+    for member in body.named_children(&mut body.walk()) {
+        match member.kind() {
+            "field_declaration" | "constant_declaration" => {
+                let acc = access_of(member, text, in_interface);
+                let acc = if member.kind() == "constant_declaration" || in_interface {
+                    Access { is_static: true, ..acc }
+                } else {
+                    acc
+                };
+                for d in member.children_by_field_name("declarator", &mut member.walk()) {
+                    if let Some(n) = d.child_by_field_name("name") {
+                        fields.insert(file.text_of(n).to_string(), acc);
+                    }
+                }
+            }
+            "method_declaration" => {
+                if let Some(n) = member.child_by_field_name("name") {
+                    let acc = access_of(member, text, in_interface);
+                    let entry = methods.entry(file.text_of(n).to_string()).or_insert(acc);
+                    entry.is_private &= acc.is_private;
+                    entry.is_static &= acc.is_static;
+                    entry.is_public |= acc.is_public;
+                }
+            }
+            _ => {}
+        }
+    }
+    (fields, methods)
 }
 
 pub(super) fn modifiers_text<'s>(node: Node<'_>, text: &'s str) -> &'s str {
@@ -331,39 +371,13 @@ impl<'t> Method<'t> {
             all.iter().copied().filter(|n| is_statement_expression(n.kind()) && !in_nested_scope(*n, body)).collect();
         let has_inner_class = all.iter().any(|n| n.kind() == "class_body");
 
-        let mut fields = HashMap::new();
-        let mut methods = HashMap::new();
-        for member in type_body.named_children(&mut type_body.walk()) {
-            match member.kind() {
-                "field_declaration" | "constant_declaration" => {
-                    let acc = access_of(member, text, in_interface);
-                    let acc = if member.kind() == "constant_declaration" || in_interface {
-                        Access { is_static: true, ..acc }
-                    } else {
-                        acc
-                    };
-                    for d in member.children_by_field_name("declarator", &mut member.walk()) {
-                        if let Some(n) = d.child_by_field_name("name") {
-                            fields.insert(file.text_of(n).to_string(), acc);
-                        }
-                    }
-                }
-                "method_declaration" => {
-                    if let Some(n) = member.child_by_field_name("name") {
-                        let acc = access_of(member, text, in_interface);
-                        let entry = methods.entry(file.text_of(n).to_string()).or_insert(acc);
-                        // overloads: private only if all are, static only if all are
-                        entry.is_private &= acc.is_private;
-                        entry.is_static &= acc.is_static;
-                        entry.is_public |= acc.is_public;
-                    }
-                }
-                _ => {}
-            }
-        }
+        let (fields, methods) = members_of(type_body, file, in_interface);
+        // The statics of the enclosing types, the nearest first: a name one of them declares
+        // (static or not), or the declaring type itself, hides it in those further out.
         let mut outer_statics: HashMap<String, (String, Access)> = HashMap::new();
         let mut outer_static_methods: HashMap<String, (String, Access)> = HashMap::new();
-        let mut non_static_outer: HashSet<String> = HashSet::new();
+        let mut seen_fields: HashSet<String> = fields.keys().cloned().collect();
+        let mut seen_methods: HashSet<String> = methods.keys().cloned().collect();
         let mut outer = type_decl.parent();
         while let Some(o) = outer {
             let is_type = matches!(
@@ -373,36 +387,14 @@ impl<'t> Method<'t> {
             if let (true, Some(name), Some(body)) =
                 (is_type, o.child_by_field_name("name"), o.child_by_field_name("body"))
             {
-                let outer_interface = o.kind() == "interface_declaration";
-                for member in body.named_children(&mut body.walk()) {
-                    if member.kind() == "method_declaration"
-                        && let Some(n) = member.child_by_field_name("name")
-                    {
-                        let method = file.text_of(n).to_string();
-                        let acc = access_of(member, text, outer_interface);
-                        if !methods.contains_key(&method) && !non_static_outer.contains(&method) {
-                            if acc.is_static {
-                                outer_static_methods.entry(method).or_insert((file.text_of(name).to_string(), acc));
-                            } else {
-                                outer_static_methods.remove(&method);
-                                non_static_outer.insert(method);
-                            }
-                        }
-                        continue;
-                    }
-                    if !matches!(member.kind(), "field_declaration" | "constant_declaration") {
-                        continue;
-                    }
-                    let acc = access_of(member, text, outer_interface);
-                    if !(acc.is_static || outer_interface || member.kind() == "constant_declaration") {
-                        continue;
-                    }
-                    for d in member.children_by_field_name("declarator", &mut member.walk()) {
-                        if let Some(n) = d.child_by_field_name("name") {
-                            let field = file.text_of(n).to_string();
-                            if !fields.contains_key(&field) {
-                                outer_statics.entry(field).or_insert((file.text_of(name).to_string(), acc));
-                            }
+                let outer_name = file.text_of(name).to_string();
+                let (f, m) = members_of(body, file, o.kind() == "interface_declaration");
+                for (members, seen, statics) in
+                    [(f, &mut seen_fields, &mut outer_statics), (m, &mut seen_methods, &mut outer_static_methods)]
+                {
+                    for (member, acc) in members {
+                        if seen.insert(member.clone()) && acc.is_static {
+                            statics.insert(member, (outer_name.clone(), acc));
                         }
                     }
                 }

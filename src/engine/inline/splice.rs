@@ -70,10 +70,9 @@ pub(super) fn mergeable_return<'t>(m: &Method<'t>, caller_type: &str, _ctext: &s
                 .and_then(|d| d.child_by_field_name("name"))
                 .is_some_and(|n| m.file.text_of(n) == vname)
     })?;
-    let same_type = vdecl.child_by_field_name("type").is_some_and(|t| {
-        let norm = |s: &str| s.split_whitespace().collect::<String>();
-        norm(m.file.text_of(t)) == norm(caller_type)
-    });
+    let same_type = vdecl
+        .child_by_field_name("type")
+        .is_some_and(|t| crate::text::compact(m.file.text_of(t)) == crate::text::compact(caller_type));
     let declared_once =
         m.names.iter().filter(|n| is_declaration_name(**n) && m.file.text_of(**n) == vname).count() == 1;
     let reassigned = descendants(m.body).into_iter().any(|n| match n.kind() {

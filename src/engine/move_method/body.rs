@@ -23,8 +23,17 @@ pub(super) struct Member {
     pub(super) simple: String,
     /// An instance member (reached through the object), not a static one.
     pub(super) instance: bool,
-    /// What another class's member must match to stand for it: `field int`, `method (String,int)`.
-    pub(super) shape: String,
+    /// What another class's member must match to stand for it.
+    pub(super) shape: Shape,
+}
+
+/// A member's kind with what identifies it beyond its name.
+#[derive(Clone, PartialEq, Eq)]
+pub(super) enum Shape {
+    /// A field, by its declared type as written.
+    Field(String),
+    /// A method, by its erased parameter types.
+    Method(Vec<String>),
 }
 
 /// Rewrites the body of the moved method for its destination, collecting what the move needs.
@@ -490,7 +499,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
             decl: (d.span.start_byte, d.span.end_byte),
             simple: d.name.clone(),
             instance: !d.is_static(),
-            shape: method_shape(d),
+            shape: Shape::Method(d.erased_params()),
         });
     }
 
@@ -510,7 +519,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
             decl: (f.span.start_byte, f.span.end_byte),
             simple: f.name.clone(),
             instance: !f.is_static(),
-            shape: field_shape(f),
+            shape: Shape::Field(f.ty.text.clone()),
         });
     }
 
@@ -726,14 +735,4 @@ impl<'m, 'p> Rewriter<'m, 'p> {
             .chain(project.supertypes(self.m.source))
             .find_map(|t| project.type_decl(t).fields.iter().find(|f| f.name == name).map(|f| (t, f)))
     }
-}
-
-/// [`Member::shape`] of a method: its erased parameter types.
-pub(super) fn method_shape(d: &crate::java::symbols::MethodDecl) -> String {
-    format!("method ({})", d.erased_params().join(","))
-}
-
-/// [`Member::shape`] of a field: its declared type.
-pub(super) fn field_shape(f: &FieldDecl) -> String {
-    format!("field {}", f.ty.text)
 }

@@ -308,11 +308,7 @@ impl<'p> Mover<'p> {
         // package, public with `--widen public`.
         for (m, to) in &widened {
             let f = project.source(m.owner);
-            let edit = match to {
-                Vis::Package => text::widen_private(&f.text, m.decl, &m.simple),
-                _ => text::widen_to_public(f, m.decl, &m.simple),
-            };
-            let Some(edit) = edit else {
+            let Some(edit) = text::widen(f, m.decl, &m.simple, *to) else {
                 return Err(refuse(
                     Reason::PrivateMemberUsed,
                     format!(

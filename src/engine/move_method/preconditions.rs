@@ -1,7 +1,7 @@
 //! What a move must satisfy before anything is rewritten: the method itself, the destination,
 //! the members and callees the body uses, visibility, and name clashes in the destination.
 
-use super::body::{Member, Rewriter};
+use super::body::{Member, Rewriter, Shape};
 use super::{Destination, Mover, Via, Vis, refuse};
 use crate::engine::{Reason, Refusal};
 use crate::java::calls::Resolution;
@@ -276,46 +276,23 @@ impl<'p> Mover<'p> {
         Vis::of(&project.type_decl(ty).modifiers, in_interface)
     }
 
-    /// The source members the body reaches through the new parameter or by qualified name. A
-    /// private member of a class in the destination's package is widened to package-private (the
-    /// least that lets the destination use it): those are returned, once each.
+    /// The source members the body reaches through the new parameter or by qualified name. One the
+    /// destination cannot see is widened the least that lets it: a private member of a class in
+    /// its package to package-private, else (with `--widen public`) to public. Those are returned
+    /// with their new access, once each.
     pub(super) fn check_members(&self, rw: &Rewriter<'_, 'p>, dest: TypeId) -> Result<Vec<(Member, Vis)>, Refusal> {
         let project = self.project;
         let mut widen: Vec<(Member, Vis)> = Vec::new();
         for m in &rw.members {
-            let same_package = project.package_of(dest) == project.package_of(m.owner);
-            let to = if self.accessible(dest, m.owner, m.vis) {
-                None
-            } else if m.vis == Vis::Private && same_package {
-                Some(Vis::Package)
-            } else if self.spec.widen_public && (same_package || self.type_vis(m.owner) == Vis::Public) {
-                Some(Vis::Public)
-            } else {
-                None
-            };
-            if let Some(to) = to {
-                // A private method made visible could start overriding, or being overridden by,
-                // a method of the same signature up or down the hierarchy.
-                if m.shape.starts_with("method")
-                    && let Some(other) = self.same_method_in_hierarchy(m)
-                {
-                    return Err(refuse(
-                        Reason::PrivateMemberUsed,
-                        format!(
-                            "the method uses `{}` of `{}` (line {}); made {} it would override or be overridden by `{other}`, so mantra leaves it as it is",
-                            m.name,
-                            project.qualified_name(m.owner),
-                            m.line,
-                            to.keyword().unwrap_or("package-private")
-                        ),
-                    ));
-                }
-                if !widen.iter().any(|(w, _)| w.owner == m.owner && w.decl == m.decl) {
-                    widen.push((m.clone(), to));
-                }
+            if self.accessible(dest, m.owner, m.vis) {
                 continue;
             }
-            if !self.accessible(dest, m.owner, m.vis) {
+            let same_package = project.package_of(dest) == project.package_of(m.owner);
+            let to = if m.vis == Vis::Private && same_package {
+                Vis::Package
+            } else if self.spec.widen_public && (same_package || self.type_vis(m.owner) == Vis::Public) {
+                Vis::Public
+            } else {
                 let (reason, what) = if m.vis == Vis::Private {
                     (Reason::PrivateMemberUsed, "private")
                 } else {
@@ -331,6 +308,25 @@ impl<'p> Mover<'p> {
                         project.qualified_name(dest)
                     ),
                 ));
+            };
+            // A private method made visible could start overriding, or being overridden by, a
+            // method of the same signature up or down the hierarchy.
+            if matches!(m.shape, Shape::Method(_))
+                && let Some(other) = self.same_method_in_hierarchy(m)
+            {
+                return Err(refuse(
+                    Reason::PrivateMemberUsed,
+                    format!(
+                        "the method uses `{}` of `{}` (line {}); made {} it would override or be overridden by `{other}`, so mantra leaves it as it is",
+                        m.name,
+                        project.qualified_name(m.owner),
+                        m.line,
+                        to.keyword().unwrap_or("package-private")
+                    ),
+                ));
+            }
+            if !widen.iter().any(|(w, _)| w.owner == m.owner && w.decl == m.decl) {
+                widen.push((m.clone(), to));
             }
         }
         if rw.needs_source {
@@ -384,10 +380,12 @@ impl<'p> Mover<'p> {
             let inherited = dest_side.contains(&m.owner);
             let same = dest_side.iter().any(|&t| {
                 let d = project.type_decl(t);
-                d.fields.iter().any(|f| !f.is_static() && f.name == m.simple && super::body::field_shape(f) == m.shape)
+                d.fields
+                    .iter()
+                    .any(|f| !f.is_static() && f.name == m.simple && m.shape == Shape::Field(f.ty.text.clone()))
                     || project.methods_of(t).into_iter().any(|x| {
                         let x = project.method(x);
-                        !x.is_static() && x.name == m.simple && super::body::method_shape(x) == m.shape
+                        !x.is_static() && x.name == m.simple && m.shape == Shape::Method(x.erased_params())
                     })
             });
             if !inherited && !same {
@@ -416,7 +414,7 @@ impl<'p> Mover<'p> {
         for t in hierarchy {
             for x in project.methods_of(t) {
                 let d = project.method(x);
-                if d.name == m.simple && super::body::method_shape(d) == m.shape {
+                if d.name == m.simple && m.shape == Shape::Method(d.erased_params()) {
                     return Some(format!("{}#{}", project.qualified_name(t), d.name));
                 }
             }

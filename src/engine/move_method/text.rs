@@ -1,5 +1,6 @@
 //! Text helpers of the move: names, argument lists, indentation, where to insert and remove.
 
+use super::Vis;
 use crate::engine::Edit;
 use crate::java::SourceFile;
 use crate::java::project::{FileId, MethodId, Project, TypeId};
@@ -320,37 +321,32 @@ pub(super) fn find_signature(text: &str, name: &str, params: &[String], display:
         .map(|m| m.declaration())
 }
 
-/// The edit that drops `private` from the declaration at `decl` (bytes of `src`) of the member
-/// `name`: the keyword and the spaces after it, found among the words before the name.
-pub(super) fn widen_private(src: &str, decl: (usize, usize), name: &str) -> Option<Edit> {
-    let text = src.get(decl.0..decl.1)?;
-    let head = &text[..crate::text::word_occurrences(text, name).next()?];
-    let at = crate::text::word_occurrences(head, "private").next()?;
-    let start = decl.0 + at;
-    Some(Edit::delete(start..skip_spaces(src, start + "private".len())))
-}
-
-/// The edit that makes the member `name` declared at `decl` (bytes of `file`) public: `private` or
-/// `protected` replaced, or `public` put before its first modifier keyword (after annotations), or
-/// before its type.
-pub(super) fn widen_to_public(file: &SourceFile, decl: (usize, usize), name: &str) -> Option<Edit> {
+/// The edit that widens the member `name` declared at `decl` (bytes of `file`) to `to`:
+/// package-private drops `private` (and the spaces after it); public replaces `private` or
+/// `protected`, or goes before the first modifier keyword (after annotations), or before the type.
+pub(super) fn widen(file: &SourceFile, decl: (usize, usize), name: &str, to: Vis) -> Option<Edit> {
     let src = file.text.as_str();
     let text = src.get(decl.0..decl.1)?;
     let head = &text[..crate::text::word_occurrences(text, name).next()?];
+    let keyword = |kw: &str| crate::text::word_occurrences(head, kw).next().map(|at| decl.0 + at);
+    if to == Vis::Package {
+        let start = keyword("private")?;
+        return Some(Edit::delete(start..skip_spaces(src, start + "private".len())));
+    }
     for kw in ["private", "protected"] {
-        if let Some(at) = crate::text::word_occurrences(head, kw).next() {
-            return Some(Edit::replace(decl.0 + at..decl.0 + at + kw.len(), "public"));
+        if let Some(start) = keyword(kw) {
+            return Some(Edit::replace(start..start + kw.len(), "public"));
         }
     }
     let mut node = file.root().descendant_for_byte_range(decl.0, decl.0)?;
     while !matches!(node.kind(), "field_declaration" | "method_declaration" | "constant_declaration") {
         node = node.parent()?;
     }
-    let keyword = named_child_of_kind(node, "modifiers").and_then(|m| {
+    let first_keyword = named_child_of_kind(node, "modifiers").and_then(|m| {
         let mut c = m.walk();
         m.children(&mut c).find(|k| !k.is_named())
     });
-    let at = match keyword {
+    let at = match first_keyword {
         Some(k) => k.start_byte(),
         None => after_modifiers(node)?.start_byte(),
     };
