@@ -347,6 +347,10 @@ pub struct BatchArgs {
     /// The project's name in the reports [default: the repository folder's name]
     #[arg(long, value_name = "NAME")]
     pub project: Option<String>,
+    /// Replay only refactorings of these types (comma-separated or repeated), e.g.
+    /// `--type move-method,extract-and-move-method`
+    #[arg(long = "type", value_name = "TYPE", value_enum, value_delimiter = ',')]
+    pub types: Vec<RefactoringKind>,
     /// Run only the first N tasks
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,

@@ -193,8 +193,28 @@ impl SpecSource for Oracle {
                 new_name,
             }),
         };
+        // The human's code compiled, so whatever the moved method uses was visible to its new
+        // class: made so by the human where mantra would refuse (`--widen public`).
+        if let Some(widened) = widened_public(&spec) {
+            alternatives.push(widened);
+        }
         let specs = std::iter::once(spec).chain(alternatives).collect();
         Ok(Proposal { specs, origin: Some(origin), ..Proposal::default() })
+    }
+}
+
+/// `spec` with `--widen public`, for the specs that move a method; `None` for the others.
+fn widened_public(spec: &Spec) -> Option<Spec> {
+    let widen = |m: &MoveSpec| MoveSpec { widen_public: true, ..m.clone() };
+    match spec {
+        Spec::MoveMethod(m) => Some(Spec::MoveMethod(widen(m))),
+        Spec::ExtractAndMoveMethod(s) => {
+            Some(Spec::ExtractAndMoveMethod(ExtractAndMoveSpec { move_to: widen(&s.move_to), ..s.clone() }))
+        }
+        Spec::MoveAndRenameMethod(s) => {
+            Some(Spec::MoveAndRenameMethod(MoveAndRenameSpec { move_to: widen(&s.move_to), ..s.clone() }))
+        }
+        _ => None,
     }
 }
 
@@ -300,6 +320,11 @@ mod tests {
         assert_eq!(proposal.origin, Some("record"));
         let Spec::MoveAndRenameMethod(spec) = &proposal.specs[0] else { panic!("{:?}", proposal.specs) };
         assert_eq!((spec.move_to.to.clone(), spec.new_name.as_str()), (Destination::Class("a.Util".into()), "doubled"));
+        assert!(!spec.move_to.widen_public);
+        // Should the engine refuse it for a member the destination cannot see, the same spec with
+        // `--widen public` comes next: the human's code compiled with that member visible.
+        let Spec::MoveAndRenameMethod(widened) = &proposal.specs[1] else { panic!("{:?}", proposal.specs) };
+        assert!(widened.move_to.widen_public && widened.move_to.to == spec.move_to.to && widened.new_name == "doubled");
 
         let extract = super::super::task::Record {
             kind: "Extract Method".into(),

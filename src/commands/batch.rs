@@ -77,6 +77,12 @@ pub fn run(ctx: &mut Context, args: &BatchArgs) -> anyhow::Result<Exit> {
     let plan = plan(ctx, args, runner.as_ref(), &project)?;
     if plan.tasks.is_empty() {
         let what = if args.impure { "method-level refactorings" } else { "pure method-level refactorings" };
+        let what = if args.types.is_empty() {
+            what.to_string()
+        } else {
+            let types: Vec<&str> = args.types.iter().map(|k| k.name()).collect();
+            format!("{what} of type {}", types.join(", "))
+        };
         return Err(BatchError::NoTasks(format!("the commits hold no {what} mantra performs")).into());
     }
     crate::workspace::set_interrupt_note(Some(crate::batch::interrupt_note(0, plan.tasks.len(), 0, &out)));
@@ -223,6 +229,9 @@ fn plan(ctx: &mut Context, args: &BatchArgs, runner: &dyn Runner, project: &str)
             tasks.extend(task::from_commit(project, &commit, args.impure));
             commits.insert(commit.sha.clone(), Ok(commit));
         }
+    }
+    if !args.types.is_empty() {
+        tasks.retain(|t| args.types.contains(&t.kind));
     }
     if let Some(n) = args.limit {
         tasks.truncate(n);

@@ -16,11 +16,12 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
+use super::edit::minimal_edit;
 use super::extract::{self, ExtractSpec};
 use super::inline::{CallLine, InlineSpec, MethodSelector, inline_method_in_project};
 use super::move_method::{self, MoveSpec, Moved};
 use super::rename::{RenameSpec, rename_method};
-use super::{ChangeSet, Edit, FileChange, Reason, Refusal};
+use super::{ChangeSet, FileChange, Reason, Refusal};
 use crate::java::project::{MethodId, Project};
 
 /// What a compound refactoring did.
@@ -47,7 +48,23 @@ pub fn extract_and_move(
     let file = project.method_source(method);
     let mut spec = extract.clone();
     spec.method_line.get_or_insert(decl.span.start_line);
-    let extraction = extract::plan(file, &spec)?;
+    // The new method's name may be taken in the source class (often by the method it is
+    // extracted from) yet free in the destination: it is extracted under a free name, moved,
+    // then renamed there, where the rename checks the name.
+    let mut rename_to = None;
+    let extraction = match extract::plan(file, &spec) {
+        Err(r) if r.reason == Reason::NameClash => {
+            let taken: Vec<String> =
+                project.methods_of(project.owner(method)).into_iter().map(|m| project.method(m).name.clone()).collect();
+            let free = (1..)
+                .map(|n| format!("{}{}", spec.name, if n == 1 { "Moved".to_string() } else { format!("Moved{n}") }))
+                .find(|n| !taken.contains(n))
+                .unwrap_or_default();
+            rename_to = Some(std::mem::replace(&mut spec.name, free));
+            extract::plan(file, &spec).map_err(|_| r)?
+        }
+        other => other?,
+    };
     let overlay = overlay_of(&extraction.changes)?;
     let after = Project::open_with_overlay(project.root(), overlay).map_err(io_refusal)?;
 
@@ -71,16 +88,30 @@ pub fn extract_and_move(
         .ok_or_else(|| internal(format!("the extracted method `{}` is not where extraction put it", spec.name)))?;
 
     let moved = move_method::plan(&after, new_method, mv)?;
-    let changes = compose(&[&extraction.changes, &moved.changes])?;
-    Ok(Compound {
-        changes,
-        steps: vec![
-            format!("extracted lines {}-{} into `{}`", extraction.lines.0, extraction.lines.1, extraction.signature),
-            format!("moved it to `{}` as `{}`", moved.destination, moved.signature),
-        ],
-        destination: moved.destination,
-        signature: moved.signature,
-    })
+    let mut steps = vec![
+        format!("extracted lines {}-{} into `{}`", extraction.lines.0, extraction.lines.1, extraction.signature),
+        format!("moved it to `{}` as `{}`", moved.destination, moved.signature),
+    ];
+    let mut signature = moved.signature.clone();
+    let changes = match rename_to {
+        None => compose(&[&extraction.changes, &moved.changes])?,
+        Some(name) => {
+            let both = compose(&[&extraction.changes, &moved.changes])?;
+            let renamed = rename_moved(project, &both, &moved, &name)?;
+            steps.push(format!("renamed it to `{name}` (the name is taken in `{owner_display}`)"));
+            signature = moved.signature.replacen(&format!(" {}(", moved.name), &format!(" {name}("), 1);
+            compose(&[&both, &renamed])?
+        }
+    };
+    Ok(Compound { changes, steps, destination: moved.destination, signature })
+}
+
+/// The rename of the method `moved` put in its new class, planned on the project as `changes`
+/// (against `project`'s texts) leave it.
+fn rename_moved(project: &Project, changes: &ChangeSet, moved: &Moved, new_name: &str) -> Result<ChangeSet, Refusal> {
+    let after = Project::open_with_overlay(project.root(), overlay_of(changes)?).map_err(io_refusal)?;
+    let target = find_moved(&after, moved)?;
+    rename_method(&after, target, &RenameSpec { new_name: new_name.to_string() })
 }
 
 /// Moves `method` as `mv` says, then renames it to `new_name` in its new class.
@@ -91,11 +122,7 @@ pub fn move_and_rename(
     new_name: &str,
 ) -> Result<Compound, Refusal> {
     let moved = move_method::plan(project, method, mv)?;
-    let overlay = overlay_of(&moved.changes)?;
-    let after = Project::open_with_overlay(project.root(), overlay).map_err(io_refusal)?;
-    let target = find_moved(&after, &moved)?;
-    let spec = RenameSpec { new_name: new_name.to_string() };
-    let renamed = rename_method(&after, target, &spec)?;
+    let renamed = rename_moved(project, &moved.changes, &moved, new_name)?;
     let changes = compose(&[&moved.changes, &renamed])?;
     let signature = moved.signature.replacen(&format!(" {}(", moved.name), &format!(" {new_name}("), 1);
     Ok(Compound {
@@ -306,20 +333,6 @@ pub fn compose(steps: &[&ChangeSet]) -> Result<ChangeSet, Refusal> {
     Ok(out)
 }
 
-/// The single edit turning `before` into `after`: the differing middle, common prefix and suffix kept.
-pub fn minimal_edit(before: &str, after: &str) -> Edit {
-    let mut prefix = before.bytes().zip(after.bytes()).take_while(|(a, b)| a == b).count();
-    while !before.is_char_boundary(prefix) || !after.is_char_boundary(prefix) {
-        prefix -= 1;
-    }
-    let max_suffix = (before.len() - prefix).min(after.len() - prefix);
-    let mut suffix = before.bytes().rev().zip(after.bytes().rev()).take(max_suffix).take_while(|(a, b)| a == b).count();
-    while !before.is_char_boundary(before.len() - suffix) || !after.is_char_boundary(after.len() - suffix) {
-        suffix -= 1;
-    }
-    Edit::replace(prefix..before.len() - suffix, &after[prefix..after.len() - suffix])
-}
-
 fn internal(message: String) -> Refusal {
     Refusal::new(
         Reason::CompoundInconsistent,
@@ -375,6 +388,50 @@ public class Order {
     }
 }
 ";
+
+    #[test]
+    fn an_extracted_method_named_like_its_source_moves_to_a_new_class_under_that_name() {
+        // The developer extracts the whole body of `fee` into `fee` of a new class `Fees`: the
+        // name is taken in `Billing` (by `fee` itself), free in `Fees`, which does not exist yet.
+        let billing = "package a;
+
+class Billing {
+    int fee(int amount, int rate) {
+        int cents = amount * rate;
+        return cents / 100;
+    }
+}
+";
+        let (_d, p) = project(&[("src/a/Billing.java", billing)]);
+        let m = method(&p, "src/a/Billing.java", "fee");
+        let spec = ExtractSpec {
+            file: "src/a/Billing.java".into(),
+            method_line: None,
+            lines: (5, 6),
+            name: "fee".into(),
+            visibility: None,
+            local_types: BTreeMap::new(),
+            params: Vec::new(),
+            param_types: Default::default(),
+        };
+        let mv = MoveSpec::new("class:a.Fees".parse().expect("dest"));
+        let c = extract_and_move(&p, m, &spec, &mv).expect("compound");
+        assert_eq!((c.destination.as_str(), c.signature.as_str()), ("a.Fees", "static int fee(int amount, int rate)"));
+        assert_eq!(
+            texts(&c.changes),
+            [
+                (
+                    "src/a/Billing.java".to_string(),
+                    billing.replace("        int cents = amount * rate;\n        return cents / 100;", "        return Fees.fee(amount, rate);")
+                ),
+                (
+                    "src/a/Fees.java".to_string(),
+                    "package a;\n\nclass Fees {\n    static int fee(int amount, int rate) {\n        int cents = amount * rate;\n        return cents / 100;\n    }\n}\n".to_string()
+                ),
+            ]
+        );
+        assert!(c.steps.iter().any(|s| s.contains("renamed it to `fee`")), "{:?}", c.steps);
+    }
 
     #[test]
     fn extract_then_move_is_one_change_against_the_original() {

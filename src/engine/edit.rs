@@ -141,6 +141,20 @@ pub fn apply(path: &str, original: &str, edits: &[Edit]) -> Result<String, EditC
     Ok(out)
 }
 
+/// The single edit turning `before` into `after`: the differing middle, common prefix and suffix kept.
+pub fn minimal_edit(before: &str, after: &str) -> Edit {
+    let mut prefix = before.bytes().zip(after.bytes()).take_while(|(a, b)| a == b).count();
+    while !before.is_char_boundary(prefix) || !after.is_char_boundary(prefix) {
+        prefix -= 1;
+    }
+    let max_suffix = (before.len() - prefix).min(after.len() - prefix);
+    let mut suffix = before.bytes().rev().zip(after.bytes().rev()).take(max_suffix).take_while(|(a, b)| a == b).count();
+    while !before.is_char_boundary(before.len() - suffix) || !after.is_char_boundary(after.len() - suffix) {
+        suffix -= 1;
+    }
+    Edit::replace(prefix..before.len() - suffix, &after[prefix..after.len() - suffix])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -178,6 +178,13 @@ impl Project {
         Ok(project)
     }
 
+    /// This project with one more file (or one file's text replaced), on top of its own overlay.
+    pub fn with_file(&self, rel: PathBuf, text: String) -> Result<Project, JavaError> {
+        let mut overlay = self.overlay.clone();
+        overlay.insert(rel, text);
+        Project::open_with_overlay(&self.root, overlay)
+    }
+
     fn walk(root: &Path) -> Result<Vec<PathBuf>, JavaError> {
         let mut files = Vec::new();
         let walker = ignore::WalkBuilder::new(root)
@@ -446,6 +453,11 @@ impl Project {
     pub fn files_containing(&self, needle: &str) -> Vec<FileId> {
         let scan = self.scan();
         scan.texts.par_iter().enumerate().filter(|(_, t)| t.contains(needle)).map(|(i, _)| FileId(i as u32)).collect()
+    }
+
+    /// Whether some file of the project declares `package` (empty: the default package).
+    pub fn has_package(&self, package: &str) -> bool {
+        self.scan().packages.contains_key(package)
     }
 
     /// Finds a type by its fully qualified name (`a.b.Outer.Inner`).

@@ -206,6 +206,16 @@ fn batch_replays_a_history_in_oracle_and_planner_modes_and_tabulates_them() {
     assert!(tasks.is_empty());
     assert_eq!((summary["skipped"].as_u64(), summary["ran"].as_u64()), (Some(5), Some(0)));
 
+    // --type keeps only refactorings of those types (here, all already done: skipped).
+    let only = ["--type", "move-method,extract-and-move-method", "--type", "rename-method"];
+    let run = mantra_env(dir.path(), &[&args[..], &["--resume"], &only[..]].concat(), &env);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let (_, summary) = events(&run.stdout);
+    assert_eq!((summary["skipped"].as_u64(), summary["ran"].as_u64()), (Some(3), Some(0)), "{summary:#}");
+    let run = mantra_env(dir.path(), &[&args[..], &["--type", "move"]].concat(), &env);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("move-method") && run.stderr.contains("'move'"), "{}", run.stderr);
+
     // The planner, pure refactorings only, two at a time, in the same folder (checkouts and
     // baselines shared with the oracle's run).
     let args =

@@ -94,6 +94,49 @@ fn demo_moves_to_any_class_build_and_pass() {
     }
     assert!(!read(root, &format!("{tests}/money/MoneyTest.java")).contains("equalAmountsAreEqual"));
 
+    // Into a class that does not exist yet: created in the package, the enum's constants named
+    // through their class.
+    let buckets = apply_move(
+        root,
+        &p("report/AgingReport.java:forDaysOverdue"),
+        "class:com.acme.invoicing.report.Buckets",
+        false,
+    );
+    assert_eq!(buckets.created.as_deref(), Some(Path::new(&p("report/Buckets.java"))));
+    let created = read(root, &p("report/Buckets.java"));
+    assert!(created.starts_with("package com.acme.invoicing.report;\n\n"), "{created}");
+    assert!(
+        created.contains("public class Buckets {\n    public static Bucket forDaysOverdue(long days) {"),
+        "{created}"
+    );
+    assert!(created.contains("            return Bucket.CURRENT;"), "{created}");
+    assert!(read(root, &p("report/AgingReport.java")).contains("Buckets.forDaysOverdue(Invoice.calc(invoice, asOf))"));
+
+    // Into a new member class of an existing class.
+    let sums = apply_move(
+        root,
+        &p("report/RevenueReport.java:sum"),
+        "class:com.acme.invoicing.report.RevenueReport.Sums",
+        false,
+    );
+    assert_eq!(sums.destination, "com.acme.invoicing.report.RevenueReport.Sums");
+    let revenue = read(root, &p("report/RevenueReport.java"));
+    assert!(revenue.contains("    public static class Sums {\n        /** Adds up amounts"), "{revenue}");
+    assert!(
+        revenue.contains("        public static Money sum(Collection<Money> amounts, Currency currency) {\n"),
+        "{revenue}"
+    );
+    assert!(read(root, &p("invoice/Invoice.java")).contains("RevenueReport.Sums.sum("));
+
+    // Into an interface: a static interface method; the private field it reads is widened.
+    let rule = apply_move(root, &p("tax/TaxCalculator.java:ruleFor"), "class:com.acme.invoicing.tax.TaxRule", false);
+    assert_eq!(rule.signature, "static TaxRule ruleFor(TaxCalculator taxCalculator, TaxCategory category)");
+    assert_eq!(rule.widened, ["`rules` of `com.acme.invoicing.tax.TaxCalculator`: private → package-private"]);
+    assert!(
+        read(root, &p("tax/TaxCalculator.java"))
+            .contains("return TaxRule.ruleFor(this, item.getTaxCategory()).taxOn(item);")
+    );
+
     maven_test(root);
 }
 

@@ -54,6 +54,8 @@ pub(super) struct Rewriter<'m, 'p> {
     pub(super) edits: Vec<Edit>,
     pub(super) needs_source: bool,
     pub(super) members: Vec<Member>,
+    /// Fields of other objects (`x.f`, `x` a local or parameter) the body reads or writes.
+    pub(super) foreign: Vec<Member>,
     /// Simple names of types the moved text mentions.
     pub(super) names: BTreeSet<String>,
     /// Static imports of the source file the body relies on: (path, wildcard).
@@ -114,6 +116,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
             edits: Vec::new(),
             needs_source: false,
             members: Vec::new(),
+            foreign: Vec::new(),
             names,
             static_imports: BTreeSet::new(),
             recursive: Vec::new(),
@@ -585,7 +588,34 @@ impl<'m, 'p> Rewriter<'m, 'p> {
                 self.edits.push(Edit::replace(object.start_byte()..field.start_byte(), prefix));
                 Ok(())
             }
-            _ => self.visit(object),
+            _ => {
+                self.foreign_field(object, field);
+                self.visit(object)
+            }
+        }
+    }
+
+    /// `x.f` where `x` is a local or parameter of a project class: `f` must be visible from the
+    /// destination too, so it is recorded (in [`Rewriter::foreign`]) for the access check.
+    fn foreign_field(&mut self, object: Node<'p>, field: Node<'p>) {
+        let project = self.m.project;
+        if object.kind() != "identifier" {
+            return;
+        }
+        let Some(var) = self.flow.resolve(self.text(object), object.start_byte()) else { return };
+        let Some(ty) = self.flow.vars[var].type_text.as_deref() else { return };
+        let raw = ty.split('<').next().unwrap_or(ty).trim();
+        if raw.contains('[') || raw == "var" {
+            return;
+        }
+        let Some(t) = project.resolve_type(self.m.method.file(), Some(self.m.source.index()), raw) else { return };
+        let name = self.text(field);
+        let found = std::iter::once(t)
+            .chain(project.supertypes(t))
+            .find_map(|o| project.type_decl(o).fields.iter().find(|f| f.name == name).map(|f| (o, f)));
+        if let Some((owner, f)) = found {
+            self.member_field(f, owner, field);
+            self.foreign.extend(self.members.pop());
         }
     }
 

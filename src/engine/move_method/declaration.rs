@@ -10,8 +10,27 @@ use crate::java::project::{FileId, TypeId};
 use crate::java::symbols::TypeKind;
 use crate::java::syntax::named_child_of_kind;
 use crate::text::line_indent;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use tree_sitter::Node;
+
+/// What the moved text needs in the destination's file: imports (path, static, wildcard), simple
+/// type names it must write fully qualified there, and classes to make public.
+pub(super) struct DestTypes {
+    pub(super) imports: BTreeSet<(String, bool, bool)>,
+    pub(super) qualify: BTreeMap<String, String>,
+    /// Classes the moved text names that must be made public (`--widen public`).
+    pub(super) make_public: Vec<TypeId>,
+}
+
+/// The first identifier of a possibly qualified name (`a` of `a.b.C`).
+fn leftmost(mut n: Node<'_>) -> Node<'_> {
+    while n.kind() == "scoped_identifier"
+        && let Some(first) = n.child_by_field_name("scope")
+    {
+        n = first;
+    }
+    n
+}
 
 impl<'p> Mover<'p> {
     /// Edits of the declaration: access modifier, `static`, parameter list.
@@ -33,9 +52,15 @@ impl<'p> Mover<'p> {
             })
             .unwrap_or_default();
         let find = |kw: &str| keywords.iter().copied().find(|k| &src[k.byte_range()] == kw);
-        if visibility != original || self.project.type_decl(self.source).kind == TypeKind::Interface {
+        // In an interface a static method is implicitly public, and may not be final.
+        let into_interface = self.project.type_decl(rw.dest).kind == TypeKind::Interface;
+        let keyword = if into_interface { None } else { visibility.keyword() };
+        if into_interface && let Some(k) = find("final") {
+            edits.push(Edit::delete(k.start_byte()..skip_spaces(src, k.end_byte())));
+        }
+        if visibility != original || into_interface || self.project.type_decl(self.source).kind == TypeKind::Interface {
             let existing = ["public", "protected", "private"].into_iter().find_map(find);
-            match (existing, visibility.keyword()) {
+            match (existing, keyword) {
                 (Some(k), Some(new)) => edits.push(Edit::replace(k.byte_range(), new)),
                 (Some(k), None) => edits.push(Edit::delete(k.start_byte()..skip_spaces(src, k.end_byte()))),
                 (None, Some(new)) => {
@@ -78,18 +103,18 @@ impl<'p> Mover<'p> {
         Ok(edits)
     }
 
-    /// The imports the moved text needs in the destination's file.
-    pub(super) fn dest_imports(
-        &self,
-        rw: &Rewriter<'_, 'p>,
-        dest: TypeId,
-    ) -> Result<BTreeSet<(String, bool, bool)>, Refusal> {
+    /// The imports the moved text needs in the destination's file, and the type names it uses
+    /// that mean another type there (a nested class or an import of the same simple name): those
+    /// are written fully qualified, name → qualified name.
+    pub(super) fn dest_imports(&self, rw: &Rewriter<'_, 'p>, dest: TypeId) -> Result<DestTypes, Refusal> {
         let project = self.project;
         let src_syms = project.symbols_of(self.source);
         let dest_syms = project.symbols_of(dest);
         let dest_file = dest.file();
         let src_file = self.method.file();
         let mut out: BTreeSet<(String, bool, bool)> = BTreeSet::new();
+        let mut qualify: BTreeMap<String, String> = BTreeMap::new();
+        let mut make_public: Vec<TypeId> = Vec::new();
         let mut unresolved = false;
         let mut names = rw.names.clone();
         if rw.needs_source {
@@ -107,6 +132,15 @@ impl<'p> Mover<'p> {
                     ),
                 ));
             }
+            // A local class of the method moves with it and hides any other type of that name.
+            let (from, to) = (self.decl.span.start_byte, self.decl.span.end_byte);
+            if src_syms
+                .types
+                .iter()
+                .any(|t| t.local && t.name == *name && from <= t.span.start_byte && t.span.end_byte <= to)
+            {
+                continue;
+            }
             let in_src = project.resolve_type(src_file, Some(self.source.index()), name);
             let in_dest = project.resolve_type(dest_file, Some(dest.index()), name);
             let clash = |other: &str| {
@@ -123,38 +157,60 @@ impl<'p> Mover<'p> {
                     if in_dest == Some(t) {
                         continue;
                     }
-                    if let Some(other) = in_dest {
-                        return Err(clash(&format!("`{}`", project.qualified_name(other))));
-                    }
-                    if let Some(imp) = imports::single_import_named(dest_syms, name, false) {
-                        return Err(clash(&format!("`{}` (imported)", imp.path)));
-                    }
-                    if !self.accessible(dest, t, self.type_vis(t)) {
+                    let taken = in_dest.is_some() || imports::single_import_named(dest_syms, name, false).is_some();
+                    let chain = (self.spec.widen_public && !self.accessible(dest, t, self.type_vis(t)))
+                        .then(|| self.types_to_make_public(t))
+                        .flatten();
+                    if let Some(chain) = chain {
+                        for c in chain {
+                            if !make_public.contains(&c) {
+                                make_public.push(c);
+                            }
+                        }
+                    } else if !self.accessible(dest, t, self.type_vis(t)) {
                         return Err(refuse(
                             Reason::InaccessibleType,
                             format!(
-                                "the method uses the type `{}`, which is not visible from `{}`; make it public first",
+                                "the method uses the type `{}`, which is not visible from `{}`; make it public first, or pass `--widen public`",
                                 project.qualified_name(t),
                                 project.qualified_name(dest)
                             ),
                         ));
                     }
-                    out.insert((project.qualified_name(t), false, false));
+                    if taken {
+                        if project.type_decl(t).local || project.type_decl(t).is_anonymous() {
+                            return Err(clash(&format!(
+                                "`{}`",
+                                in_dest.map_or(name.clone(), |o| project.qualified_name(o))
+                            )));
+                        }
+                        qualify.insert(name.clone(), project.qualified_name(t));
+                    } else {
+                        out.insert((project.qualified_name(t), false, false));
+                    }
                 }
                 None => {
-                    if let Some(other) = in_dest {
-                        return Err(clash(&format!("`{}`", project.qualified_name(other))));
-                    }
-                    match imports::single_import_named(src_syms, name, false) {
-                        Some(imp) => {
-                            if let Some(theirs) = imports::single_import_named(dest_syms, name, false)
-                                && theirs.path != imp.path
-                            {
-                                return Err(clash(&format!("`{}` (imported)", theirs.path)));
-                            }
-                            out.insert((imp.path.clone(), false, false));
+                    let theirs = imports::single_import_named(dest_syms, name, false).map(|i| i.path.clone());
+                    let ours = imports::single_import_named(src_syms, name, false).map(|i| i.path.clone());
+                    match (in_dest, ours) {
+                        (Some(_), Some(path)) => {
+                            qualify.insert(name.clone(), path);
                         }
-                        None => unresolved |= !JAVA_LANG.contains(&name.as_str()),
+                        (None, Some(path)) if theirs.as_ref().is_some_and(|t| *t != path) => {
+                            qualify.insert(name.clone(), path);
+                        }
+                        (None, Some(path)) => {
+                            out.insert((path, false, false));
+                        }
+                        (Some(other), None) if JAVA_LANG.contains(&name.as_str()) => {
+                            let _ = other;
+                            qualify.insert(name.clone(), format!("java.lang.{name}"));
+                        }
+                        (Some(other), None) => {
+                            // From one of the source's wildcard imports: which one, only the compiler knows.
+                            return Err(clash(&format!("`{}`", project.qualified_name(other))));
+                        }
+                        (None, None) => unresolved |= !JAVA_LANG.contains(&name.as_str()),
                     }
                 }
             }
@@ -173,7 +229,61 @@ impl<'p> Mover<'p> {
         out.retain(|(path, is_static, wildcard)| {
             *is_static || *wildcard || path.rsplit_once('.').is_none_or(|(pkg, _)| pkg != dest_pkg)
         });
-        Ok(out)
+        Ok(DestTypes { imports: out, qualify, make_public })
+    }
+
+    /// Edits writing each name of `qualify` fully qualified in the declaration `node`: type
+    /// references, annotation names, and a type named as the receiver of a static member. A use
+    /// that could also be a variable of the method (a local or parameter of that name) is refused.
+    pub(super) fn qualify_edits(
+        &self,
+        node: Node<'p>,
+        qualify: &BTreeMap<String, String>,
+        rw: &Rewriter<'_, 'p>,
+    ) -> Result<Vec<Edit>, Refusal> {
+        let src = &self.file.text;
+        let mut edits = Vec::new();
+        if qualify.is_empty() {
+            return Ok(edits);
+        }
+        let mut ambiguous = None;
+        crate::java::syntax::walk(node, &mut |n| {
+            let head = match n.kind() {
+                "type_identifier" => {
+                    let tail = n.parent().is_some_and(|p| {
+                        p.kind() == "scoped_type_identifier" && p.named_child(0).is_some_and(|f| f.id() != n.id())
+                    });
+                    (!tail).then_some(n)
+                }
+                "marker_annotation" | "annotation" => n.child_by_field_name("name").map(|name| leftmost(name)),
+                "field_access" | "method_invocation" => {
+                    n.child_by_field_name("object").filter(|o| o.kind() == "identifier").inspect(|o| {
+                        if qualify.contains_key(&src[o.byte_range()]) && rw.shadow.contains(&src[o.byte_range()]) {
+                            ambiguous = Some(src[o.byte_range()].to_string());
+                        }
+                    })
+                }
+                _ => None,
+            };
+            if let Some(h) = head
+                && let Some(q) = qualify.get(&src[h.byte_range()])
+                && !rw.shadow.contains(&src[h.byte_range()])
+            {
+                edits.push(Edit::replace(h.byte_range(), q.clone()));
+            }
+            true
+        });
+        if let Some(name) = ambiguous {
+            return Err(refuse(
+                Reason::TypeNameClash,
+                format!(
+                    "the method uses the type `{name}`, which means another type in the destination, and `{name}` is also one of its variables; rename one first"
+                ),
+            ));
+        }
+        edits.sort_by_key(|e| e.start);
+        edits.dedup_by_key(|e| e.start);
+        Ok(edits)
     }
 
     /// Type variables of the source class and its enclosing classes (up to a static one).

@@ -26,6 +26,7 @@
 mod body;
 mod call_sites;
 mod declaration;
+mod new_class;
 mod preconditions;
 mod text;
 
@@ -125,6 +126,8 @@ pub struct Moved {
     pub call_sites: usize,
     /// Members made visible to the destination: `` `rate` of `a.Src`: private → package-private ``.
     pub widened: Vec<String>,
+    /// The destination's file, when the move created it.
+    pub created: Option<PathBuf>,
 }
 
 /// Moves `method` as `spec` says, updating call sites, imports and visibility, or refuses.
@@ -133,11 +136,29 @@ pub fn move_method(project: &Project, method: MethodId, spec: &MoveSpec) -> Resu
 }
 
 /// [`move_method`] with the details of what was done.
+///
+/// A `class:FQN` destination that is not in the project is created as an empty top-level class in
+/// an existing package (see [`Moved::created`]).
 pub fn plan(project: &Project, method: MethodId, spec: &MoveSpec) -> Result<Moved, Refusal> {
+    if let Destination::Class(fqn) = &spec.to
+        && project.find_type(fqn.trim()).is_none()
+    {
+        return new_class::plan(project, method, spec, fqn.trim());
+    }
+    plan_existing(project, method, spec)
+}
+
+fn plan_existing(project: &Project, method: MethodId, spec: &MoveSpec) -> Result<Moved, Refusal> {
     let decl = project.method(method);
     let source = project.owner(method);
     let file = project.method_source(method);
     Mover { project, method, decl, source, file, spec }.run()
+}
+
+/// What a move makes more visible: members, with their new access, and classes made public.
+struct Widening {
+    members: Vec<(body::Member, Vis)>,
+    types: Vec<TypeId>,
 }
 
 /// Java's access levels, in increasing order of reach.
@@ -227,7 +248,7 @@ impl<'p> Mover<'p> {
                 ),
             ));
         }
-        let widened = self.check_members(&rw, dest)?;
+        let mut widened = self.check_members(&rw, dest)?;
         self.check_callees(dest)?;
 
         let new_params = self.new_param_types(&via, rw.needs_source);
@@ -247,8 +268,25 @@ impl<'p> Mover<'p> {
         let visibility = original.max(needed);
 
         // The header: visibility, `static`, parameters.
+        let dest_types = self.dest_imports(&rw, dest)?;
+        self.check_test_code_to_main(&rw, dest, &dest_types.imports)?;
+        for t in &dest_types.make_public {
+            if !widened.types.contains(t) {
+                widened.types.push(*t);
+            }
+        }
         let mut moved_edits = rw.edits.clone();
         moved_edits.extend(self.header_edits(node, &via, visibility, original, &rw)?);
+        // Text the rewrite inserts that names a type by a name meaning another type there.
+        for e in &mut moved_edits {
+            for (name, qualified) in &dest_types.qualify {
+                let rest = e.replacement.strip_prefix(name.as_str());
+                if let Some(rest) = rest.filter(|r| r.starts_with(['.', ' '])) {
+                    e.replacement = format!("{qualified}{rest}");
+                }
+            }
+        }
+        moved_edits.extend(self.qualify_edits(node, &dest_types.qualify, &rw)?);
 
         // The moved text, re-indented for the destination.
         let start = self.decl.javadoc_span.map_or(self.decl.span.start_byte, |j| j.start_byte);
@@ -290,8 +328,7 @@ impl<'p> Mover<'p> {
         }
         let dest_src = &dest_file.text;
         changes.edit(&dest_path, dest_src, insertion(project, dest, &lines));
-        let dest_imports = self.dest_imports(&rw, dest)?;
-        for e in imports::add(dest_file, project.symbols_of(dest), &dest_imports) {
+        for e in imports::add(dest_file, project.symbols_of(dest), &dest_types.imports) {
             changes.edit(&dest_path, dest_src, e);
         }
         for (path, original, edit) in sites.edits {
@@ -306,7 +343,7 @@ impl<'p> Mover<'p> {
 
         // Members the destination uses, made visible to it: package-private when it is in their
         // package, public with `--widen public`.
-        for (m, to) in &widened {
+        for (m, to) in &widened.members {
             let f = project.source(m.owner);
             let Some(edit) = text::widen(f, m.decl, &m.simple, *to) else {
                 return Err(refuse(
@@ -319,6 +356,20 @@ impl<'p> Mover<'p> {
                     ),
                 ));
             };
+            changes.edit(&f.path, &f.text, edit);
+        }
+        for &t in &widened.types {
+            let f = project.source(t);
+            let d = project.type_decl(t);
+            let edit = text::make_type_public(f, (d.span.start_byte, d.span.end_byte)).ok_or_else(|| {
+                refuse(
+                    Reason::InaccessibleMember,
+                    format!(
+                        "mantra cannot find where to make `{}` public; make it public first",
+                        project.qualified_name(t)
+                    ),
+                )
+            })?;
             changes.edit(&f.path, &f.text, edit);
         }
 
@@ -364,6 +415,7 @@ impl<'p> Mover<'p> {
             erased_params: new_params,
             call_sites: sites.count,
             widened: widened
+                .members
                 .iter()
                 .map(|(m, to)| {
                     format!(
@@ -374,7 +426,15 @@ impl<'p> Mover<'p> {
                         to.keyword().unwrap_or("package-private")
                     )
                 })
+                .chain(widened.types.iter().map(|&t| {
+                    format!(
+                        "class `{}`: {} → public",
+                        project.qualified_name(t),
+                        self.type_vis(t).keyword().unwrap_or("package-private")
+                    )
+                }))
                 .collect(),
+            created: None,
         })
     }
 

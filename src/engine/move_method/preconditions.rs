@@ -2,11 +2,12 @@
 //! the members and callees the body uses, visibility, and name clashes in the destination.
 
 use super::body::{Member, Rewriter, Shape};
-use super::{Destination, Mover, Via, Vis, refuse};
+use super::{Destination, Mover, Via, Vis, Widening, refuse};
 use crate::engine::{Reason, Refusal};
 use crate::java::calls::Resolution;
 use crate::java::project::{MethodId, TypeId};
 use crate::java::symbols::TypeKind;
+use std::collections::BTreeSet;
 
 impl<'p> Mover<'p> {
     /// What the method itself must be.
@@ -200,11 +201,13 @@ impl<'p> Mover<'p> {
             return Err(refuse(Reason::SameClass, format!("{} already is in `{dest_name}`", self.name())));
         }
         match d.kind {
+            // Into an interface as a static method (Java 8): a `class:` destination, not a test.
+            TypeKind::Interface if matches!(self.spec.to, Destination::Class(_)) && !self.stays_instance() => {}
             TypeKind::Interface | TypeKind::Annotation => {
                 return Err(refuse(
                     Reason::DestinationInterface,
                     format!(
-                        "`{dest_name}` is an {}; mantra moves methods into classes, enums and records only",
+                        "`{dest_name}` is an {}; an instance method moves into classes, enums and records only (into an interface, name it with `class:{dest_name}` to make the method static there)",
                         d.kind.keyword()
                     ),
                 ));
@@ -233,7 +236,7 @@ impl<'p> Mover<'p> {
             ));
         }
         let layout = project.layout();
-        if layout.is_test_file(&self.file.path) && !layout.is_test_file(&dest_file.path) {
+        if layout.is_test_file(&self.file.path) && !layout.is_test_file(&dest_file.path) && self.decl.is_test() {
             return Err(refuse(
                 Reason::TestToMain,
                 format!(
@@ -241,6 +244,59 @@ impl<'p> Mover<'p> {
                     self.name()
                 ),
             ));
+        }
+        Ok(())
+    }
+
+    /// A helper of test code moving to main code (a test method never does) may use nothing
+    /// that exists only for the tests: its test class's members, other test classes, or a test
+    /// framework.
+    pub(super) fn check_test_code_to_main(
+        &self,
+        rw: &Rewriter<'_, 'p>,
+        dest: TypeId,
+        imports: &BTreeSet<(String, bool, bool)>,
+    ) -> Result<(), Refusal> {
+        let project = self.project;
+        let layout = project.layout();
+        if !layout.is_test_file(&self.file.path) || layout.is_test_file(&project.source(dest).path) {
+            return Ok(());
+        }
+        let test_only = |what: String| {
+            refuse(
+                Reason::TestToMain,
+                format!(
+                    "{} is test code and uses {what}, which main code cannot see, so it cannot move to `{}`",
+                    self.name(),
+                    project.qualified_name(dest)
+                ),
+            )
+        };
+        if let Some(m) = rw.members.first() {
+            return Err(test_only(format!("`{}` of its test class (line {})", m.name, m.line)));
+        }
+        if rw.needs_source {
+            return Err(test_only(format!("its test class `{}`", project.qualified_name(self.source))));
+        }
+        for name in &rw.names {
+            if let Some(t) = project.resolve_type(self.method.file(), Some(self.source.index()), name)
+                && layout.is_test_file(&project.source(t).path)
+            {
+                return Err(test_only(format!("the test class `{}`", project.qualified_name(t))));
+            }
+        }
+        for c in project.callees(self.method) {
+            if let Resolution::Resolved { method } = c.resolution
+                && method != self.method
+                && layout.is_test_file(&project.method_source(method).path)
+            {
+                return Err(test_only(format!("`{}` of the test code", project.method(method).name)));
+            }
+        }
+        const FRAMEWORKS: [&str; 6] =
+            ["org.junit.", "junit.", "org.testng.", "org.hamcrest.", "org.mockito.", "org.assertj."];
+        if let Some((path, ..)) = imports.iter().find(|(path, ..)| FRAMEWORKS.iter().any(|f| path.starts_with(f))) {
+            return Err(test_only(format!("`{path}` of a test framework")));
         }
         Ok(())
     }
@@ -280,17 +336,32 @@ impl<'p> Mover<'p> {
     /// destination cannot see is widened the least that lets it: a private member of a class in
     /// its package to package-private, else (with `--widen public`) to public. Those are returned
     /// with their new access, once each.
-    pub(super) fn check_members(&self, rw: &Rewriter<'_, 'p>, dest: TypeId) -> Result<Vec<(Member, Vis)>, Refusal> {
+    ///
+    /// With `--widen public`, a class of another package that holds such a member (or the source
+    /// class, when the method needs its object) is made public too, with its enclosing classes.
+    pub(super) fn check_members(&self, rw: &Rewriter<'_, 'p>, dest: TypeId) -> Result<Widening, Refusal> {
         let project = self.project;
         let mut widen: Vec<(Member, Vis)> = Vec::new();
-        for m in &rw.members {
+        let mut types: Vec<TypeId> = Vec::new();
+        let mut add_types = |more: Vec<TypeId>| {
+            for t in more {
+                if !types.contains(&t) {
+                    types.push(t);
+                }
+            }
+        };
+        for m in rw.members.iter().chain(&rw.foreign) {
             if self.accessible(dest, m.owner, m.vis) {
                 continue;
             }
             let same_package = project.package_of(dest) == project.package_of(m.owner);
+            let owner_chain = if same_package { Some(Vec::new()) } else { self.types_to_make_public(m.owner) };
             let to = if m.vis == Vis::Private && same_package {
                 Vis::Package
-            } else if self.spec.widen_public && (same_package || self.type_vis(m.owner) == Vis::Public) {
+            } else if self.spec.widen_public
+                && let Some(chain) = owner_chain
+            {
+                add_types(chain);
                 Vis::Public
             } else {
                 let (reason, what) = if m.vis == Vis::Private {
@@ -331,15 +402,21 @@ impl<'p> Mover<'p> {
         }
         if rw.needs_source {
             let src_vis = self.type_vis(self.source);
-            if !self.accessible(dest, self.source, src_vis)
-                || (src_vis != Vis::Public && project.package_of(dest) != project.package_of(self.source))
-            {
+            let other_package = project.package_of(dest) != project.package_of(self.source);
+            let hidden = !self.accessible(dest, self.source, src_vis) || (src_vis != Vis::Public && other_package);
+            let widened = (hidden && self.spec.widen_public && other_package)
+                .then(|| self.types_to_make_public(self.source))
+                .flatten();
+            if let Some(chain) = widened {
+                add_types(chain);
+            } else if hidden {
                 return Err(refuse(
                     Reason::InaccessibleMember,
                     format!(
-                        "the method needs the `{}` object, but that class is not visible from `{}`",
+                        "the method needs the `{}` object, but that class is not visible from `{}`{}",
                         project.qualified_name(self.source),
-                        project.qualified_name(dest)
+                        project.qualified_name(dest),
+                        if other_package { "; pass `--widen public` to make it public" } else { "" }
                     ),
                 ));
             }
@@ -353,7 +430,32 @@ impl<'p> Mover<'p> {
                 ));
             }
         }
-        Ok(widen)
+        Ok(Widening { members: widen, types })
+    }
+
+    /// The classes, `ty` and those enclosing it, that are not public and must be for code of
+    /// another package to name `ty`; `None` when one cannot be (a local or anonymous class, or a
+    /// top-level class whose file is named otherwise).
+    pub(super) fn types_to_make_public(&self, ty: TypeId) -> Option<Vec<TypeId>> {
+        let project = self.project;
+        let mut out = Vec::new();
+        let mut t = Some(ty);
+        while let Some(ty) = t {
+            let d = project.type_decl(ty);
+            if d.local || d.is_anonymous() {
+                return None;
+            }
+            let outer = project.enclosing_type(ty);
+            if self.type_vis(ty) != Vis::Public {
+                let file_named = project.source(ty).path.file_stem().is_some_and(|s| *s == *d.name);
+                if outer.is_none() && !file_named {
+                    return None;
+                }
+                out.push(ty);
+            }
+            t = outer;
+        }
+        Some(out)
     }
 
     /// A method that stays an instance method (a test) keeps its unqualified uses of its object's

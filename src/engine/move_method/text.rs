@@ -324,6 +324,37 @@ pub(super) fn find_signature(text: &str, name: &str, params: &[String], display:
 /// The edit that widens the member `name` declared at `decl` (bytes of `file`) to `to`:
 /// package-private drops `private` (and the spaces after it); public replaces `private` or
 /// `protected`, or goes before the first modifier keyword (after annotations), or before the type.
+/// The edit making the type declared at `span` public: its `private` or `protected` replaced, or
+/// `public` put before its keywords.
+pub(super) fn make_type_public(file: &SourceFile, span: (usize, usize)) -> Option<Edit> {
+    let mut node = file.root().descendant_for_byte_range(span.0, span.0)?;
+    while !matches!(
+        node.kind(),
+        "class_declaration" | "interface_declaration" | "enum_declaration" | "record_declaration"
+    ) {
+        node = node.parent()?;
+    }
+    let src = file.text.as_str();
+    let keywords: Vec<Node<'_>> = named_child_of_kind(node, "modifiers")
+        .map(|m| {
+            let mut c = m.walk();
+            m.children(&mut c).filter(|k| !k.is_named()).collect()
+        })
+        .unwrap_or_default();
+    if let Some(k) = keywords.iter().find(|k| matches!(&src[k.byte_range()], "private" | "protected")) {
+        return Some(Edit::replace(k.byte_range(), "public"));
+    }
+    // Before the first keyword (after any annotations), or before `class` itself.
+    let at = keywords.first().map_or_else(
+        || {
+            let mut c = node.walk();
+            node.children(&mut c).find(|n| !n.is_named()).map_or(node.start_byte(), |n| n.start_byte())
+        },
+        |k| k.start_byte(),
+    );
+    Some(Edit::insert(at, "public "))
+}
+
 pub(super) fn widen(file: &SourceFile, decl: (usize, usize), name: &str, to: Vis) -> Option<Edit> {
     let src = file.text.as_str();
     let text = src.get(decl.0..decl.1)?;

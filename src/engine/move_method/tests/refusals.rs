@@ -37,7 +37,7 @@ fn refusals_of_the_method_itself() {
     check("    void f(Dest d) {\n    }\n", "f", "field:dest", "no_such_field", "declares no field `dest`");
     check("    static Dest dest;\n    void f() {\n    }\n", "f", "field:dest", "static_field", "static");
     check("    Dest dest;\n    static void f() {\n    }\n", "f", "field:dest", "static_method_via_field", "class:FQN");
-    check("    static void f(Dest d) {\n    }\n", "f", "class:a.Nowhere", "destination_not_in_project", "a.Nowhere");
+    check("    static void f(Dest d) {\n    }\n", "f", "class:b.Nowhere", "destination_not_in_project", "package `b`");
     check("    static void f(Dest d) {\n    }\n", "f", "class:a.Src", "same_class", "already");
     check("    void f(Dest d) {\n        d = null;\n    }\n", "f", "param:d", "destination_reassigned", "line 5");
     check("    void f(Dest d) {\n        super.hashCode();\n    }\n", "f", "param:d", "super_call", "super");
@@ -94,15 +94,33 @@ fn refusals_about_the_destination() {
         "Box<String>",
     );
 
-    let test_src = "package a;\n\nclass SrcTest {\n    void f(Dest d) {\n    }\n}\n";
+    // Test code moves to main code only when it is a helper that needs nothing of the tests.
+    let files =
+        |test_src: &'static str| [("src/main/java/a/Dest.java", DEST), ("src/test/java/a/SrcTest.java", test_src)];
+    let test = "package a;\n\nimport org.junit.Test;\n\nclass SrcTest {\n    @Test\n    void f() {\n    }\n}\n";
     assert_refused(
-        &[("src/main/java/a/Dest.java", DEST), ("src/test/java/a/SrcTest.java", test_src)],
+        &files(test),
         "src/test/java/a/SrcTest.java",
         "f",
-        "param:d",
+        "class:a.Dest",
         "test_to_main",
-        "test code",
+        "a test method moves only to a test class",
     );
+    for (test_src, says) in [
+        (
+            "package a;\n\nimport static org.junit.Assert.assertTrue;\n\nclass SrcTest {\n    void f(Dest d) {\n        assertTrue(d != null);\n    }\n}\n",
+            "`org.junit.Assert.assertTrue` of a test framework",
+        ),
+        (
+            "package a;\n\nclass SrcTest {\n    int n;\n    void f(Dest d) {\n        d.x = n;\n    }\n}\n",
+            "`n` of its test class",
+        ),
+    ] {
+        assert_refused(&files(test_src), "src/test/java/a/SrcTest.java", "f", "param:d", "test_to_main", says);
+    }
+    let helper = "package a;\n\nclass SrcTest {\n    void f(Dest d) {\n        d.x = 1;\n    }\n}\n";
+    let out = run(&files(helper), "src/test/java/a/SrcTest.java", "f", "param:d", false).expect("a plain helper moves");
+    assert!(out.iter().any(|(p, t)| p == "src/main/java/a/Dest.java" && t.contains("        x = 1;")), "{out:#?}");
 
     let outer = "package a;\n\nclass Src {\n    int y;\n    class Inner {\n        void f(Dest d) {\n            d.x = y;\n        }\n    }\n}\n";
     let r = run(&[("src/a/Dest.java", DEST), ("src/a/Src.java", outer)], "src/a/Src.java", "f", "param:d", false)
@@ -117,18 +135,6 @@ fn refusals_about_the_destination() {
         "param:d",
         "uses_type_parameter",
         "`T`",
-    );
-
-    let named = "package b;\n\npublic class Dest {\n    public void f() {\n    }\n}\n";
-    let other_list = "package b;\n\npublic class List {\n}\n";
-    let src = "package a;\n\nimport b.Dest;\nimport java.util.List;\n\nclass Src {\n    void g(Dest d, List<String> xs) {\n    }\n}\n";
-    assert_refused(
-        &[("src/b/Dest.java", named), ("src/b/List.java", other_list), ("src/a/Src.java", src)],
-        "src/a/Src.java",
-        "g",
-        "param:d",
-        "type_name_clash",
-        "`List`",
     );
 
     let capture = "package a;\n\npublic class Dest {\n    void assertTrue(boolean b) {\n    }\n}\n";

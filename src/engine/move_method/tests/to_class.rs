@@ -301,3 +301,160 @@ fn widen_public_makes_what_another_package_needs_public() {
     }
     assert!(out[Path::new("src/b/Fees.java")].contains("public static int fee(Src src, int n) {"), "{out:#?}");
 }
+
+#[test]
+fn a_type_name_that_means_another_type_in_the_destination_is_written_fully_qualified() {
+    // `Rule` is the source's nested class, and the destination has a nested `Rule` of its own;
+    // `List` is imported by the source, and the destination's package has a `List`.
+    let src = "package a;\n\nimport java.util.List;\n\npublic class Src {\n    public static class Rule {\n        public static Rule make() {\n            return new Rule();\n        }\n    }\n\n    static int count(List<Rule> rules) {\n        Rule r = Rule.make();\n        return rules.size();\n    }\n}\n";
+    let dest = "package b;\n\npublic class Dest {\n    static class Rule {\n    }\n}\n";
+    let list = "package b;\n\npublic class List {\n}\n";
+    let out = run(
+        &[("src/a/Src.java", src), ("src/b/Dest.java", dest), ("src/b/List.java", list)],
+        "src/a/Src.java",
+        "count",
+        "class:b.Dest",
+        false,
+    )
+    .unwrap_or_else(|r| panic!("refused: {r:?}"));
+    let dest_after = text(&out, "src/b/Dest.java");
+    assert!(
+        dest_after.contains(
+            "    static int count(java.util.List<a.Src.Rule> rules) {\n        a.Src.Rule r = a.Src.Rule.make();\n"
+        ),
+        "{dest_after}"
+    );
+    assert!(!dest_after.contains("import"), "no import can bring in a name already taken: {dest_after}");
+
+    // A local class of the method moves with it: no clash with the destination's nested class.
+    let src = "package a;\n\nclass Src {\n    int local() {\n        class Rule {\n            int n = 1;\n        }\n        return new Rule().n;\n    }\n}\n";
+    let dest = "package a;\n\nclass Dest {\n    static class Rule {\n    }\n}\n";
+    let out = moved(&[("src/a/Src.java", src), ("src/a/Dest.java", dest)], "local", "class:a.Dest");
+    assert!(text(&out, "src/a/Dest.java").contains("        return new Rule().n;"), "{out:#?}");
+}
+
+#[test]
+fn a_destination_class_that_does_not_exist_is_created_in_an_existing_package() {
+    let src = "package a;\n\nclass Src {\n    int rate;\n\n    int fee(int n) {\n        return n * rate;\n    }\n\n    int total() {\n        return fee(2);\n    }\n}\n";
+    let other = "package a.util;\n\npublic class Other {\n}\n";
+    let files = [("src/main/java/a/Src.java", src), ("src/main/java/a/util/Other.java", other)];
+    let (_dir, p) = project(&files);
+    let fid = p.file_id(Path::new("src/main/java/a/Src.java")).expect("file");
+    let id = p.methods_in(fid).expect("parsed").into_iter().find(|&m| p.method(m).name == "fee").expect("method");
+
+    // Same package: a package-private class beside the source.
+    let done = plan(&p, id, &MoveSpec::new("class:a.Fees".parse().expect("destination"))).expect("moved");
+    assert_eq!(done.created.as_deref(), Some(Path::new("src/main/java/a/Fees.java")));
+    let out = done.changes.render().expect("renders");
+    assert_eq!(
+        out[Path::new("src/main/java/a/Fees.java")],
+        "package a;\n\nclass Fees {\n    static int fee(Src src, int n) {\n        return n * src.rate;\n    }\n}\n"
+    );
+    assert!(out[Path::new("src/main/java/a/Src.java")].contains("return Fees.fee(this, 2);"));
+    assert!(matches!(
+        done.changes.files[Path::new("src/main/java/a/Fees.java")],
+        crate::engine::FileChange::Create { .. }
+    ));
+
+    // Another package: a public class, imported by the caller.
+    let done = plan(&p, id, &MoveSpec::new("class:a.util.Fees".parse().expect("destination")));
+    let r = done.expect_err("`rate` is package-private and Src is not public");
+    assert_eq!(r.reason, "inaccessible_member", "{}", r.message);
+
+    // A member class of an existing class: added at the end of its body, static.
+    let holder = "package a;\n\nclass Holder {\n    int n;\n}\n";
+    let files = [("src/main/java/a/Src.java", src), ("src/main/java/a/Holder.java", holder)];
+    let (_dir2, p2) = project(&files);
+    let fid = p2.file_id(Path::new("src/main/java/a/Src.java")).expect("file");
+    let id2 = p2.methods_in(fid).expect("parsed").into_iter().find(|&m| p2.method(m).name == "fee").expect("method");
+    let done = plan(&p2, id2, &MoveSpec::new("class:a.Holder.Fees".parse().expect("destination"))).expect("moved");
+    assert_eq!(done.created.as_deref(), Some(Path::new("src/main/java/a/Holder.java")));
+    let out = done.changes.render().expect("renders");
+    assert_eq!(
+        out[Path::new("src/main/java/a/Holder.java")],
+        "package a;\n\nclass Holder {\n    int n;\n\n    static class Fees {\n        static int fee(Src src, int n) {\n            return n * src.rate;\n        }\n    }\n}\n"
+    );
+    assert!(out[Path::new("src/main/java/a/Src.java")].contains("return Holder.Fees.fee(this, 2);"), "{out:#?}");
+
+    // What cannot be created is refused, saying why.
+    for (to, says) in [
+        ("class:a.nowhere.Fees", "no file of the project is in package `a.nowhere`"),
+        ("class:a.9Fees", "not a Java class name"),
+    ] {
+        let r = plan(&p, id, &MoveSpec::new(to.parse().expect("destination"))).expect_err(to);
+        assert_eq!(r.reason, "destination_not_in_project", "{}", r.message);
+        assert!(r.message.contains(says), "{to}: {}", r.message);
+    }
+}
+
+#[test]
+fn a_method_moves_into_an_interface_as_a_static_method() {
+    let src = "package a;\n\nclass Src {\n    private final int twice(int x) {\n        return x * 2;\n    }\n\n    int use() {\n        return twice(3);\n    }\n}\n";
+    let shape = "package a;\n\npublic interface Shape {\n    int area();\n}\n";
+    let out = moved(&[("src/a/Src.java", src), ("src/a/Shape.java", shape)], "twice", "class:a.Shape");
+    assert_eq!(
+        text(&out, "src/a/Shape.java"),
+        "package a;\n\npublic interface Shape {\n    int area();\n\n    static int twice(int x) {\n        return x * 2;\n    }\n}\n"
+    );
+    assert!(text(&out, "src/a/Src.java").contains("return Shape.twice(3);"), "{out:#?}");
+    // Through a parameter it would be a default method, which every implementation inherits.
+    let src = "package a;\n\nclass Src {\n    int area2(Shape s) {\n        return s.area() * 2;\n    }\n}\n";
+    assert_refused(
+        &[("src/a/Src.java", src), ("src/a/Shape.java", shape)],
+        "src/a/Src.java",
+        "area2",
+        "param:s",
+        "destination_interface",
+        "class:a.Shape",
+    );
+}
+
+#[test]
+fn widen_public_also_makes_the_classes_it_needs_public() {
+    // From another package the method needs its own package-private class (for its object and
+    // its constant) and a package-private class it names.
+    let limits = "package a;\n\n@SuppressWarnings(\"x\")\nfinal class Limits {\n}\n";
+    let src = "package a;\n\nclass Src {\n    int n;\n    static final int CAP = 3;\n\n    int capped() {\n        Limits unused = null;\n        return Math.min(n, CAP);\n    }\n}\n";
+    let fees = "package b;\n\npublic class Fees {\n}\n";
+    let files = [("src/a/Limits.java", limits), ("src/a/Src.java", src), ("src/b/Fees.java", fees)];
+    let r = refused(&files, "src/a/Src.java", "capped", "class:b.Fees");
+    assert!(r.message.contains("--widen public"), "{}", r.message);
+    let (_dir, p) = project(&files);
+    let fid = p.file_id(Path::new("src/a/Src.java")).unwrap();
+    let id = p.methods_in(fid).unwrap().into_iter().find(|&m| p.method(m).name == "capped").unwrap();
+    let spec = MoveSpec { widen_public: true, ..MoveSpec::new("class:b.Fees".parse().unwrap()) };
+    let done = plan(&p, id, &spec).unwrap_or_else(|r| panic!("{r:?}"));
+    let out = done.changes.render().unwrap();
+    assert_eq!(
+        out[Path::new("src/a/Limits.java")],
+        "package a;\n\n@SuppressWarnings(\"x\")\npublic final class Limits {\n}\n"
+    );
+    assert_eq!(
+        out[Path::new("src/a/Src.java")],
+        "package a;\n\npublic class Src {\n    public int n;\n    public static final int CAP = 3;\n}\n"
+    );
+    assert!(out[Path::new("src/b/Fees.java")].contains("import a.Limits;"), "{out:#?}");
+    for w in ["class `a.Src`: package-private → public", "class `a.Limits`: package-private → public"] {
+        assert!(done.widened.iter().any(|x| x == w), "{w}: {:?}", done.widened);
+    }
+}
+
+#[test]
+fn a_field_of_another_object_must_be_visible_from_the_destination() {
+    let node = "package a;\n\npublic class Node {\n    protected Node parent;\n}\n";
+    let src = "package a;\n\npublic class Element extends Node {\n    static boolean orphan(Element e) {\n        return e.parent == null;\n    }\n}\n";
+    let util = "package b;\n\npublic class Util {\n}\n";
+    assert_refused(
+        &[("src/a/Node.java", node), ("src/a/Element.java", src), ("src/b/Util.java", util)],
+        "src/a/Element.java",
+        "orphan",
+        "class:b.Util",
+        "inaccessible_member",
+        "`parent` of `a.Node`",
+    );
+    // In the same package it is visible, and the move goes ahead.
+    let util = "package a;\n\npublic class Util {\n}\n";
+    let files = [("src/a/Node.java", node), ("src/a/Element.java", src), ("src/a/Util.java", util)];
+    let out = run(&files, "src/a/Element.java", "orphan", "class:a.Util", false).unwrap_or_else(|r| panic!("{r:?}"));
+    assert!(text(&out, "src/a/Util.java").contains("return e.parent == null;"), "{out:#?}");
+}
