@@ -247,12 +247,25 @@ fn replay(project_name: &str, record: &Value) -> Outcome {
                     after_files.retain(|(p, _)| *p != path);
                     after_files.push((path, text.clone()));
                 }
-                let after = Snapshot::from_files(after_files);
+                let after = Snapshot::from_files(after_files.clone());
                 let kind = if rename { RefactoringKind::MoveAndRenameMethod } else { RefactoringKind::MoveMethod };
                 let mut intent = Intent::new(kind, described.source_class.clone(), described.name.clone());
                 intent.destination = Some(described.dest_class.clone());
                 intent.new_name = rename.then(|| described.new_name.clone());
-                let confirmed = validate(&(&intent).into(), &before, &after).verdict == Verdict::Matched;
+                let validation = validate(&(&intent).into(), &before, &after);
+                let confirmed = validation.verdict == Verdict::Matched;
+                if !confirmed && let Some(dump) = std::env::var_os("MOVE_EVAL_DUMP") {
+                    // The two versions, for `mantra detect --before DIR/before --after DIR/after`.
+                    let dir = Path::new(&dump).join(&id);
+                    for (side, files) in [("before", &files), ("after", &after_files)] {
+                        for (p, t) in files.iter() {
+                            let path = dir.join(side).join(p);
+                            let _ = std::fs::create_dir_all(path.parent().unwrap_or(&dir));
+                            let _ = std::fs::write(path, t);
+                        }
+                    }
+                    eprintln!("---- {id} not confirmed ({:?}): {}", validation.verdict, dir.display());
+                }
                 Status::Applied { time, identical, same_code, parses, confirmed }
             }
         },

@@ -347,6 +347,15 @@ impl<'s> Diff<'s> {
                 if after_calls >= before_calls {
                     continue;
                 }
+                // Within a class: as many calls of that name and arity as before, through other
+                // receivers, and the method was moved (its calls now name its new class), not
+                // inlined. (Across classes the caller may well call another method of the name.)
+                let any = |m: &Method| {
+                    m.calls.iter().filter(|c| c.name == call.name && c.args.len() == call.args.len()).count()
+                };
+                if !across && any(am) >= any(bm) {
+                    continue;
+                }
                 for r in self.removed_methods(&call.name, call.args.len()) {
                     let same_class = self.class_fwd.get(&self.b.methods[r].class) == Some(&am.class)
                         || self.b.methods[r].class == bm.class;

@@ -106,7 +106,12 @@ pub(super) fn norm(s: &Stmt, subst: &HashMap<&str, Vec<String>>) -> Norm {
     }
     let receiver = subst.get(RECEIVER);
     let mut toks = Vec::with_capacity(s.toks.len());
+    // A name replaced by `this` before a dot reads as the tokenizer reads `this.x`: `x`.
+    let mut skip_dot = false;
     for (i, t) in s.toks.iter().enumerate() {
+        if std::mem::take(&mut skip_dot) && t == "." {
+            continue;
+        }
         let after_dot = i > 0 && s.toks[i - 1] == ".";
         if let Some(rec) = receiver
             && !after_dot
@@ -121,6 +126,11 @@ pub(super) fn norm(s: &Stmt, subst: &HashMap<&str, Vec<String>>) -> Norm {
             continue;
         }
         match subst.get(t.as_str()) {
+            Some(rep)
+                if !after_dot && rep.len() == 1 && rep[0] == "this" && s.toks.get(i + 1).is_some_and(|n| n == ".") =>
+            {
+                skip_dot = true;
+            }
             Some(rep) if !after_dot => toks.extend(rep.iter().cloned()),
             _ => toks.push(t.clone()),
         }

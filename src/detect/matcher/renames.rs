@@ -203,13 +203,30 @@ impl<'s> Diff<'s> {
             }
         }
         let (nx, ny) = (norms(x, &sx), norms(y, &sy));
+        // A moved method names the static members of its old class (or of a supertype of it)
+        // through the class, and may drop the qualifier on those of its new class: `this.` and
+        // those class qualifiers are read as absent on both sides.
+        let (bx, by) = (self.b.class_of(mb), self.a.class_of(ma));
+        let qualifiers: Vec<&str> = [&bx.simple, &by.simple]
+            .into_iter()
+            .chain(bx.supers.iter())
+            .chain(by.supers.iter())
+            .map(String::as_str)
+            .collect();
         let strip = |v: Vec<Norm>| -> Vec<Norm> {
             v.into_iter()
                 .map(|n| {
                     let mut toks = Vec::with_capacity(n.toks.len());
                     let mut i = 0;
                     while i < n.toks.len() {
-                        if n.toks[i] == "this" && n.toks.get(i + 1).is_some_and(|t| t == ".") {
+                        let qualifier = n.toks[i] == "this" || qualifiers.contains(&n.toks[i].as_str());
+                        let member =
+                            n.toks.get(i + 2).is_some_and(|t| t.starts_with(|c: char| c.is_alphabetic() || c == '_'));
+                        if qualifier
+                            && member
+                            && n.toks.get(i + 1).is_some_and(|t| t == ".")
+                            && (i == 0 || n.toks[i - 1] != ".")
+                        {
                             i += 2;
                             continue;
                         }

@@ -643,3 +643,23 @@ fn extract_method_with_varargs_and_its_own_local() {
         ]
     );
 }
+
+/// A body moved out whole into a static method of another class that takes the object as a
+/// parameter (`Strategy.getFill(this)`, `panel.fill` for `this.fill`): the parameter stands for
+/// `this`, and `this.fill` reads as `fill` on both sides.
+#[test]
+fn extract_and_move_into_a_static_method_taking_this() {
+    let before = "package q;\npublic class Panel {\n  boolean fill;\n  public boolean getFill() {\n    return this.fill;\n  }\n}\n";
+    let after = "package q;\npublic class Panel {\n  boolean fill;\n  public boolean getFill() {\n    return Strategy.getFill(this);\n  }\n}\n";
+    let strategy =
+        "package q;\nclass Strategy {\n  static boolean getFill(Panel panel) {\n    return panel.fill;\n  }\n}\n";
+    let found =
+        detect(&snap(&[("q/Panel.java", before)]), &snap(&[("q/Panel.java", after), ("q/Strategy.java", strategy)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract And Move Method\tpackage getFill(panel Panel) : boolean extracted from public getFill() : boolean in class q.Panel & moved to class q.Strategy"
+        ]
+    );
+    assert!(found[0].pure, "{found:?}");
+}

@@ -281,3 +281,36 @@ fn push_down_of_a_method_that_became_abstract() {
     };
     assert_eq!(descriptions(&found), [moved("MemoryTracker"), moved("S3Tracker")]);
 }
+
+/// A moved static method names its old class's static members through the class, and the calls
+/// of it now name its new class: a Move Method, not an Inline Method into each caller.
+#[test]
+fn a_static_method_moved_with_its_class_qualifiers_is_a_move() {
+    let paths = "package q;\npublic class Paths {\n  static final String SEP = \"/\";\n  static String sep() {\n    return SEP;\n  }\n  String both(String a, String b) {\n    return a + sep() + b;\n  }\n}\n";
+    let util = "package q;\npublic class Util {\n}\n";
+    let paths_after = "package q;\npublic class Paths {\n  static final String SEP = \"/\";\n  String both(String a, String b) {\n    return a + Util.sep() + b;\n  }\n}\n";
+    let util_after = "package q;\npublic class Util {\n  static String sep() {\n    return Paths.SEP;\n  }\n}\n";
+    let found = detect(
+        &snap(&[("q/Paths.java", paths), ("q/Util.java", util)]),
+        &snap(&[("q/Paths.java", paths_after), ("q/Util.java", util_after)]),
+    );
+    assert_eq!(
+        descriptions(&found),
+        ["Move Method\tpackage sep() : String from class q.Paths to package sep() : String from class q.Util"]
+    );
+
+    let test = "package q;\nimport java.util.List;\npublic class TreeTest {\n  void kids() {\n    check(namesOf(tree.children()), \"0\", \"1\");\n  }\n  void distinct() {\n    check(namesOf(Stream.union(tree.children(), other.children()).distinct()), \"0\");\n  }\n  private static List<String> namesOf(Stream<?> stream) {\n    return stream.toList(Node::getName);\n  }\n}\n";
+    let util = "package q;\npublic class TreeUtil {\n  static Node leaf() {\n    return new Node();\n  }\n}\n";
+    let test_after = "package q;\nimport java.util.List;\npublic class TreeTest {\n  void kids() {\n    check(TreeUtil.namesOf(tree.children()), \"0\", \"1\");\n  }\n  void distinct() {\n    check(TreeUtil.namesOf(Stream.union(tree.children(), other.children()).distinct()), \"0\");\n  }\n}\n";
+    let util_after = "package q;\nimport java.util.List;\npublic class TreeUtil {\n  static Node leaf() {\n    return new Node();\n  }\n\n  static List<String> namesOf(Stream<?> stream) {\n    return stream.toList(Node::getName);\n  }\n}\n";
+    let found = detect(
+        &snap(&[("q/TreeTest.java", test), ("q/TreeUtil.java", util)]),
+        &snap(&[("q/TreeTest.java", test_after), ("q/TreeUtil.java", util_after)]),
+    );
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Move Method\tprivate namesOf(stream Stream<?>) : List<String> from class q.TreeTest to package namesOf(stream Stream<?>) : List<String> from class q.TreeUtil"
+        ]
+    );
+}
