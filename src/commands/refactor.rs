@@ -174,6 +174,9 @@ pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
         return Err(Refused { kind: kind.name().to_string(), refusal, planned }.into());
     };
 
+    for note in &changes.notes {
+        ctx.reporter.progress("note", note.clone());
+    }
     let style = ctx.reporter.style();
     let colored = changes.unified_diff(style).context("rendering the diff")?;
     let plain = if style == Style::PLAIN { colored.clone() } else { changes.unified_diff(Style::PLAIN)? };

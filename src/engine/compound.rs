@@ -323,6 +323,7 @@ pub fn compose(steps: &[&ChangeSet]) -> Result<ChangeSet, Refusal> {
         }
     }
     let mut out = ChangeSet::new();
+    out.notes = steps.iter().flat_map(|s| s.notes.iter().cloned()).collect();
     for (path, (original, current)) in files {
         match original {
             None => out.create(&path, current),

@@ -51,6 +51,10 @@ pub enum FileChange {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChangeSet {
     pub files: BTreeMap<PathBuf, FileChange>,
+    /// What the change did beside its edits that the user should hear of, one line each: a class
+    /// it created, a member or class it made more visible.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl ChangeSet {
@@ -105,6 +109,7 @@ impl ChangeSet {
 
     /// Merges `other` into `self` (compound refactorings). Both must edit the same original texts.
     pub fn extend(&mut self, other: ChangeSet) {
+        self.notes.extend(other.notes);
         for (path, change) in other.files {
             match (self.files.get_mut(&path), change) {
                 (Some(FileChange::Edit { edits, .. }), FileChange::Edit { edits: more, .. }) => edits.extend(more),

@@ -406,6 +406,27 @@ impl<'p> Mover<'p> {
         let signature =
             find_signature(&dest_after, &self.decl.name, &new_params, project.type_decl(dest).display.as_str())
                 .unwrap_or_default();
+        let widened: Vec<String> = widened
+            .members
+            .iter()
+            .map(|(m, to)| {
+                format!(
+                    "`{}` of `{}`: {} → {}",
+                    m.name,
+                    project.qualified_name(m.owner),
+                    m.vis.keyword().unwrap_or("package-private"),
+                    to.keyword().unwrap_or("package-private")
+                )
+            })
+            .chain(widened.types.iter().map(|&t| {
+                format!(
+                    "class `{}`: {} → public",
+                    project.qualified_name(t),
+                    self.type_vis(t).keyword().unwrap_or("package-private")
+                )
+            }))
+            .collect();
+        changes.notes.extend(widened.iter().map(|w| format!("made visible to the destination: {w}")));
         Ok(Moved {
             changes,
             destination: project.qualified_name(dest),
@@ -414,26 +435,7 @@ impl<'p> Mover<'p> {
             name: self.decl.name.clone(),
             erased_params: new_params,
             call_sites: sites.count,
-            widened: widened
-                .members
-                .iter()
-                .map(|(m, to)| {
-                    format!(
-                        "`{}` of `{}`: {} → {}",
-                        m.name,
-                        project.qualified_name(m.owner),
-                        m.vis.keyword().unwrap_or("package-private"),
-                        to.keyword().unwrap_or("package-private")
-                    )
-                })
-                .chain(widened.types.iter().map(|&t| {
-                    format!(
-                        "class `{}`: {} → public",
-                        project.qualified_name(t),
-                        self.type_vis(t).keyword().unwrap_or("package-private")
-                    )
-                }))
-                .collect(),
+            widened,
             created: None,
         })
     }

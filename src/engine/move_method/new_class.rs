@@ -58,6 +58,7 @@ pub(super) fn plan(project: &Project, method: MethodId, spec: &MoveSpec, fqn: &s
         .map_err(|e| refuse(Reason::OverlappingEdits, e.to_string()))?
         .ok_or_else(|| missing("the method was not inserted".into()))?;
     moved.changes.files.insert(path.clone(), FileChange::Create { text });
+    moved.changes.notes.insert(0, format!("created `{fqn}` in {}", path.display()));
     moved.created = Some(path);
     Ok(moved)
 }
@@ -109,6 +110,7 @@ fn nested(project: &Project, method: MethodId, spec: &MoveSpec, outer: TypeId, n
         .changes
         .files
         .insert(path.clone(), FileChange::Edit { edits: vec![minimal_edit(&original, &text)], original });
+    moved.changes.notes.insert(0, format!("added the member class `{}.{name}`", project.qualified_name(outer)));
     moved.created = Some(path);
     Ok(moved)
 }

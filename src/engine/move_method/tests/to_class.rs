@@ -345,6 +345,8 @@ fn a_destination_class_that_does_not_exist_is_created_in_an_existing_package() {
     // Same package: a package-private class beside the source.
     let done = plan(&p, id, &MoveSpec::new("class:a.Fees".parse().expect("destination"))).expect("moved");
     assert_eq!(done.created.as_deref(), Some(Path::new("src/main/java/a/Fees.java")));
+    // What the user hears beside the diff.
+    assert_eq!(done.changes.notes, ["created `a.Fees` in src/main/java/a/Fees.java"]);
     let out = done.changes.render().expect("renders");
     assert_eq!(
         out[Path::new("src/main/java/a/Fees.java")],
@@ -436,6 +438,11 @@ fn widen_public_also_makes_the_classes_it_needs_public() {
     assert!(out[Path::new("src/b/Fees.java")].contains("import a.Limits;"), "{out:#?}");
     for w in ["class `a.Src`: package-private → public", "class `a.Limits`: package-private → public"] {
         assert!(done.widened.iter().any(|x| x == w), "{w}: {:?}", done.widened);
+        assert!(
+            done.changes.notes.contains(&format!("made visible to the destination: {w}")),
+            "{:?}",
+            done.changes.notes
+        );
     }
 }
 
