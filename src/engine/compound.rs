@@ -92,18 +92,20 @@ pub fn extract_and_move(
         format!("extracted lines {}-{} into `{}`", extraction.lines.0, extraction.lines.1, extraction.signature),
         format!("moved it to `{}` as `{}`", moved.destination, moved.signature),
     ];
+    let mut changes = compose(&[&extraction.changes, &moved.changes])?;
     let mut signature = moved.signature.clone();
-    let changes = match rename_to {
-        None => compose(&[&extraction.changes, &moved.changes])?,
-        Some(name) => {
-            let both = compose(&[&extraction.changes, &moved.changes])?;
-            let renamed = rename_moved(project, &both, &moved, &name)?;
-            steps.push(format!("renamed it to `{name}` (the name is taken in `{owner_display}`)"));
-            signature = moved.signature.replacen(&format!(" {}(", moved.name), &format!(" {name}("), 1);
-            compose(&[&both, &renamed])?
-        }
-    };
+    if let Some(name) = rename_to {
+        let renamed = rename_moved(project, &changes, &moved, &name)?;
+        changes = compose(&[&changes, &renamed])?;
+        steps.push(format!("renamed it to `{name}` (the name is taken in `{owner_display}`)"));
+        signature = renamed_signature(&moved, &name);
+    }
     Ok(Compound { changes, steps, destination: moved.destination, signature })
+}
+
+/// The moved method's declaration under `new_name`.
+fn renamed_signature(moved: &Moved, new_name: &str) -> String {
+    moved.signature.replacen(&format!(" {}(", moved.name), &format!(" {new_name}("), 1)
 }
 
 /// The rename of the method `moved` put in its new class, planned on the project as `changes`
@@ -124,7 +126,7 @@ pub fn move_and_rename(
     let moved = move_method::plan(project, method, mv)?;
     let renamed = rename_moved(project, &moved.changes, &moved, new_name)?;
     let changes = compose(&[&moved.changes, &renamed])?;
-    let signature = moved.signature.replacen(&format!(" {}(", moved.name), &format!(" {new_name}("), 1);
+    let signature = renamed_signature(&moved, new_name);
     Ok(Compound {
         changes,
         steps: vec![

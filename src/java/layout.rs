@@ -84,6 +84,17 @@ impl Layout {
         Layout { build, source_roots: sources.into_iter().collect(), test_roots: tests.into_iter().collect() }
     }
 
+    /// The source or test root a repository-relative file lies under (the deepest, when roots
+    /// nest).
+    pub fn root_of(&self, file: &Path) -> Option<&Path> {
+        self.source_roots
+            .iter()
+            .chain(&self.test_roots)
+            .filter(|r| file.starts_with(r))
+            .max_by_key(|r| r.components().count())
+            .map(PathBuf::as_path)
+    }
+
     /// Whether a repository-relative file lies under a test root.
     pub fn is_test_file(&self, file: &Path) -> bool {
         self.test_roots.iter().any(|r| file.starts_with(r))

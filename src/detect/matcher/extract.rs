@@ -350,10 +350,7 @@ impl<'s> Diff<'s> {
                 // Within a class: as many calls of that name and arity as before, through other
                 // receivers, and the method was moved (its calls now name its new class), not
                 // inlined. (Across classes the caller may well call another method of the name.)
-                let any = |m: &Method| {
-                    m.calls.iter().filter(|c| c.name == call.name && c.args.len() == call.args.len()).count()
-                };
-                if !across && any(am) >= any(bm) {
+                if !across && times_any_receiver(&count_a, call) >= times_any_receiver(&count_b, call) {
                     continue;
                 }
                 for r in self.removed_methods(&call.name, call.args.len()) {
@@ -589,4 +586,9 @@ impl<'s> Diff<'s> {
 /// How many times a body makes `call` (same name, arity and receiver), from [`call_counts`].
 fn times(counts: &HashMap<(&str, usize, &str), usize>, call: &Call) -> usize {
     counts.get(&(call.name.as_str(), call.args.len(), call.receiver.as_str())).copied().unwrap_or(0)
+}
+
+/// Calls of `call`'s name and arity in `counts`, whatever their receiver.
+fn times_any_receiver(counts: &HashMap<(&str, usize, &str), usize>, call: &Call) -> usize {
+    counts.iter().filter(|((name, arity, _), _)| *name == call.name && *arity == call.args.len()).map(|(_, n)| n).sum()
 }

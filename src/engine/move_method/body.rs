@@ -1,7 +1,7 @@
 //! Body rewriting: the moved method's own text, rewritten for the destination, collecting what
 //! the move needs (the source object, members, imports, recursive calls).
 
-use super::text::{collect_type_names, is_qualified_this, list_items, lower_camel, rewrite_list};
+use super::text::{collect_type_names, is_qualified_tail, is_qualified_this, list_items, lower_camel, rewrite_list};
 use super::{Mover, Via, Vis, refuse};
 use crate::engine::dataflow::{MethodFlow, VarKind, is_variable_use};
 use crate::engine::{Edit, Reason, Refusal};
@@ -153,10 +153,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
             "super" => return Err(self.super_use(n)),
             "identifier" => return self.identifier(n),
             "type_identifier" => {
-                let is_qualified_tail = n.parent().is_some_and(|p| {
-                    p.kind() == "scoped_type_identifier" && p.named_child(0).is_some_and(|f| f.id() != n.id())
-                });
-                if !is_qualified_tail {
+                if !is_qualified_tail(n) {
                     self.names.insert(self.text(n).to_string());
                 }
                 return Ok(());
@@ -507,6 +504,12 @@ impl<'m, 'p> Rewriter<'m, 'p> {
     }
 
     pub(super) fn member_field(&mut self, f: &FieldDecl, owner: TypeId, at: Node<'_>) {
+        let member = self.field_member(f, owner, at);
+        self.members.push(member);
+    }
+
+    /// The [`Member`] for a use of field `f` of `owner` at `at`.
+    fn field_member(&self, f: &FieldDecl, owner: TypeId, at: Node<'_>) -> Member {
         let project = self.m.project;
         let in_interface = project.type_decl(owner).kind == TypeKind::Interface;
         let vis = if f.kind == crate::java::symbols::FieldKind::EnumConstant {
@@ -514,7 +517,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
         } else {
             Vis::of(&f.modifiers, in_interface)
         };
-        self.members.push(Member {
+        Member {
             name: f.name.clone(),
             owner,
             vis,
@@ -523,7 +526,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
             simple: f.name.clone(),
             instance: !f.is_static(),
             shape: Shape::Field(f.ty.text.clone()),
-        });
+        }
     }
 
     pub(super) fn field_access(&mut self, n: Node<'p>) -> Result<(), Refusal> {
@@ -609,13 +612,9 @@ impl<'m, 'p> Rewriter<'m, 'p> {
             return;
         }
         let Some(t) = project.resolve_type(self.m.method.file(), Some(self.m.source.index()), raw) else { return };
-        let name = self.text(field);
-        let found = std::iter::once(t)
-            .chain(project.supertypes(t))
-            .find_map(|o| project.type_decl(o).fields.iter().find(|f| f.name == name).map(|f| (o, f)));
-        if let Some((owner, f)) = found {
-            self.member_field(f, owner, field);
-            self.foreign.extend(self.members.pop());
+        if let Some((owner, f)) = self.field_of(t, self.text(field)) {
+            let member = self.field_member(f, owner, field);
+            self.foreign.push(member);
         }
     }
 
@@ -760,9 +759,14 @@ impl<'m, 'p> Rewriter<'m, 'p> {
 
     /// A field of the source class or of its project supertypes.
     pub(super) fn source_field(&self, name: &str) -> Option<(TypeId, &'p FieldDecl)> {
+        self.field_of(self.m.source, name)
+    }
+
+    /// A field of `ty` or of its project supertypes, with the class that declares it.
+    fn field_of(&self, ty: TypeId, name: &str) -> Option<(TypeId, &'p FieldDecl)> {
         let project = self.m.project;
-        std::iter::once(self.m.source)
-            .chain(project.supertypes(self.m.source))
+        std::iter::once(ty)
+            .chain(project.supertypes(ty))
             .find_map(|t| project.type_decl(t).fields.iter().find(|f| f.name == name).map(|f| (t, f)))
     }
 }

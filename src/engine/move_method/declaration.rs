@@ -2,13 +2,12 @@
 //! needs, type references from the destination, and the delegate left behind.
 
 use super::body::Rewriter;
-use super::text::{JAVA_LANG, after_modifiers, rewrite_list, skip_spaces};
+use super::text::{JAVA_LANG, after_modifiers, is_qualified_tail, modifier_keywords, rewrite_list, skip_spaces};
 use super::{Mover, Via, Vis, refuse};
 use crate::engine::imports;
 use crate::engine::{Edit, Reason, Refusal};
 use crate::java::project::{FileId, TypeId};
 use crate::java::symbols::TypeKind;
-use crate::java::syntax::named_child_of_kind;
 use crate::text::line_indent;
 use std::collections::{BTreeMap, BTreeSet};
 use tree_sitter::Node;
@@ -18,7 +17,7 @@ use tree_sitter::Node;
 pub(super) struct DestTypes {
     pub(super) imports: BTreeSet<(String, bool, bool)>,
     pub(super) qualify: BTreeMap<String, String>,
-    /// Classes the moved text names that must be made public (`--widen public`).
+    /// Classes the moved text names that must be made public (`--widen public`; repeats possible).
     pub(super) make_public: Vec<TypeId>,
 }
 
@@ -44,13 +43,7 @@ impl<'p> Mover<'p> {
     ) -> Result<Vec<Edit>, Refusal> {
         let src = &self.file.text;
         let mut edits = Vec::new();
-        let modifiers = named_child_of_kind(node, "modifiers");
-        let keywords: Vec<Node<'p>> = modifiers
-            .map(|m| {
-                let mut c = m.walk();
-                m.children(&mut c).filter(|k| !k.is_named()).collect()
-            })
-            .unwrap_or_default();
+        let keywords = modifier_keywords(node);
         let find = |kw: &str| keywords.iter().copied().find(|k| &src[k.byte_range()] == kw);
         // In an interface a static method is implicitly public, and may not be final.
         let into_interface = self.project.type_decl(rw.dest).kind == TypeKind::Interface;
@@ -158,16 +151,11 @@ impl<'p> Mover<'p> {
                         continue;
                     }
                     let taken = in_dest.is_some() || imports::single_import_named(dest_syms, name, false).is_some();
-                    let chain = (self.spec.widen_public && !self.accessible(dest, t, self.type_vis(t)))
-                        .then(|| self.types_to_make_public(t))
-                        .flatten();
+                    let hidden = !self.accessible(dest, t, self.type_vis(t));
+                    let chain = (self.spec.widen_public && hidden).then(|| self.types_to_make_public(t)).flatten();
                     if let Some(chain) = chain {
-                        for c in chain {
-                            if !make_public.contains(&c) {
-                                make_public.push(c);
-                            }
-                        }
-                    } else if !self.accessible(dest, t, self.type_vis(t)) {
+                        make_public.extend(chain);
+                    } else if hidden {
                         return Err(refuse(
                             Reason::InaccessibleType,
                             format!(
@@ -202,8 +190,7 @@ impl<'p> Mover<'p> {
                         (None, Some(path)) => {
                             out.insert((path, false, false));
                         }
-                        (Some(other), None) if JAVA_LANG.contains(&name.as_str()) => {
-                            let _ = other;
+                        (Some(_), None) if JAVA_LANG.contains(&name.as_str()) => {
                             qualify.insert(name.clone(), format!("java.lang.{name}"));
                         }
                         (Some(other), None) => {
@@ -249,12 +236,7 @@ impl<'p> Mover<'p> {
         let mut ambiguous = None;
         crate::java::syntax::walk(node, &mut |n| {
             let head = match n.kind() {
-                "type_identifier" => {
-                    let tail = n.parent().is_some_and(|p| {
-                        p.kind() == "scoped_type_identifier" && p.named_child(0).is_some_and(|f| f.id() != n.id())
-                    });
-                    (!tail).then_some(n)
-                }
+                "type_identifier" => (!is_qualified_tail(n)).then_some(n),
                 "marker_annotation" | "annotation" => n.child_by_field_name("name").map(|name| leftmost(name)),
                 "field_access" | "method_invocation" => {
                     n.child_by_field_name("object").filter(|o| o.kind() == "identifier").inspect(|o| {

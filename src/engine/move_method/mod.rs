@@ -156,9 +156,21 @@ fn plan_existing(project: &Project, method: MethodId, spec: &MoveSpec) -> Result
 }
 
 /// What a move makes more visible: members, with their new access, and classes made public.
+#[derive(Default)]
 struct Widening {
     members: Vec<(body::Member, Vis)>,
     types: Vec<TypeId>,
+}
+
+impl Widening {
+    /// Adds classes to make public, each once.
+    fn add_types(&mut self, types: impl IntoIterator<Item = TypeId>) {
+        for t in types {
+            if !self.types.contains(&t) {
+                self.types.push(t);
+            }
+        }
+    }
 }
 
 /// Java's access levels, in increasing order of reach.
@@ -270,11 +282,7 @@ impl<'p> Mover<'p> {
         // The header: visibility, `static`, parameters.
         let dest_types = self.dest_imports(&rw, dest)?;
         self.check_test_code_to_main(&rw, dest, &dest_types.imports)?;
-        for t in &dest_types.make_public {
-            if !widened.types.contains(t) {
-                widened.types.push(*t);
-            }
-        }
+        widened.add_types(dest_types.make_public.iter().copied());
         let mut moved_edits = rw.edits.clone();
         moved_edits.extend(self.header_edits(node, &via, visibility, original, &rw)?);
         // Text the rewrite inserts that names a type by a name meaning another type there.

@@ -2,7 +2,7 @@
 //! in an existing package of the project, `class:a.b.Outer.Inner` an empty static member class of
 //! an existing `Outer`; then the method moves into it as into any class.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::text::{insertion, member_indent};
 use super::{MoveSpec, Moved, Vis, refuse};
@@ -10,56 +10,78 @@ use crate::engine::edit::{apply, minimal_edit};
 use crate::engine::{FileChange, Reason, Refusal};
 use crate::java::project::{MethodId, Project, TypeId};
 use crate::java::symbols::TypeKind;
+use crate::java::syntax::is_java_identifier;
 
 /// Moves `method` into the new top-level class `fqn`, created in the source file's source root.
 pub(super) fn plan(project: &Project, method: MethodId, spec: &MoveSpec, fqn: &str) -> Result<Moved, Refusal> {
     let (package, name) = fqn.rsplit_once('.').unwrap_or(("", fqn));
-    let missing = |why: String| {
+    let missing = |why: &str| {
         refuse(
             Reason::DestinationNotInProject,
             format!("`{fqn}` is not a class of this project, and mantra cannot create it: {why}"),
         )
     };
-    if !is_identifier(name) || !package.split('.').all(|p| package.is_empty() || is_identifier(p)) {
-        return Err(missing("that is not a Java class name (give it fully qualified, e.g. `com.acme.Util`)".into()));
+    if !is_java_identifier(name) || !package.split('.').all(|p| package.is_empty() || is_java_identifier(p)) {
+        return Err(missing("that is not a Java class name (give it fully qualified, e.g. `com.acme.Util`)"));
     }
     // `a.b.Outer.Inner` with `a.b.Outer` in the project: a static member class of `Outer`.
     if let Some(outer) = project.find_type(package) {
         return nested(project, method, spec, outer, name);
     }
     if !project.has_package(package) {
-        return Err(missing(format!(
+        return Err(missing(&format!(
             "no file of the project is in package `{package}` (check the spelling, or create the class first)"
         )));
     }
     let source = project.method_source(method);
-    let decl = project.method(method);
-    let source_package = project.package_of(project.owner(method));
-    let root = source_root(&source.path, source_package)
-        .ok_or_else(|| missing(format!("{} is not in its package's folder", source.path.display())))?;
-    let path =
-        package.split('.').filter(|p| !p.is_empty()).fold(root, |p, seg| p.join(seg)).join(format!("{name}.java"));
+    let root = project
+        .layout()
+        .root_of(&source.path)
+        .ok_or_else(|| missing(&format!("{} is in no source folder of the project", source.path.display())))?;
+    let path = package
+        .split('.')
+        .filter(|p| !p.is_empty())
+        .fold(root.to_path_buf(), |p, seg| p.join(seg))
+        .join(format!("{name}.java"));
     if project.root().join(&path).exists() {
-        return Err(missing(format!("{} exists but does not declare it", path.display())));
+        return Err(missing(&format!("{} exists but does not declare it", path.display())));
     }
     let nl = if source.text.contains("\r\n") { "\r\n" } else { "\n" };
-    // Public when code of another package may call the method there.
-    let reach = Vis::of(&decl.modifiers, false);
-    let public = package != source_package || reach >= Vis::Protected;
+    let public = if reached_from_another_package(project, method, package) { "public " } else { "" };
     let header = if package.is_empty() { String::new() } else { format!("package {package};{nl}{nl}") };
-    let text = format!("{header}{}class {name} {{{nl}}}{nl}", if public { "public " } else { "" });
+    let text = format!("{header}{public}class {name} {{{nl}}}{nl}");
 
-    let start = decl.span.start_byte;
-    let mut moved = in_project_with(project, (method, start), spec, &path, text, &|why| missing(why.to_string()))?;
+    let start = project.method(method).span.start_byte;
+    let moved = in_project_with(project, (method, start), spec, &path, text, &missing)?;
     // The new file is created whole, with the method in it.
+    let note = format!("created `{fqn}` in {}", path.display());
+    with_class_file(moved, &path, note, &missing, |text| FileChange::Create { text })
+}
+
+/// Whether the class that receives `method` in `package` must be public: code of another package
+/// may call the method there.
+fn reached_from_another_package(project: &Project, method: MethodId, package: &str) -> bool {
+    package != project.package_of(project.owner(method))
+        || Vis::of(&project.method(method).modifiers, false) >= Vis::Protected
+}
+
+/// `moved`, planned with the class added to `path`, as a change against the files as they are:
+/// `path` becomes `change` of its final text, and `note` says what was added.
+fn with_class_file(
+    mut moved: Moved,
+    path: &Path,
+    note: String,
+    cannot: &dyn Fn(&str) -> Refusal,
+    change: impl FnOnce(String) -> FileChange,
+) -> Result<Moved, Refusal> {
     let text = moved
         .changes
-        .render_file(&path)
+        .render_file(path)
         .map_err(|e| refuse(Reason::OverlappingEdits, e.to_string()))?
-        .ok_or_else(|| missing("the method was not inserted".into()))?;
-    moved.changes.files.insert(path.clone(), FileChange::Create { text });
-    moved.changes.notes.insert(0, format!("created `{fqn}` in {}", path.display()));
-    moved.created = Some(path);
+        .ok_or_else(|| cannot("the method was not inserted"))?;
+    moved.changes.files.insert(path.to_path_buf(), change(text));
+    moved.changes.notes.insert(0, note);
+    moved.created = Some(path.to_path_buf());
     Ok(moved)
 }
 
@@ -80,9 +102,7 @@ fn nested(project: &Project, method: MethodId, spec: &MoveSpec, outer: TypeId, n
     }
     let file = project.source(outer);
     let indent = member_indent(project, outer);
-    let source_package = project.package_of(project.owner(method));
-    let public = project.package_of(outer) != source_package
-        || Vis::of(&project.method(method).modifiers, false) >= Vis::Protected;
+    let public = reached_from_another_package(project, method, project.package_of(outer));
     // In an interface a member class is implicitly public and static.
     let modifiers = match (d.kind, public) {
         (TypeKind::Interface, _) => "",
@@ -100,19 +120,12 @@ fn nested(project: &Project, method: MethodId, spec: &MoveSpec, outer: TypeId, n
     }
     let with_class = apply(&path.display().to_string(), &original, std::slice::from_ref(&edit))
         .map_err(|e| cannot(&e.to_string()))?;
-    let mut moved = in_project_with(project, (method, start), spec, &path, with_class, &|why| cannot(why))?;
-    let text = moved
-        .changes
-        .render_file(&path)
-        .map_err(|e| refuse(Reason::OverlappingEdits, e.to_string()))?
-        .ok_or_else(|| cannot("the method was not inserted"))?;
-    moved
-        .changes
-        .files
-        .insert(path.clone(), FileChange::Edit { edits: vec![minimal_edit(&original, &text)], original });
-    moved.changes.notes.insert(0, format!("added the member class `{}.{name}`", project.qualified_name(outer)));
-    moved.created = Some(path);
-    Ok(moved)
+    let moved = in_project_with(project, (method, start), spec, &path, with_class, &|why| cannot(why))?;
+    let note = format!("added the member class `{}.{name}`", project.qualified_name(outer));
+    with_class_file(moved, &path, note, &|why| cannot(why), |text| FileChange::Edit {
+        edits: vec![minimal_edit(&original, &text)],
+        original,
+    })
 }
 
 /// [`super::plan_existing`] on `project` with `path`'s text replaced by (or added as) `text`, for
@@ -136,23 +149,4 @@ fn in_project_with(
         .find(|&m| with_class.method(m).span.start_byte == start)
         .ok_or_else(|| cannot("the method vanished"))?;
     super::plan_existing(&with_class, same, spec)
-}
-
-/// The folder the package folders of `file` start from (`src/main/java` for
-/// `src/main/java/a/b/C.java` in package `a.b`).
-fn source_root(file: &Path, package: &str) -> Option<PathBuf> {
-    let mut dir = file.parent()?.to_path_buf();
-    for seg in package.split('.').filter(|p| !p.is_empty()).rev() {
-        if dir.file_name()? != seg {
-            return None;
-        }
-        dir = dir.parent()?.to_path_buf();
-    }
-    Some(dir)
-}
-
-fn is_identifier(s: &str) -> bool {
-    let mut chars = s.chars();
-    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
-        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
 }

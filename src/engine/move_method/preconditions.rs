@@ -341,15 +341,7 @@ impl<'p> Mover<'p> {
     /// class, when the method needs its object) is made public too, with its enclosing classes.
     pub(super) fn check_members(&self, rw: &Rewriter<'_, 'p>, dest: TypeId) -> Result<Widening, Refusal> {
         let project = self.project;
-        let mut widen: Vec<(Member, Vis)> = Vec::new();
-        let mut types: Vec<TypeId> = Vec::new();
-        let mut add_types = |more: Vec<TypeId>| {
-            for t in more {
-                if !types.contains(&t) {
-                    types.push(t);
-                }
-            }
-        };
+        let mut widening = Widening::default();
         for m in rw.members.iter().chain(&rw.foreign) {
             if self.accessible(dest, m.owner, m.vis) {
                 continue;
@@ -361,7 +353,7 @@ impl<'p> Mover<'p> {
             } else if self.spec.widen_public
                 && let Some(chain) = owner_chain
             {
-                add_types(chain);
+                widening.add_types(chain);
                 Vis::Public
             } else {
                 let (reason, what) = if m.vis == Vis::Private {
@@ -396,8 +388,8 @@ impl<'p> Mover<'p> {
                     ),
                 ));
             }
-            if !widen.iter().any(|(w, _)| w.owner == m.owner && w.decl == m.decl) {
-                widen.push((m.clone(), to));
+            if !widening.members.iter().any(|(w, _)| w.owner == m.owner && w.decl == m.decl) {
+                widening.members.push((m.clone(), to));
             }
         }
         if rw.needs_source {
@@ -408,7 +400,7 @@ impl<'p> Mover<'p> {
                 .then(|| self.types_to_make_public(self.source))
                 .flatten();
             if let Some(chain) = widened {
-                add_types(chain);
+                widening.add_types(chain);
             } else if hidden {
                 return Err(refuse(
                     Reason::InaccessibleMember,
@@ -430,7 +422,7 @@ impl<'p> Mover<'p> {
                 ));
             }
         }
-        Ok(Widening { members: widen, types })
+        Ok(widening)
     }
 
     /// The classes, `ty` and those enclosing it, that are not public and must be for code of

@@ -93,19 +93,31 @@ pub(super) fn is_qualified_this(n: Node<'_>, src: &str, source: &str) -> bool {
 }
 
 /// Simple type names written in the declaration of `method` outside `skip` (its body).
+/// Whether the type identifier `n` is a later part of a qualified type (`Inner` of
+/// `Outer.Inner`), not the name the type is looked up by.
+pub(super) fn is_qualified_tail(n: Node<'_>) -> bool {
+    n.parent()
+        .is_some_and(|p| p.kind() == "scoped_type_identifier" && p.named_child(0).is_some_and(|f| f.id() != n.id()))
+}
+
+/// The modifier keywords of a declaration (`public`, `static`, ...; annotations left out).
+pub(super) fn modifier_keywords(node: Node<'_>) -> Vec<Node<'_>> {
+    named_child_of_kind(node, "modifiers")
+        .map(|m| {
+            let mut c = m.walk();
+            m.children(&mut c).filter(|k| !k.is_named()).collect()
+        })
+        .unwrap_or_default()
+}
+
 pub(super) fn collect_type_names(method: Node<'_>, src: &str, skip: Option<Node<'_>>, out: &mut BTreeSet<String>) {
     crate::java::syntax::walk(method, &mut |n| {
         if skip.is_some_and(|s| s.id() == n.id()) {
             return false;
         }
         match n.kind() {
-            "type_identifier" => {
-                let tail = n.parent().is_some_and(|p| {
-                    p.kind() == "scoped_type_identifier" && p.named_child(0).is_some_and(|f| f.id() != n.id())
-                });
-                if !tail {
-                    out.insert(src[n.byte_range()].to_string());
-                }
+            "type_identifier" if !is_qualified_tail(n) => {
+                out.insert(src[n.byte_range()].to_string());
             }
             "marker_annotation" | "annotation" => {
                 if let Some(name) = n.child_by_field_name("name") {
@@ -324,37 +336,6 @@ pub(super) fn find_signature(text: &str, name: &str, params: &[String], display:
 /// The edit that widens the member `name` declared at `decl` (bytes of `file`) to `to`:
 /// package-private drops `private` (and the spaces after it); public replaces `private` or
 /// `protected`, or goes before the first modifier keyword (after annotations), or before the type.
-/// The edit making the type declared at `span` public: its `private` or `protected` replaced, or
-/// `public` put before its keywords.
-pub(super) fn make_type_public(file: &SourceFile, span: (usize, usize)) -> Option<Edit> {
-    let mut node = file.root().descendant_for_byte_range(span.0, span.0)?;
-    while !matches!(
-        node.kind(),
-        "class_declaration" | "interface_declaration" | "enum_declaration" | "record_declaration"
-    ) {
-        node = node.parent()?;
-    }
-    let src = file.text.as_str();
-    let keywords: Vec<Node<'_>> = named_child_of_kind(node, "modifiers")
-        .map(|m| {
-            let mut c = m.walk();
-            m.children(&mut c).filter(|k| !k.is_named()).collect()
-        })
-        .unwrap_or_default();
-    if let Some(k) = keywords.iter().find(|k| matches!(&src[k.byte_range()], "private" | "protected")) {
-        return Some(Edit::replace(k.byte_range(), "public"));
-    }
-    // Before the first keyword (after any annotations), or before `class` itself.
-    let at = keywords.first().map_or_else(
-        || {
-            let mut c = node.walk();
-            node.children(&mut c).find(|n| !n.is_named()).map_or(node.start_byte(), |n| n.start_byte())
-        },
-        |k| k.start_byte(),
-    );
-    Some(Edit::insert(at, "public "))
-}
-
 pub(super) fn widen(file: &SourceFile, decl: (usize, usize), name: &str, to: Vis) -> Option<Edit> {
     let src = file.text.as_str();
     let text = src.get(decl.0..decl.1)?;
@@ -373,13 +354,35 @@ pub(super) fn widen(file: &SourceFile, decl: (usize, usize), name: &str, to: Vis
     while !matches!(node.kind(), "field_declaration" | "method_declaration" | "constant_declaration") {
         node = node.parent()?;
     }
-    let first_keyword = named_child_of_kind(node, "modifiers").and_then(|m| {
-        let mut c = m.walk();
-        m.children(&mut c).find(|k| !k.is_named())
-    });
-    let at = match first_keyword {
+    let at = match modifier_keywords(node).first() {
         Some(k) => k.start_byte(),
         None => after_modifiers(node)?.start_byte(),
     };
+    Some(Edit::insert(at, "public "))
+}
+
+/// The edit making the type declared at `span` public: its `private` or `protected` replaced, or
+/// `public` put before its keywords.
+pub(super) fn make_type_public(file: &SourceFile, span: (usize, usize)) -> Option<Edit> {
+    let mut node = file.root().descendant_for_byte_range(span.0, span.0)?;
+    while !matches!(
+        node.kind(),
+        "class_declaration" | "interface_declaration" | "enum_declaration" | "record_declaration"
+    ) {
+        node = node.parent()?;
+    }
+    let src = file.text.as_str();
+    let keywords = modifier_keywords(node);
+    if let Some(k) = keywords.iter().find(|k| matches!(&src[k.byte_range()], "private" | "protected")) {
+        return Some(Edit::replace(k.byte_range(), "public"));
+    }
+    // Before the first keyword (after any annotations), or before `class` itself.
+    let at = keywords.first().map_or_else(
+        || {
+            let mut c = node.walk();
+            node.children(&mut c).find(|n| !n.is_named()).map_or(node.start_byte(), |n| n.start_byte())
+        },
+        |k| k.start_byte(),
+    );
     Some(Edit::insert(at, "public "))
 }
