@@ -1,15 +1,18 @@
 //! Accuracy and speed of the built-in refactoring detector on RefactoringMiner's oracle.
 //!
 //! Runs `mantra::detect::detect` on every commit of `shared/data/refactoring-oracle` (both sides
-//! read from disk first), prints the per-type table (TP, FP, FN, precision, recall) and the
-//! commits per second of detection, on rayon's pool. Run with `cargo bench --bench detect`;
+//! read from disk first), prints the per-type table (TP, FP, FN, precision, recall) for the
+//! oracle's half A, half B (`eval/detect/halves.txt`) and both, and the commits per second of
+//! detection, on rayon's pool. Then the second kind of evidence: every PureRefactor record of
+//! `shared/data/pure-refactor` whose refactoring stays in one file, with the share in which the
+//! detector finds the labelled refactoring and the share in which it also calls it pure. Run with `cargo bench --bench detect`;
 //! `MANTRA_DETECT_MISSES=1` also lists every false positive and false negative,
 //! `MANTRA_DETECT_ONLY=<sha prefix>` limits the run to matching commits. The data must be
 //! there: a missing data set fails the benchmark rather than reporting nothing.
 
 use std::time::Instant;
 
-use mantra::detect::oracle;
+use mantra::detect::{oracle, records};
 
 fn main() {
     let shared = mantra::dataset::shared_data_dir().unwrap_or_else(|e| panic!("{e}"));
@@ -37,7 +40,11 @@ fn main() {
             println!("slow {commit} {:.3}s", t.as_secs_f64());
         }
     }
-    println!("{}", eval.table());
+    let halves = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("eval/detect/halves.txt");
+    let halves = oracle::Halves::read(&halves).unwrap_or_else(|e| panic!("{e}"));
+    println!("half A ({}):\n{}", halves.a.join(", "), eval.table_in(&halves.a));
+    println!("half B ({}):\n{}", halves.b.join(", "), eval.table_in(&halves.b));
+    println!("both halves:\n{}", eval.table());
     let threads = rayon::current_num_threads();
     println!(
         "{} commits: detection {:.0} commits/s per thread ({:.2}s summed over {threads} thread(s)); \
@@ -55,6 +62,22 @@ fn main() {
         eval.commits as f64 / cpu,
         eval.commits as f64 / cpu * threads as f64
     );
+    println!();
+    verify_records(&shared);
+}
+
+/// Pure refactorings as verification cases: found, and found pure, per type.
+fn verify_records(shared: &std::path::Path) {
+    let (cases, spanning) = records::load(shared).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!cases.is_empty(), "the PureRefactor data holds no replayable record");
+    let verification = records::verify(&cases, spanning);
+    if std::env::var_os("MANTRA_DETECT_MISSES").is_some() {
+        for (project, id, description, finding) in &verification.misses {
+            println!("{finding:?} {project}/{} {description}", &id[..12.min(id.len())]);
+        }
+    }
+    println!("PureRefactor records, the labelled refactoring found (right type and methods) and judged pure:");
+    println!("{}", verification.table());
 }
 
 /// User + system CPU seconds of this process so far, from `/proc/self/stat` (Linux; clock ticks

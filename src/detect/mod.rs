@@ -12,6 +12,7 @@
 mod matcher;
 pub mod model;
 pub mod oracle;
+pub mod records;
 mod replace;
 pub mod similarity;
 mod skeleton;

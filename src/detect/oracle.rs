@@ -54,6 +54,8 @@ pub struct Miss {
 #[derive(Debug, Clone, Default)]
 pub struct Evaluation {
     pub per_type: BTreeMap<RefactoringType, Counts>,
+    /// The same counts per project, for the halves of [`Halves`].
+    pub per_project: BTreeMap<String, BTreeMap<RefactoringType, Counts>>,
     pub commits: usize,
     /// Time in [`detect`] (reading the files excluded), summed over commits.
     pub detect_time: Duration,
@@ -71,35 +73,97 @@ impl Evaluation {
 
     /// The per-type table: TP, FP, FN, precision, recall.
     pub fn table(&self) -> String {
-        let mut out =
-            format!("{:<26} {:>5} {:>5} {:>5} {:>9} {:>7}\n", "type", "TP", "FP", "FN", "precision", "recall");
-        let mut total = Counts::default();
-        for kind in RefactoringType::ALL {
-            let c = self.counts(kind);
-            total.tp += c.tp;
-            total.fp += c.fp;
-            total.fn_ += c.fn_;
-            out.push_str(&format!(
-                "{:<26} {:>5} {:>5} {:>5} {:>9.3} {:>7.3}\n",
-                kind.display_name(),
-                c.tp,
-                c.fp,
-                c.fn_,
-                c.precision(),
-                c.recall()
-            ));
+        table(&self.per_type)
+    }
+
+    /// The per-type counts over `projects` only.
+    pub fn counts_in(&self, projects: &[String]) -> BTreeMap<RefactoringType, Counts> {
+        let mut sum: BTreeMap<RefactoringType, Counts> = BTreeMap::new();
+        for (kind, c) in projects.iter().filter_map(|p| self.per_project.get(p)).flatten() {
+            let s = sum.entry(*kind).or_default();
+            s.tp += c.tp;
+            s.fp += c.fp;
+            s.fn_ += c.fn_;
         }
+        sum
+    }
+
+    /// The per-type table over `projects` only.
+    pub fn table_in(&self, projects: &[String]) -> String {
+        table(&self.counts_in(projects))
+    }
+}
+
+/// The oracle's projects split into two fixed halves (issue 16): a rule is written looking at
+/// one and judged on the other. Read from a file of two lines, `A p1 p2 …` and `B p6 p7 …`
+/// (`#` starts a comment), so that no code names a project.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Halves {
+    pub a: Vec<String>,
+    pub b: Vec<String>,
+}
+
+impl Halves {
+    pub fn read(path: &Path) -> Result<Halves, OracleError> {
+        let text =
+            std::fs::read_to_string(path).map_err(|source| OracleError::Io { path: path.to_path_buf(), source })?;
+        let mut halves = Halves::default();
+        for line in text.lines().map(|l| l.split('#').next().unwrap_or("").trim()).filter(|l| !l.is_empty()) {
+            let mut words = line.split_whitespace();
+            let half = match words.next() {
+                Some("A") => &mut halves.a,
+                Some("B") => &mut halves.b,
+                other => {
+                    return Err(OracleError::Halves {
+                        path: path.to_path_buf(),
+                        message: format!(
+                            "a line starts with `{}`; write `A project …` or `B project …`",
+                            other.unwrap_or("")
+                        ),
+                    });
+                }
+            };
+            half.extend(words.map(str::to_string));
+        }
+        if halves.a.is_empty() || halves.b.is_empty() || halves.a.iter().any(|p| halves.b.contains(p)) {
+            return Err(OracleError::Halves {
+                path: path.to_path_buf(),
+                message: "both halves need projects, and no project may be in both".into(),
+            });
+        }
+        Ok(halves)
+    }
+}
+
+fn table(per_type: &BTreeMap<RefactoringType, Counts>) -> String {
+    let counts = |kind: RefactoringType| per_type.get(&kind).copied().unwrap_or_default();
+    let mut out = format!("{:<26} {:>5} {:>5} {:>5} {:>9} {:>7}\n", "type", "TP", "FP", "FN", "precision", "recall");
+    let mut total = Counts::default();
+    for kind in RefactoringType::ALL {
+        let c = counts(kind);
+        total.tp += c.tp;
+        total.fp += c.fp;
+        total.fn_ += c.fn_;
         out.push_str(&format!(
             "{:<26} {:>5} {:>5} {:>5} {:>9.3} {:>7.3}\n",
-            "all",
-            total.tp,
-            total.fp,
-            total.fn_,
-            total.precision(),
-            total.recall()
+            kind.display_name(),
+            c.tp,
+            c.fp,
+            c.fn_,
+            c.precision(),
+            c.recall()
         ));
-        out
     }
+    out.push_str(&format!(
+        "{:<26} {:>5} {:>5} {:>5} {:>9.3} {:>7.3}\n",
+        "all",
+        total.tp,
+        total.fp,
+        total.fn_,
+        total.precision(),
+        total.recall()
+    ));
+    out
 }
 
 /// Errors reading the oracle.
@@ -111,6 +175,8 @@ pub enum OracleError {
     Json { path: PathBuf, source: serde_json::Error },
     #[error(transparent)]
     Snapshot(#[from] super::SnapshotError),
+    #[error("{}: {message}", path.display())]
+    Halves { path: PathBuf, message: String },
 }
 
 #[derive(serde::Deserialize)]
@@ -179,12 +245,16 @@ pub fn evaluate(commits: &[Commit]) -> Result<Evaluation, OracleError> {
         let found: BTreeSet<String> = found.into_iter().collect();
         for d in found.union(&commit.expected) {
             let Some(kind) = kind_of(d) else { continue };
-            let c = eval.per_type.entry(kind).or_default();
-            match (found.contains(d), commit.expected.contains(d)) {
-                (true, true) => c.tp += 1,
-                (true, false) => c.fp += 1,
-                (false, true) => c.fn_ += 1,
-                (false, false) => {}
+            for c in [
+                eval.per_type.entry(kind).or_default(),
+                eval.per_project.entry(commit.project.clone()).or_default().entry(kind).or_default(),
+            ] {
+                match (found.contains(d), commit.expected.contains(d)) {
+                    (true, true) => c.tp += 1,
+                    (true, false) => c.fp += 1,
+                    (false, true) => c.fn_ += 1,
+                    (false, false) => {}
+                }
             }
             if found.contains(d) != commit.expected.contains(d) {
                 eval.misses.push(Miss {

@@ -273,7 +273,12 @@ impl<'s> Diff<'s> {
                                 queue.push((c, subst.clone(), depth + 1));
                             }
                         }
-                        let pure = depth == 0 && mapping.all_exact() && self.only_calls(pair, &call.name, false);
+                        // Pure as PurityChecker judges it: the extracted code is the code
+                        // removed from the caller, up to justified replacements
+                        // ([`super::purity`]); what else the caller's edit changed is not part of
+                        // this refactoring.
+                        let pure = mapping.all_exact()
+                            || pure_mapping(&mapping, &norms(xm, &subst), &pool, xm, &self.b.methods[pair.b]);
                         found.push((pi, x, call_index(am, call), mapping, depth, pure));
                     }
                 }
@@ -418,7 +423,9 @@ impl<'s> Diff<'s> {
                     }
                     if Self::enough(&mapping) {
                         seen.push(r);
-                        let pure = body == r && mapping.all_exact() && self.only_calls(pair, &call.name, true);
+                        let pure = body == r
+                            && (mapping.all_exact()
+                                || pure_mapping(&mapping, &self.before_norms(rm, &subst), &pool, rm, am));
                         found.push((pi, r, body, ci, mapping, pure));
                     }
                 }
@@ -573,13 +580,6 @@ impl<'s> Diff<'s> {
             .copied()
             .filter(|&m| self.fwd[m].is_none() && !self.used_b[m] && accepts(&self.b.methods[m], args))
             .collect()
-    }
-
-    /// Whether the caller's other changes are only the calls replacing (or replaced by) the code.
-    pub(super) fn only_calls(&self, pair: &Pair, name: &str, inline: bool) -> bool {
-        let (m, changed) =
-            if inline { (&self.b.methods[pair.b], &pair.removed) } else { (&self.a.methods[pair.a], &pair.added) };
-        changed.iter().all(|&i| m.stmts[i].trivial || m.calls.iter().any(|c| c.stmt == Some(i) && c.name == name))
     }
 }
 

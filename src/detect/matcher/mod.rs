@@ -21,10 +21,12 @@ use super::replace::{self, replaced, same_assertion};
 use super::{Location, Refactoring, RefactoringType, Subject, model};
 use crate::detect::similarity::token_similarity;
 use mapping::*;
+use purity::pure_mapping;
 
 mod extract;
 mod mapping;
 mod moves;
+mod purity;
 mod renames;
 
 /// A method of one side of the change: the subject or the other method of a reported refactoring.

@@ -663,3 +663,21 @@ fn extract_and_move_into_a_static_method_taking_this() {
     );
     assert!(found[0].pure, "{found:?}");
 }
+
+/// Issue 16: a textbook Extract Method stays pure when the new method hands back the variable the
+/// code assigned, a local is renamed there consistently, a static member loses its class
+/// qualifier, the leading comment becomes Javadoc and the caller makes two extractions.
+#[test]
+fn extract_method_pure_by_rule() {
+    let before = "package p;\n\nclass Stats {\n    static final int LIMIT = 10;\n\n    long total(int[] xs) {\n        // sum the values under the limit\n        long d = 0;\n        for (int x : xs) {\n            if (x < Stats.LIMIT) {\n                d += x;\n            }\n        }\n        System.out.println(\"total: \" + d);\n        return d;\n    }\n}\n";
+    let after = "package p;\n\nclass Stats {\n    static final int LIMIT = 10;\n\n    long total(int[] xs) {\n        long d = sumUnderLimit(xs);\n        report(d);\n        return d;\n    }\n\n    /** Sums the values under the limit. */\n    private long sumUnderLimit(int[] xs) {\n        long sum = 0;\n        for (int x : xs) {\n            if (x < LIMIT) {\n                sum += x;\n            }\n        }\n        return sum;\n    }\n\n    private void report(long d) {\n        System.out.println(\"total: \" + d);\n    }\n}\n";
+    let found = detect(&snap(&[("p/Stats.java", before)]), &snap(&[("p/Stats.java", after)]));
+    let extracted: Vec<&Refactoring> = found.iter().filter(|r| r.kind == RefactoringType::ExtractMethod).collect();
+    assert_eq!(extracted.len(), 2, "{found:?}");
+    assert!(extracted.iter().all(|r| r.pure), "{extracted:?}");
+    // The same extraction with another bound is a change of behaviour: impure.
+    let changed = after.replace("x < LIMIT", "x <= LIMIT");
+    let found = detect(&snap(&[("p/Stats.java", before)]), &snap(&[("p/Stats.java", &changed)]));
+    let sum = found.iter().find(|r| r.subject.other_method == "sumUnderLimit");
+    assert!(sum.is_none_or(|r| !r.pure), "{found:?}");
+}
