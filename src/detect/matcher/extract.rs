@@ -277,8 +277,14 @@ impl<'s> Diff<'s> {
                         // removed from the caller, up to justified replacements
                         // ([`super::purity`]); what else the caller's edit changed is not part of
                         // this refactoring.
-                        let pure = mapping.all_exact()
-                            || pure_mapping(&mapping, &norms(xm, &subst), &pool, xm, &self.b.methods[pair.b]);
+                        let sides = Sides {
+                            moved: xm,
+                            moved_caller: am,
+                            origin: &self.b.methods[pair.b],
+                            moved_side: self.a,
+                            origin_side: self.b,
+                        };
+                        let pure = mapping.all_exact() || pure_mapping(&mapping, &norms(xm, &subst), &pool, &sides);
                         found.push((pi, x, call_index(am, call), mapping, depth, pure));
                     }
                 }
@@ -425,7 +431,18 @@ impl<'s> Diff<'s> {
                         seen.push(r);
                         let pure = body == r
                             && (mapping.all_exact()
-                                || pure_mapping(&mapping, &self.before_norms(rm, &subst), &pool, rm, am));
+                                || pure_mapping(
+                                    &mapping,
+                                    &self.before_norms(rm, &subst),
+                                    &pool,
+                                    &Sides {
+                                        moved: rm,
+                                        moved_caller: bm,
+                                        origin: am,
+                                        moved_side: self.b,
+                                        origin_side: self.a,
+                                    },
+                                ));
                         found.push((pi, r, body, ci, mapping, pure));
                     }
                 }

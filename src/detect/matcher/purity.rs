@@ -15,24 +15,155 @@
 use std::collections::{HashMap, HashSet};
 
 use super::mapping::{Mapping, Norm, Pairing};
-use crate::detect::model::Method;
+use crate::detect::model::{Method, Side};
 
-/// Whether `mapping` of `new`'s statements (`src`) onto the old code (`pool`) differs only by
-/// justified replacements. `new` and `old` are the methods holding each side's code, for their locals.
-pub(super) fn pure_mapping(mapping: &Mapping, src: &[Norm], pool: &[&Norm], new: &Method, old: &Method) -> bool {
-    let new_locals: HashSet<&str> = new.locals.iter().map(|(n, _)| n.as_str()).collect();
-    let old_locals: HashSet<&str> = old.locals.iter().map(|(n, _)| n.as_str()).collect();
+/// The code on each side of a mapping: `moved` holds the statements mapped (`src`: the extracted
+/// method, or the inlined one), `moved_caller` is the caller on that side (whose locals the call's
+/// arguments name), `origin` holds the statements they map onto (`pool`: the caller before an
+/// extraction, after an inlining).
+pub(super) struct Sides<'a> {
+    pub(super) moved: &'a Method,
+    pub(super) moved_caller: &'a Method,
+    pub(super) origin: &'a Method,
+    /// The whole version each side's code belongs to, for the methods it declares.
+    pub(super) moved_side: &'a Side,
+    pub(super) origin_side: &'a Side,
+}
+
+impl Sides<'_> {
+    /// Whether method `name` took `moved` arguments on the moved side and `origin` arguments on
+    /// the origin side, the moved side's arity being new: a parameter added (or removed) by
+    /// another refactoring of the same change, which the moved code's call follows.
+    fn arity_changed(&self, name: &str, moved: usize, origin: usize) -> bool {
+        let has = |side: &Side, n: usize| side.methods.iter().any(|m| m.name == name && m.params.len() == n);
+        has(self.moved_side, moved) && has(self.origin_side, origin) && !has(self.origin_side, moved)
+    }
+}
+
+/// Whether `mapping` of `src` onto `pool` differs only by justified replacements.
+pub(super) fn pure_mapping(mapping: &Mapping, src: &[Norm], pool: &[&Norm], sides: &Sides<'_>) -> bool {
+    let names = |m: &Method| m.locals.iter().map(|(n, _)| n.clone()).collect::<Vec<String>>();
+    let mut new_locals: HashSet<String> = names(sides.moved).into_iter().collect();
+    new_locals.extend(names(sides.moved_caller));
+    let old_locals: HashSet<String> = names(sides.origin).into_iter().collect();
     let variables: HashSet<&str> =
-        new_locals.iter().copied().chain(new.params.iter().map(|(n, _)| n.as_str())).collect();
+        sides.moved.locals.iter().chain(&sides.moved.params).map(|(n, _)| n.as_str()).collect();
     let mapped: HashSet<usize> = mapping.pairs.iter().map(|p| p.0).collect();
-    let handed_back = |n: &Norm| matches!(n.toks.as_slice(), [r, v, semi] if r == "return" && semi == ";" && variables.contains(v.as_str()));
-    if src.iter().enumerate().any(|(i, n)| !n.trivial && !mapped.contains(&i) && !handed_back(n)) {
+    let unmapped_ok = |n: &Norm| {
+        let returned = match n.toks.as_slice() {
+            [r, e @ .., semi] if r == "return" && semi == ";" => Some(e),
+            _ => None,
+        };
+        match returned {
+            // `return d;`: the variable the code assigned, which the caller now assigns.
+            Some([v]) if variables.contains(v.as_str()) => true,
+            // `return e;` for an expression the caller computed where it now calls.
+            Some(e) if !e.is_empty() => sides.origin.stmts.iter().any(|s| contains(&s.toks, e)),
+            // A statement the caller still makes, repeated (`T v = session.get();`).
+            _ => sides.origin.stmts.iter().any(|s| s.text == n.text),
+        }
+    };
+    if src.iter().enumerate().any(|(i, n)| !n.trivial && !mapped.contains(&i) && !unmapped_ok(n)) {
         return false;
     }
     let mut renames = Renames::new(&new_locals, &old_locals);
     mapping.pairs.iter().filter(|p| p.2 == Pairing::Fuzzy).all(|&(i, j, _)| {
-        returned_condition(&src[i].toks, &pool[j].toks) || renames.aligns(&src[i].toks, &pool[j].toks)
+        let (x, y) = (&src[i].toks[..], &pool[j].toks[..]);
+        if returned_condition(x, y) {
+            return true;
+        }
+        // `return e;` for `T v = e;` or `v = e;` (either way round): compare what is computed.
+        let (x, y) = match (returned_value(x), assigned_value(y), assigned_value(x), returned_value(y)) {
+            (Some(e), Some(f), ..) | (_, _, Some(e), Some(f)) => (e, f),
+            // `return e;` for the argument `e` the old code passed (`expect(new Matcher(…))`).
+            (Some(e), ..) if contains(y, e) => return true,
+            _ => (x, y),
+        };
+        renames.aligns(x, y) || added_argument(x, y, &mut renames, sides) || added_argument(y, x, &mut renames, sides)
     })
+}
+
+/// Whether `long` is `short` with one more argument in one call (`f(a, b, null)` for `f(a, b)`),
+/// to a project method whose parameter list changed that way in the same change.
+fn added_argument(long: &[String], short: &[String], renames: &mut Renames<'_>, sides: &Sides<'_>) -> bool {
+    if long.len() <= short.len() {
+        return false;
+    }
+    let first = long.iter().zip(short).take_while(|(a, b)| a == b).count();
+    // The argument list holding the difference: its `(` is the last unclosed one before it.
+    let mut depth = 0i32;
+    let open = (0..first.min(long.len())).rev().find(|&k| {
+        match long[k].as_str() {
+            ")" => depth += 1,
+            "(" if depth == 0 => return true,
+            "(" => depth -= 1,
+            _ => {}
+        }
+        false
+    });
+    let Some(open) = open else { return false };
+    let name = match long.get(open.wrapping_sub(1)).map(String::as_str) {
+        Some(">") => {
+            // `new Type<>(…)`: the constructor's class, before its type arguments.
+            let lt = (0..open).rev().find(|&k| long[k] == "<");
+            lt.and_then(|k| long.get(k.wrapping_sub(1)))
+        }
+        _ => long.get(open.wrapping_sub(1)),
+    };
+    let Some(name) = name else { return false };
+    // The arguments of that call: (start, end) of each, at depth one inside it.
+    let (mut args, mut start, mut depth) = (Vec::new(), open + 1, 0i32);
+    for (k, tok) in long.iter().enumerate().skip(open + 1) {
+        match tok.as_str() {
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" | "}" if depth > 0 => depth -= 1,
+            "," if depth == 0 => {
+                args.push((start, k));
+                start = k + 1;
+            }
+            ")" => {
+                args.push((start, k));
+                break;
+            }
+            _ => {}
+        }
+    }
+    let n = args.len();
+    if n < 2 || !sides.arity_changed(name, n, n - 1) && !sides.arity_changed(name, n - 1, n) {
+        return false;
+    }
+    args.iter().enumerate().any(|(i, &(s, e))| {
+        // Drop argument `i` with the comma that separates it.
+        let (from, to) = if i + 1 < n { (s, e + 1) } else { (args[i - 1].1, e) };
+        let without: Vec<String> = long[..from].iter().chain(&long[to..]).cloned().collect();
+        let mut trial = renames.clone();
+        let ok = trial.aligns(&without, short);
+        if ok {
+            *renames = trial;
+        }
+        ok
+    })
+}
+
+/// `e` of `return e;`.
+fn returned_value(t: &[String]) -> Option<&[String]> {
+    match t {
+        [r, e @ .., semi] if r == "return" && semi == ";" && !e.is_empty() => Some(e),
+        _ => None,
+    }
+}
+
+/// `e` of `T v = e;`, `final T v = e;` or `v = e;` (the first `=` of the statement).
+fn assigned_value(t: &[String]) -> Option<&[String]> {
+    let eq = t.iter().position(|x| x == "=")?;
+    let head = &t[..eq];
+    let plain = head.iter().all(|x| x.chars().all(|c| c.is_alphanumeric() || "_$<>?,.[]".contains(c)) || x == "final");
+    (plain && !head.is_empty() && t.last().is_some_and(|x| x == ";")).then(|| &t[eq + 1..t.len() - 1])
+}
+
+/// Whether `hay` holds `needle` as a contiguous run of tokens.
+fn contains(hay: &[String], needle: &[String]) -> bool {
+    !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)
 }
 
 /// `return e;` for the condition of `if (e)`: the new method computes the condition the old code
@@ -46,15 +177,16 @@ fn returned_condition(x: &[String], y: &[String]) -> bool {
 }
 
 /// The variable renames seen so far, new name → old name and back.
+#[derive(Clone)]
 struct Renames<'a> {
-    new_locals: &'a HashSet<&'a str>,
-    old_locals: &'a HashSet<&'a str>,
+    new_locals: &'a HashSet<String>,
+    old_locals: &'a HashSet<String>,
     forward: HashMap<String, String>,
     back: HashMap<String, String>,
 }
 
 impl<'a> Renames<'a> {
-    fn new(new_locals: &'a HashSet<&'a str>, old_locals: &'a HashSet<&'a str>) -> Self {
+    fn new(new_locals: &'a HashSet<String>, old_locals: &'a HashSet<String>) -> Self {
         Renames { new_locals, old_locals, forward: HashMap::new(), back: HashMap::new() }
     }
 
@@ -63,12 +195,25 @@ impl<'a> Renames<'a> {
         let (mut i, mut j) = (0, 0);
         while i < x.len() || j < y.len() {
             match (x.get(i), y.get(j)) {
+                // Type arguments written out on one side and inferred (`<>`) on the other.
+                (Some(a), Some(b))
+                    if a == "<"
+                        && b == "<"
+                        && matches!((diamond(x, i), diamond(y, j)), (Some(m), Some(n)) if m != n && (m == 2 || n == 2)) =>
+                {
+                    i += diamond(x, i).unwrap_or(1);
+                    j += diamond(y, j).unwrap_or(1);
+                }
                 (Some(a), Some(b)) if a == b => {
                     i += 1;
                     j += 1;
                 }
                 _ if qualifier(x, i, y.get(j)) => i += 2,
                 _ if qualifier(y, j, x.get(i)) => j += 2,
+                (Some(a), _) if a == "final" => i += 1,
+                (_, Some(b)) if b == "final" => j += 1,
+                _ if cast(x, i, y.get(j)) => i += 3,
+                _ if cast(y, j, x.get(i)) => j += 3,
                 (Some(a), Some(b)) if self.rename(a, b, x, i, y, j) => {
                     i += 1;
                     j += 1;
@@ -92,6 +237,40 @@ impl<'a> Renames<'a> {
     }
 }
 
+/// Whether `t[k]` starts a cast to a class (`( Type )`) of the value `next` on the other side:
+/// the caller passes an argument cast to the new method's narrower parameter type.
+fn cast(t: &[String], k: usize, next: Option<&String>) -> bool {
+    t.get(k).is_some_and(|o| o == "(")
+        && t.get(k + 1).is_some_and(|ty| ty.starts_with(|c: char| c.is_ascii_uppercase()))
+        && t.get(k + 2).is_some_and(|c| c == ")")
+        && t.get(k + 3).is_some_and(|v| Some(v) == next)
+}
+
+/// The length of the type-argument list opening at `t[k]` (`<` … its `>`), when it is one.
+fn diamond(t: &[String], k: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (n, tok) in t[k..].iter().enumerate() {
+        match tok.as_str() {
+            "<" => depth += 1,
+            ">" => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(n + 1);
+                }
+            }
+            ">>" if depth >= 2 => {
+                depth -= 2;
+                if depth == 0 {
+                    return Some(n + 1);
+                }
+            }
+            "(" | ")" | ";" | "{" | "}" | "=" => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Whether `t[k]` starts a class qualifier (`Name .`) whose member is `next` on the other side.
 fn qualifier(t: &[String], k: usize, next: Option<&String>) -> bool {
     let Some(name) = t.get(k) else { return false };
@@ -109,8 +288,8 @@ mod tests {
         s.split_whitespace().map(String::from).collect()
     }
 
-    fn set<'a>(names: &[&'a str]) -> HashSet<&'a str> {
-        names.iter().copied().collect()
+    fn set(names: &[&str]) -> HashSet<String> {
+        names.iter().map(|n| n.to_string()).collect()
     }
 
     #[test]
@@ -124,6 +303,18 @@ mod tests {
         assert!(r.aligns(&toks("return total ;"), &toks("return sum ;")));
         assert!(returned_condition(&toks("return a . isEmpty ( ) ;"), &toks("if ( a . isEmpty ( ) )")));
         assert!(!returned_condition(&toks("return ! a . isEmpty ( ) ;"), &toks("if ( a . isEmpty ( ) )")));
+    }
+
+    #[test]
+    fn modifiers_casts_and_inferred_type_arguments_are_justified() {
+        let (new, old) = (set(&[]), set(&[]));
+        let mut r = Renames::new(&new, &old);
+        assert!(r.aligns(&toks("catch ( IOException e )"), &toks("catch ( final IOException e )")));
+        assert!(r.aligns(&toks("n = ( Circle ) shape . area ( ) ;"), &toks("n = shape . area ( ) ;")));
+        assert!(r.aligns(&toks("x = new Box < T > ( v ) ;"), &toks("x = new Box < > ( v ) ;")));
+        assert!(!r.aligns(&toks("x = new Box < T > ( v ) ;"), &toks("x = new Box < U > ( v ) ;")));
+        assert_eq!(assigned_value(&toks("final Box < T > b = make ( ) ;")), Some(&toks("make ( )")[..]));
+        assert_eq!(assigned_value(&toks("f ( a == b ) ;")), None);
     }
 
     #[test]

@@ -681,3 +681,18 @@ fn extract_method_pure_by_rule() {
     let sum = found.iter().find(|r| r.subject.other_method == "sumUnderLimit");
     assert!(sum.is_none_or(|r| !r.pure), "{found:?}");
 }
+
+/// Issue 16: an overload extracted with one more parameter, the old method delegating with a
+/// default, stays pure when the call inside follows a parameter added to its callee in the same
+/// change; passing the extra argument to a callee whose parameters did not change is impure.
+#[test]
+fn extract_method_pure_with_a_parameter_added_on_top() {
+    let before = "package p;\n\nclass Job {\n    void run(String a, int b) {\n        log(a);\n        send(a, b);\n        log(\"done\");\n    }\n\n    void send(String a, int b) {\n        System.out.println(a + b);\n    }\n\n    void log(String s) {\n        System.out.println(s);\n    }\n}\n";
+    let after = "package p;\n\nclass Job {\n    void run(String a, int b) {\n        run(a, b, null);\n    }\n\n    void run(String a, int b, String tag) {\n        log(a);\n        send(a, b, tag);\n        log(\"done\");\n    }\n\n    void send(String a, int b, String tag) {\n        System.out.println(a + b + tag);\n    }\n\n    void log(String s) {\n        System.out.println(s);\n    }\n}\n";
+    let found = detect(&snap(&[("p/Job.java", before)]), &snap(&[("p/Job.java", after)]));
+    let run = found.iter().find(|r| r.kind == RefactoringType::ExtractMethod).expect("the extraction");
+    assert!(run.pure, "{found:?}");
+    let mismatched = after.replace("send(a, b, tag);", "log(a, b, tag);");
+    let found = detect(&snap(&[("p/Job.java", before)]), &snap(&[("p/Job.java", &mismatched)]));
+    assert!(found.iter().filter(|r| r.kind == RefactoringType::ExtractMethod).all(|r| !r.pure), "{found:?}");
+}
