@@ -66,8 +66,14 @@ fn judge(intent: &Intent, found: &[Refactoring], b: &Side, a: &Side) -> Validati
     // An inlined method whose callers are in other classes is what RefactoringMiner calls Move
     // And Inline, once per caller: all of them are the one inlining asked for.
     let inline = intent.kind == RefactoringType::InlineMethod;
-    let kind_fits =
-        |r: &Refactoring| r.kind == intent.kind || (inline && r.kind == RefactoringType::MoveAndInlineMethod);
+    // A method moved to a superclass (or a subclass) of its class is what RefactoringMiner calls
+    // Pull Up (Push Down) Method: the move asked for.
+    let moved = intent.kind == RefactoringType::MoveMethod;
+    let kind_fits = |r: &Refactoring| {
+        r.kind == intent.kind
+            || (inline && r.kind == RefactoringType::MoveAndInlineMethod)
+            || (moved && matches!(r.kind, RefactoringType::PullUpMethod | RefactoringType::PushDownMethod))
+    };
     let fits: Vec<&Refactoring> = about
         .iter()
         .copied()

@@ -284,3 +284,38 @@ fn pure_refactor_move_records_replay() {
     assert!(applied >= 37, "only {applied} Move records applied");
     assert!(confirmed >= 36, "only {confirmed} applied Move records confirmed by the detector");
 }
+
+/// Pull Up (issue 15): a helper of a subclass goes up into its superclass in the demo, reading
+/// an inherited method and one the subclass overrides (still dispatched to the override); the
+/// subclass's caller is unchanged, and the demo builds and passes. An override the superclass
+/// declares itself is refused as a clash.
+#[test]
+fn demo_pull_up_builds_and_passes() {
+    let dir = copy_fixture("demo");
+    let root = dir.path();
+    let reduced = p("tax/ReducedVatRule.java");
+    let text = read(root, &reduced).replace(
+        "    @Override\n    protected BigDecimal pct() {",
+        "    public String describe() {\n        return label();\n    }\n\n    private String label() {\n        return code() + \" at \" + pct() + \"%\";\n    }\n\n    @Override\n    protected BigDecimal pct() {",
+    );
+    std::fs::write(root.join(&reduced), text).expect("write");
+    let label = apply_move(root, &format!("{reduced}:label"), "class:com.acme.invoicing.tax.StandardVatRule", false);
+    assert_eq!(label.signature, "String label()");
+    assert_eq!(label.call_sites, 0);
+    let standard = read(root, &p("tax/StandardVatRule.java"));
+    assert!(
+        standard.contains("    String label() {\n        return code() + \" at \" + pct() + \"%\";\n    }\n}"),
+        "{standard}"
+    );
+    let after = read(root, &reduced);
+    assert!(!after.contains("label() {") && after.contains("        return label();\n"), "{after}");
+
+    let project = Project::open(root).expect("open");
+    let pct = target::resolve(&project, root, &format!("{reduced}:pct")).expect("target");
+    let spec = MoveSpec::new("class:com.acme.invoicing.tax.StandardVatRule".parse().expect("dest"));
+    let r = plan(&project, pct.method, &spec).expect_err("StandardVatRule declares pct()");
+    assert_eq!(r.reason, "name_clash", "{}", r.message);
+    assert!(r.message.contains("already declares `pct()`"), "{}", r.message);
+
+    maven_test(root);
+}

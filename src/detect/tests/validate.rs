@@ -81,3 +81,27 @@ fn an_inline_into_callers_of_other_classes_is_the_inline_asked_for() {
     assert_eq!(v.verdict, Verdict::Matched, "{}", v.reason);
     assert!(v.reason.contains("(and 1 more call site(s))"), "{}", v.reason);
 }
+
+/// Issue 15: a method moved into its class's superclass is reported as Pull Up Method, which is
+/// the move asked for when the destination is that superclass.
+#[test]
+fn a_pull_up_is_the_move_asked_for() {
+    let base = "package p;\n\npublic class Base {\n    protected int size() {\n        return 1;\n    }\n}\n";
+    let sub = "package p;\n\npublic class Sub extends Base {\n    String describe() {\n        int n = size();\n        return \"size \" + n;\n    }\n}\n";
+    let base2 = "package p;\n\npublic class Base {\n    protected int size() {\n        return 1;\n    }\n\n    String describe() {\n        int n = size();\n        return \"size \" + n;\n    }\n}\n";
+    let sub2 = "package p;\n\npublic class Sub extends Base {\n}\n";
+    let before = snap(&[("p/Base.java", base), ("p/Sub.java", sub)]);
+    let after = snap(&[("p/Base.java", base2), ("p/Sub.java", sub2)]);
+    let mut intent = Intent {
+        kind: RefactoringType::MoveMethod,
+        class: "p.Sub".into(),
+        method: "describe".into(),
+        new_name: None,
+        destination: Some("p.Base".into()),
+    };
+    let v = validate(&intent, &before, &after);
+    assert_eq!(v.verdict, Verdict::Matched, "{}", v.reason);
+    assert!(v.reason.contains("Pull Up Method"), "{}", v.reason);
+    intent.destination = Some("p.Other".into());
+    assert_eq!(validate(&intent, &before, &after).verdict, Verdict::Missing);
+}

@@ -28,6 +28,7 @@ mod call_sites;
 mod declaration;
 mod new_class;
 mod preconditions;
+mod pull_up;
 mod text;
 
 use std::collections::{BTreeSet, HashMap};
@@ -152,7 +153,9 @@ fn plan_existing(project: &Project, method: MethodId, spec: &MoveSpec) -> Result
     let decl = project.method(method);
     let source = project.owner(method);
     let file = project.method_source(method);
-    Mover { project, method, decl, source, file, spec }.run()
+    let mut mover = Mover { project, method, decl, source, file, spec, pull_up: None };
+    mover.pull_up = mover.pull_up_target();
+    mover.run()
 }
 
 /// What a move makes more visible: members, with their new access, and classes made public.
@@ -225,6 +228,8 @@ struct Mover<'p> {
     source: TypeId,
     file: &'p SourceFile,
     spec: &'p MoveSpec,
+    /// The superclass the method is pulled up into, when the destination is one ([`pull_up`]).
+    pull_up: Option<TypeId>,
 }
 
 fn refuse(reason: Reason, message: impl Into<String>) -> Refusal {
@@ -236,6 +241,9 @@ impl<'p> Mover<'p> {
         self.check_method()?;
         let (via, dest) = self.destination()?;
         self.check_destination(dest)?;
+        if self.pull_up == Some(dest) {
+            self.check_pull_up(dest)?;
+        }
         let project = self.project;
         let src = &self.file.text;
         let node = method_node(self.file, self.decl).ok_or_else(|| {
@@ -249,6 +257,15 @@ impl<'p> Mover<'p> {
         rw.finish_recursion()?;
         if self.stays_instance() && rw.needs_source {
             self.use_destination_members(&mut rw, dest)?;
+        }
+        if self.pull_up.is_some() && self.spec.keep_delegate {
+            return Err(refuse(
+                Reason::NoDestinationInstance,
+                format!(
+                    "`{}` inherits the pulled-up method, so there is nothing to delegate to; pull up without --keep-delegate",
+                    project.qualified_name(self.source)
+                ),
+            ));
         }
         if self.stays_instance() && self.spec.keep_delegate {
             return Err(refuse(
@@ -267,7 +284,12 @@ impl<'p> Mover<'p> {
         self.check_clash(dest, &new_params)?;
 
         // Call sites (all of them, or none with a delegate left behind).
-        let sites = if self.spec.keep_delegate { CallSites::default() } else { self.call_sites(&via, dest, &rw)? };
+        // A pulled-up method is inherited where it was: its call sites stay as they are.
+        let sites = if self.spec.keep_delegate || self.pull_up.is_some() {
+            CallSites::default()
+        } else {
+            self.call_sites(&via, dest, &rw)?
+        };
 
         // Visibility: the least every caller needs, never lower than it was.
         let in_interface = project.type_decl(self.source).kind == TypeKind::Interface;
@@ -277,7 +299,8 @@ impl<'p> Mover<'p> {
         for caller in callers {
             needed = needed.max(self.access_needed(caller, dest));
         }
-        let visibility = original.max(needed);
+        let visibility =
+            if self.pull_up.is_some() { self.pull_up_access(dest, original) } else { original.max(needed) };
 
         // The header: visibility, `static`, parameters.
         let dest_types = self.dest_imports(&rw, dest)?;
@@ -459,9 +482,10 @@ impl<'p> Mover<'p> {
     }
 
     /// Whether the method stays an instance method in a class it moves to (`class:FQN`): a test
-    /// method or a fixture method, which its framework calls on an instance of the destination.
+    /// method or a fixture method, which its framework calls on an instance of the destination,
+    /// or a method pulled up into a superclass, which its class inherits.
     fn stays_instance(&self) -> bool {
-        matches!(self.spec.to, Destination::Class(_)) && self.decl.is_test()
+        matches!(self.spec.to, Destination::Class(_)) && (self.decl.is_test() || self.pull_up.is_some())
     }
 
     fn no_body(&self) -> Refusal {

@@ -43,7 +43,10 @@ impl<'p> Mover<'p> {
         }
         let overrides = project.overrides(self.method);
         let overridden = project.overridden_by(self.method);
-        if !overrides.is_empty() || !overridden.is_empty() || decl.annotations.iter().any(|a| a == "@Override") {
+        let in_hierarchy =
+            !overrides.is_empty() || !overridden.is_empty() || decl.annotations.iter().any(|a| a == "@Override");
+        // Pulled up, it stays in the hierarchy: [`super::pull_up`] checks what that needs.
+        if in_hierarchy && self.pull_up.is_none() {
             let other = overrides
                 .first()
                 .or(overridden.first())
@@ -52,12 +55,13 @@ impl<'p> Mover<'p> {
             return Err(refuse(
                 Reason::InHierarchy,
                 format!(
-                    "{} overrides or is overridden by another method{other}; moving it would change which code runs. Move a method outside the hierarchy, or keep a delegate by hand",
+                    "{} overrides or is overridden by another method{other}; moving it would change which code runs. Move a method outside the hierarchy, pull it up into a superclass (`class:` naming one), or keep a delegate by hand",
                     self.name()
                 ),
             ));
         }
-        if decl.modifiers.iter().any(|m| m == "synchronized") {
+        // Pulled up, it still locks the same object.
+        if decl.modifiers.iter().any(|m| m == "synchronized") && self.pull_up.is_none() {
             return Err(refuse(
                 Reason::SynchronizedMethod,
                 format!(
@@ -457,14 +461,20 @@ impl<'p> Mover<'p> {
     pub(super) fn use_destination_members(&self, rw: &mut Rewriter<'_, 'p>, dest: TypeId) -> Result<(), Refusal> {
         let project = self.project;
         let used = |what: String| {
-            refuse(
-                Reason::SourceStateUsed,
+            let message = if self.pull_up.is_some() {
+                format!(
+                    "{} uses {what}, which `{}` does not have; pull that up first",
+                    self.name(),
+                    project.qualified_name(dest)
+                )
+            } else {
                 format!(
                     "{} is run by its test framework on an instance of its class, and it uses {what}, which `{}` does not have; move that too, or give the destination its own",
                     self.name(),
                     project.qualified_name(dest)
-                ),
-            )
+                )
+            };
+            refuse(Reason::SourceStateUsed, message)
         };
         if let Some(line) = rw.bare_this {
             return Err(used(format!("`this` as a value (line {line})")));
@@ -472,17 +482,29 @@ impl<'p> Mover<'p> {
         let dest_side: Vec<TypeId> = std::iter::once(dest).chain(project.supertypes(dest)).collect();
         for m in rw.members.iter().filter(|m| m.instance) {
             let inherited = dest_side.contains(&m.owner);
-            let same = dest_side.iter().any(|&t| {
-                let d = project.type_decl(t);
-                d.fields
-                    .iter()
-                    .any(|f| !f.is_static() && f.name == m.simple && m.shape == Shape::Field(f.ty.text.clone()))
-                    || project.methods_of(t).into_iter().any(|x| {
+            // A test may use the destination's equivalent; a pulled-up method reads what its
+            // class inherits, never a same-named member the subclass hid.
+            // Pulled up, a call of a method the destination declares (or inherits) and the source
+            // overrides still runs the override, by dispatch.
+            let dispatched = self.pull_up.is_some()
+                && matches!(&m.shape, Shape::Method(params) if dest_side.iter().any(|&t| {
+                    project.methods_of(t).into_iter().any(|x| {
                         let x = project.method(x);
-                        !x.is_static() && x.name == m.simple && m.shape == Shape::Method(x.erased_params())
+                        !x.is_static() && !x.modifiers.iter().any(|k| k == "private") && x.name == m.simple && x.erased_params() == *params
                     })
-            });
-            if !inherited && !same {
+                }));
+            let same = self.pull_up.is_none()
+                && dest_side.iter().any(|&t| {
+                    let d = project.type_decl(t);
+                    d.fields
+                        .iter()
+                        .any(|f| !f.is_static() && f.name == m.simple && m.shape == Shape::Field(f.ty.text.clone()))
+                        || project.methods_of(t).into_iter().any(|x| {
+                            let x = project.method(x);
+                            !x.is_static() && x.name == m.simple && m.shape == Shape::Method(x.erased_params())
+                        })
+                });
+            if !inherited && !same && !dispatched {
                 return Err(used(format!("`{}` of `{}` (line {})", m.name, project.qualified_name(m.owner), m.line)));
             }
         }
@@ -585,6 +607,11 @@ impl<'p> Mover<'p> {
         };
         if let Some(m) = project.methods_of(dest).into_iter().find(|&m| same(m)) {
             return Err(describe(m, "already has"));
+        }
+        // Pulled up, the hierarchy's methods of the signature are what it overrides and what
+        // overrides it: [`super::pull_up`] judges them.
+        if self.pull_up.is_some() {
+            return Ok(());
         }
         for t in project.supertypes(dest) {
             if let Some(m) = project.methods_of(t).into_iter().find(|&m| same(m)) {

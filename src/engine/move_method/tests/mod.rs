@@ -3,6 +3,7 @@ use std::path::Path;
 use super::*;
 use crate::java::project::tests::project;
 
+mod pull_up;
 mod refusals;
 mod rewrites;
 mod to_class;
