@@ -241,6 +241,17 @@ impl<'s> Diff<'s> {
                             }
                         }
                     }
+                    // A conditional expression returned for the `if`/`else` that assigned it.
+                    if !Self::enough(&mapping)
+                        && let Some((variant, origin)) = ternary_variant(&norms(xm, &subst))
+                    {
+                        let mut used = vec![false; pool.len()];
+                        let mut m = map_onto(&variant, &pool, &mut used);
+                        pair_branch_values(&variant, &origin, &pool, &mut used, &mut m);
+                        if Self::enough(&m) && m.exact > 0 && m.mapped == m.solid {
+                            mapping = m.renumbered(&origin);
+                        }
+                    }
                     if depth == 0
                         && !Self::enough(&mapping)
                         && let Some(k) = call.stmt
@@ -399,6 +410,17 @@ impl<'s> Diff<'s> {
                                 mapping = m;
                                 break;
                             }
+                        }
+                    }
+                    // The inlined method returned a conditional the caller now writes as `if`/`else`.
+                    if !Self::enough(&mapping)
+                        && let Some((variant, origin)) = ternary_variant(&self.before_norms(rm, &subst))
+                    {
+                        let mut used = vec![false; pool.len()];
+                        let mut m = map_onto(&variant, &pool, &mut used);
+                        pair_branch_values(&variant, &origin, &pool, &mut used, &mut m);
+                        if Self::enough(&m) && m.exact > 0 && m.mapped == m.solid {
+                            mapping = m.renumbered(&origin);
                         }
                     }
                     if !Self::enough(&mapping)

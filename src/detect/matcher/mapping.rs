@@ -64,6 +64,19 @@ impl Mapping {
         }
         (done, used)
     }
+    /// The pairs with their source statements renumbered by `origin` (see [`ternary_variant`]),
+    /// each source statement once; the counts stay those of the variant.
+    pub(super) fn renumbered(mut self, origin: &[usize]) -> Mapping {
+        let mut seen = Vec::new();
+        self.pairs.retain_mut(|p| {
+            p.0 = origin[p.0];
+            let first = !seen.contains(&p.0);
+            seen.push(p.0);
+            first
+        });
+        self
+    }
+
     pub(super) fn all_exact(&self) -> bool {
         self.mapped == self.solid && self.pairs.iter().all(|p| p.2 != Pairing::Fuzzy)
     }
@@ -137,6 +150,86 @@ pub(super) fn norm(s: &Stmt, subst: &HashMap<&str, Vec<String>>) -> Norm {
     }
     let core = core_of(&toks);
     Norm { text: toks.join(" "), toks, core, trivial: s.trivial }
+}
+
+/// `src` with every `return c ? a : b;` read as the `if (c)` it was written as, assigning `a`
+/// and `b` (`return a;` pairs with `v = a;` by its core), and for each statement of the result
+/// the index of the one it comes from. `None` when no statement returns a conditional.
+/// RefactoringMiner maps a conditional expression onto an `if`/`else` the same way.
+pub(super) fn ternary_variant(src: &[Norm]) -> Option<(Vec<Norm>, Vec<usize>)> {
+    let mut out = Vec::new();
+    let mut origin = Vec::new();
+    let mut any = false;
+    for (i, n) in src.iter().enumerate() {
+        let parts = n.returned().and_then(conditional);
+        let Some((c, a, b)) = parts else {
+            out.push(n.clone());
+            origin.push(i);
+            continue;
+        };
+        any = true;
+        let stmt = |toks: Vec<String>| {
+            let core = core_of(&toks);
+            Norm { text: toks.join(" "), toks, core, trivial: false }
+        };
+        let ret = |e: &[String]| {
+            stmt(std::iter::once("return".to_string()).chain(e.iter().cloned()).chain([";".into()]).collect())
+        };
+        let header: Vec<String> =
+            ["if", "("].iter().map(|t| t.to_string()).chain(c.iter().cloned()).chain([")".into()]).collect();
+        for piece in [stmt(header), ret(a), ret(b)] {
+            out.push(piece);
+            origin.push(i);
+        }
+    }
+    any.then_some((out, origin))
+}
+
+/// After [`map_onto`] of a [`ternary_variant`]: a branch value left unpaired (`return 0;`) pairs
+/// with the assignment or declaration of that value (`long start = 0;`) even when it is a single
+/// token, which a plain core never pairs on.
+pub(super) fn pair_branch_values(
+    variant: &[Norm],
+    origin: &[usize],
+    pool: &[&Norm],
+    used: &mut [bool],
+    m: &mut Mapping,
+) {
+    let paired: Vec<usize> = m.pairs.iter().map(|p| p.0).collect();
+    for (i, n) in variant.iter().enumerate() {
+        let from_ternary = origin.iter().filter(|&&o| o == origin[i]).count() > 1;
+        if !from_ternary || paired.contains(&i) || n.toks.first().is_none_or(|t| t != "return") {
+            continue;
+        }
+        let Some(core) = n.core.as_deref() else { continue };
+        if let Some(j) = (0..pool.len())
+            .find(|&j| !used[j] && pool[j].core.as_deref() == Some(core) && pool[j].toks.contains(&"=".to_string()))
+        {
+            used[j] = true;
+            m.pairs.push((i, j, Pairing::Core));
+            m.mapped += 1;
+            m.exact += 1;
+        }
+    }
+}
+
+/// `c`, `a` and `b` of the conditional expression `c ? a : b` (its `?` and `:` at depth 0).
+fn conditional(e: &[String]) -> Option<(&[String], &[String], &[String])> {
+    let mut depth = 0i32;
+    let (mut q, mut colon, mut nested) = (None, None, 0);
+    for (k, t) in e.iter().enumerate() {
+        match t.as_str() {
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" | "}" => depth -= 1,
+            "?" if depth == 0 && q.is_none() => q = Some(k),
+            "?" if depth == 0 => nested += 1,
+            ":" if depth == 0 && q.is_some() && nested > 0 => nested -= 1,
+            ":" if depth == 0 && q.is_some() && colon.is_none() => colon = Some(k),
+            _ => {}
+        }
+    }
+    let (q, colon) = (q?, colon?);
+    (q > 0 && colon > q + 1 && colon + 1 < e.len()).then(|| (&e[..q], &e[q + 1..colon], &e[colon + 1..]))
 }
 
 /// Maps `src` onto the statements of `pool` not yet `used`: exact text, then core, then fuzzy.

@@ -696,3 +696,26 @@ fn extract_method_pure_with_a_parameter_added_on_top() {
     let found = detect(&snap(&[("p/Job.java", before)]), &snap(&[("p/Job.java", &mismatched)]));
     assert!(found.iter().filter(|r| r.kind == RefactoringType::ExtractMethod).all(|r| !r.pure), "{found:?}");
 }
+
+/// Issue 16: a new method returning a conditional expression extracted from the `if` that
+/// assigned its two values (RefactoringMiner maps `c ? a : b` onto the `if`/`else`), and the
+/// reverse, inlined.
+#[test]
+fn extract_and_inline_of_an_if_written_as_a_conditional() {
+    let before = "package p;\n\nclass R {\n    private Logger logger;\n\n    public long run(String sql) {\n        logger.log(sql);\n        long start = 0;\n        if (this.logger.slow() > 0) {\n            start = System.nanoTime();\n        }\n        logger.done(sql, start);\n        return start;\n    }\n}\n";
+    let after = "package p;\n\nclass R {\n    private Logger logger;\n\n    public long run(String sql) {\n        logger.log(sql);\n        long start = begin();\n        logger.done(sql, start);\n        return start;\n    }\n\n    private long begin() {\n        return logger.slow() > 0 ? System.nanoTime() : 0;\n    }\n}\n";
+    let found = detect(&snap(&[("p/R.java", before)]), &snap(&[("p/R.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        ["Extract Method\tprivate begin() : long extracted from public run(sql String) : long in class p.R"]
+    );
+    let found = detect(&snap(&[("p/R.java", after)]), &snap(&[("p/R.java", before)]));
+    assert_eq!(
+        descriptions(&found),
+        ["Inline Method\tprivate begin() : long inlined to public run(sql String) : long in class p.R"]
+    );
+    // Another value in a branch is another computation: not this extraction.
+    let other = after.replace(": 0;", ": 1;");
+    let found = detect(&snap(&[("p/R.java", before)]), &snap(&[("p/R.java", &other)]));
+    assert!(found.iter().all(|r| !r.pure), "{found:?}");
+}
