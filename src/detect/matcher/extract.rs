@@ -21,23 +21,43 @@ impl<'s> Diff<'s> {
                 if toks[w + 1] != "::" || !(toks[w] == "this" || toks[w] == own) {
                     continue;
                 }
-                for x in self.new_methods(&toks[w + 2], 1) {
+                let mut xs: Vec<usize> = Vec::new();
+                for arity in 0..=4 {
+                    for x in self.new_methods(&toks[w + 2], arity) {
+                        if !xs.contains(&x) {
+                            xs.push(x);
+                        }
+                    }
+                }
+                for x in xs {
                     let xm = &self.a.methods[x];
-                    let ([s], [(param, _)]) = (xm.stmts.as_slice(), xm.params.as_slice()) else { continue };
-                    let n = s.toks.len();
-                    if xm.class != am.class || n < 4 || s.toks[0] != "return" || s.toks[n - 1] != ";" {
+                    let Some(body) = lambda_body(xm) else { continue };
+                    if xm.class != am.class {
                         continue;
                     }
-                    let p = param.as_str();
-                    for head in [&["(", p, ")", "->"][..], &[p, "->"][..]] {
-                        let mut candidate: Vec<String> = toks[..w].to_vec();
-                        candidate.extend(head.iter().map(|t| t.to_string()));
-                        candidate.extend(s.toks[1..n - 1].iter().cloned());
-                        candidate.extend(toks[w + 3..].iter().cloned());
-                        if let Some(j) = (0..pool.len()).find(|&j| near_equal(&candidate, &pool[j].toks)) {
-                            out.push((x, j));
-                            break;
-                        }
+                    let params: Vec<&str> = xm.params.iter().map(|(p, _)| p.as_str()).collect();
+                    let candidates: Vec<Vec<String>> = lambda_heads(&params)
+                        .into_iter()
+                        .map(|head| {
+                            let mut candidate: Vec<String> = toks[..w].to_vec();
+                            candidate.extend(head);
+                            candidate.extend(body.iter().cloned());
+                            candidate.extend(toks[w + 3..].iter().cloned());
+                            candidate
+                        })
+                        .collect();
+                    // The lambda's own parameter names are the method's now (`v -> f(v)` became
+                    // `f(T value)`): read the old statement with them.
+                    let found = (0..pool.len()).find(|&j| {
+                        lambda_params(&pool[j].toks).into_iter().filter(|names| names.len() == params.len()).any(
+                            |names| {
+                                let old = renamed(&pool[j].toks, &names, &params);
+                                candidates.iter().any(|c| near_equal(c, &old))
+                            },
+                        )
+                    });
+                    if let Some(j) = found {
+                        out.push((x, j));
                     }
                 }
             }
@@ -630,4 +650,77 @@ fn times(counts: &HashMap<(&str, usize, &str), usize>, call: &Call) -> usize {
 /// Calls of `call`'s name and arity in `counts`, whatever their receiver.
 fn times_any_receiver(counts: &HashMap<(&str, usize, &str), usize>, call: &Call) -> usize {
     counts.iter().filter(|((name, arity, _), _)| *name == call.name && *arity == call.args.len()).map(|(_, n)| n).sum()
+}
+
+/// The lambda a method stands for when referenced (`this::m`): its expression (a method of one
+/// `return e;`) or its block (`{ … }`, statements without blocks of their own).
+fn lambda_body(m: &Method) -> Option<Vec<String>> {
+    match m.stmts.as_slice() {
+        [] => None,
+        [s] if s.toks.len() > 2 && s.toks[0] == "return" && s.toks.last().is_some_and(|t| t == ";") => {
+            Some(s.toks[1..s.toks.len() - 1].to_vec())
+        }
+        stmts if stmts.iter().all(|s| s.toks.last().is_some_and(|t| t == ";")) => {
+            let mut body = vec!["{".to_string()];
+            body.extend(stmts.iter().flat_map(|s| s.toks.iter().cloned()));
+            body.push("}".into());
+            Some(body)
+        }
+        _ => None,
+    }
+}
+
+/// The ways a lambda of these parameters is written: `p ->` and `( p ) ->`, `( p , q ) ->`.
+fn lambda_heads(params: &[&str]) -> Vec<Vec<String>> {
+    let arrow = "->".to_string();
+    let mut parenthesised = vec!["(".to_string()];
+    for (i, p) in params.iter().enumerate() {
+        if i > 0 {
+            parenthesised.push(",".into());
+        }
+        parenthesised.push(p.to_string());
+    }
+    parenthesised.push(")".into());
+    parenthesised.push(arrow.clone());
+    match params {
+        [p] => vec![vec![p.to_string(), arrow], parenthesised],
+        _ => vec![parenthesised],
+    }
+}
+
+/// The parameter names of every lambda in `toks` (`x ->`, `( x )  ->`, `( a , b ) ->`, `( ) ->`),
+/// untyped ones only.
+fn lambda_params(toks: &[String]) -> Vec<Vec<String>> {
+    let ident = |t: &str| t.starts_with(|c: char| c.is_alphabetic() || c == '_') && !replace::is_keyword(t);
+    let mut out = Vec::new();
+    for (k, t) in toks.iter().enumerate() {
+        if t != "->" || k == 0 {
+            continue;
+        }
+        if toks[k - 1] != ")" {
+            if ident(&toks[k - 1]) {
+                out.push(vec![toks[k - 1].clone()]);
+            }
+            continue;
+        }
+        let Some(open) = (0..k - 1).rev().find(|&i| toks[i] == "(") else { continue };
+        let inner = &toks[open + 1..k - 1];
+        let names: Vec<String> = inner.iter().filter(|t| *t != ",").cloned().collect();
+        let untyped = inner.iter().enumerate().all(|(i, t)| if i % 2 == 0 { ident(t) } else { t == "," });
+        if untyped {
+            out.push(names);
+        }
+    }
+    out
+}
+
+/// `toks` with each of `from` (not after a dot) written as the matching name of `to`.
+fn renamed(toks: &[String], from: &[String], to: &[&str]) -> Vec<String> {
+    toks.iter()
+        .enumerate()
+        .map(|(k, t)| match from.iter().position(|f| f == t) {
+            Some(i) if !(k > 0 && toks[k - 1] == ".") => to[i].to_string(),
+            _ => t.clone(),
+        })
+        .collect()
 }

@@ -719,3 +719,17 @@ fn extract_and_inline_of_an_if_written_as_a_conditional() {
     let found = detect(&snap(&[("p/R.java", before)]), &snap(&[("p/R.java", &other)]));
     assert!(found.iter().all(|r| !r.pure), "{found:?}");
 }
+
+/// Issue 16: a lambda replaced by a reference to a new method that takes its body, the
+/// parameter named anew (`v -> …` becoming `flat(Value value)`), written with or without
+/// parentheses.
+#[test]
+fn extract_method_from_a_lambda_with_its_parameter_renamed() {
+    let before = "package p;\n\nimport java.util.List;\nimport java.util.stream.Collectors;\n\nclass Tree {\n    List<String> names(List<Node> nodes) {\n        return nodes.stream().map((v) -> v.isLeaf() ? v.name() : v.name() + \"/\").collect(Collectors.toList());\n    }\n}\n";
+    let after = "package p;\n\nimport java.util.List;\nimport java.util.stream.Collectors;\n\nclass Tree {\n    List<String> names(List<Node> nodes) {\n        return nodes.stream().map(this::label).collect(Collectors.toList());\n    }\n\n    private String label(Node node) {\n        return node.isLeaf() ? node.name() : node.name() + \"/\";\n    }\n}\n";
+    let found = detect(&snap(&[("p/Tree.java", before)]), &snap(&[("p/Tree.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        ["Extract Method\tprivate label(node Node) : String extracted from package names(nodes List<Node>) : List<String> in class p.Tree"]
+    );
+}
