@@ -730,6 +730,8 @@ fn extract_method_from_a_lambda_with_its_parameter_renamed() {
     let found = detect(&snap(&[("p/Tree.java", before)]), &snap(&[("p/Tree.java", after)]));
     assert_eq!(
         descriptions(&found),
-        ["Extract Method\tprivate label(node Node) : String extracted from package names(nodes List<Node>) : List<String> in class p.Tree"]
+        [
+            "Extract Method\tprivate label(node Node) : String extracted from package names(nodes List<Node>) : List<String> in class p.Tree"
+        ]
     );
 }

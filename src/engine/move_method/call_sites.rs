@@ -9,6 +9,22 @@ use crate::java::symbols::{CallKind, FieldDecl, Receiver};
 use std::collections::BTreeSet;
 
 impl<'p> Mover<'p> {
+    /// A getter of `field` that code in `from` can call: an instance method of the source without
+    /// parameters whose whole body is `return f;` (or `return this.f;`).
+    fn getter_of(&self, field: &FieldDecl, from: TypeId) -> Option<String> {
+        let project = self.project;
+        let text = &self.file.text;
+        project.methods_of(self.source).into_iter().map(|m| project.method(m)).find_map(|m| {
+            let body = m.body?;
+            let words: String = text[body.start_byte..body.end_byte].split_whitespace().collect();
+            let returns =
+                words == format!("{{return{};}}", field.name) || words == format!("{{returnthis.{};}}", field.name);
+            let callable = self.accessible(from, self.source, Vis::of(&m.modifiers, false));
+            (returns && callable && m.params.is_empty() && !m.is_static() && m.type_params.is_empty())
+                .then(|| m.name.clone())
+        })
+    }
+
     /// Every call site rewritten for the method's new home.
     pub(super) fn call_sites(&self, via: &Via<'p>, dest: TypeId, rw: &Rewriter<'_, 'p>) -> Result<CallSites, Refusal> {
         let project = self.project;
@@ -116,11 +132,16 @@ impl<'p> Mover<'p> {
                         }
                         Receiver::Name(_) | Receiver::Expr => {
                             let vis = Vis::of(&field.modifiers, false);
-                            if !self.accessible(ctype, self.source, vis) {
+                            // A field the caller cannot see is read through its getter, when the
+                            // class has one the caller can call (`return f;` and nothing else).
+                            let getter = (!self.accessible(ctype, self.source, vis))
+                                .then(|| self.getter_of(field, ctype))
+                                .flatten();
+                            if !self.accessible(ctype, self.source, vis) && getter.is_none() {
                                 return Err(refuse(
                                     Reason::FieldNotAccessible,
                                     format!(
-                                        "the call at {at} would have to go through the field `{}`, which is {} in `{}`; keep a delegate (--keep-delegate) or make the field accessible",
+                                        "the call at {at} would have to go through the field `{}`, which is {} in `{}` and has no getter the caller can call; keep a delegate (--keep-delegate) or make the field accessible",
                                         field.name,
                                         vis.keyword().unwrap_or("package-private"),
                                         source_q
@@ -136,7 +157,10 @@ impl<'p> Mover<'p> {
                                 ));
                             }
                             let o = object.map(|o| &ctext[o.byte_range()]).unwrap_or("");
-                            format!("{o}.{}", field.name)
+                            match getter {
+                                Some(g) => format!("{o}.{g}()"),
+                                None => format!("{o}.{}", field.name),
+                            }
                         }
                     };
                     let prepend = if rw.needs_source { Some(source_object()?) } else { None };

@@ -580,3 +580,20 @@ class Shop {
     let shop_after = &out.iter().find(|(p, _)| p == "p/Shop.java").expect("the call site is rewritten").1;
     assert!(shop_after.contains("return new Addr(\"DE\").fee(0.5);"), "{shop_after}");
 }
+
+/// Issue 15: a caller that cannot see the private field reaches the destination through the
+/// field's getter, when the class has one it can call.
+#[test]
+fn a_private_field_is_reached_through_its_getter() {
+    let counter = "package a;\n\npublic class Counter {\n    void add(int n) {\n    }\n}\n";
+    let holder = "package a;\n\npublic class Holder {\n    private final Counter counter = new Counter();\n\n    Counter getCounter() {\n        return this.counter;\n    }\n\n    void bump(int by) {\n        counter.add(by);\n    }\n}\n";
+    let user = "package a;\n\nclass User {\n    void use(Holder h) {\n        h.bump(3);\n    }\n}\n";
+    let files = [("src/a/Counter.java", counter), ("src/a/Holder.java", holder), ("src/a/User.java", user)];
+    let out = run(&files, "src/a/Holder.java", "bump", "field:counter", false).expect("moves");
+    let user_after = out.iter().find(|(p, _)| p == "src/a/User.java").map(|(_, t)| t.as_str()).expect("user changed");
+    assert!(user_after.contains("        h.getCounter().bump(3);\n"), "{user_after}");
+    // A getter that computes something is not the field: still refused.
+    let holder = holder.replace("return this.counter;", "return new Counter();");
+    let files = [("src/a/Counter.java", counter), ("src/a/Holder.java", holder.as_str()), ("src/a/User.java", user)];
+    assert_refused(&files, "src/a/Holder.java", "bump", "field:counter", "field_not_accessible", "no getter");
+}
