@@ -417,6 +417,8 @@ impl<'s> Diff<'s> {
                     let src = self.before_norms(rm, &subst);
                     let mut used = vec![false; pool.len()];
                     let mut mapping = map_onto(&src, &pool, &mut used);
+                    // The statements as the mapping read them, when a variant mapped (for purity).
+                    let mut mapped_src: Option<Vec<Norm>> = None;
                     if across && call.qualified && typed.is_none() && mapping.mapped < 2 {
                         mapping.mapped = 0;
                     }
@@ -425,9 +427,11 @@ impl<'s> Diff<'s> {
                     // it lost for its initializer.
                     if !Self::enough(&mapping) || across && mapping.exact == 0 {
                         for local in local_variants(rm, &subst, &inits, &lost) {
-                            let m = map_onto(&self.before_norms(rm, &local), &pool, &mut vec![false; pool.len()]);
+                            let variant = self.before_norms(rm, &local);
+                            let m = map_onto(&variant, &pool, &mut vec![false; pool.len()]);
                             if Self::enough(&m) && m.exact > 0 && m.exact >= mapping.exact {
                                 mapping = m;
+                                mapped_src = Some(variant);
                                 break;
                             }
                         }
@@ -475,7 +479,7 @@ impl<'s> Diff<'s> {
                             && (mapping.all_exact()
                                 || pure_mapping(
                                     &mapping,
-                                    &self.before_norms(rm, &subst),
+                                    &mapped_src.unwrap_or_else(|| self.before_norms(rm, &subst)),
                                     &pool,
                                     &Sides {
                                         moved: rm,
