@@ -291,6 +291,11 @@ pub struct SpecArgs {
     /// private member in the destination's package is widened, to package-private)
     #[arg(long, value_name = "public")]
     pub widen: Option<String>,
+    /// Move (to `class:FQN`): what an instance method becomes there: `instance` (through a
+    /// parameter or field of that class, refused without one), `static` (what it used of its
+    /// object passed in), or `auto` (instance when it can, the default)
+    #[arg(long = "as", value_name = "MODE")]
+    pub as_mode: Option<String>,
 }
 
 impl SpecArgs {
@@ -306,6 +311,7 @@ impl SpecArgs {
             with_helpers: self.with_helpers,
             methods: self.methods.clone(),
             widen: self.widen.clone(),
+            as_mode: self.as_mode.clone(),
         }
     }
 }

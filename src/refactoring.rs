@@ -101,6 +101,8 @@ pub struct SpecOptions {
     pub methods: Vec<String>,
     /// Move: `--widen public`.
     pub widen: Option<String>,
+    /// Move to `class:FQN`: `--as static|instance|auto`.
+    pub as_mode: Option<String>,
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@ pub mod variable_names;
 
 pub use edit::{ChangeSet, Edit, EditConflict, FileChange};
 pub use extract::{ExtractSpec, Extraction, extract_method};
-pub use move_method::{Destination, MoveSpec, Moved, move_method};
+pub use move_method::{AsMode, Destination, MoveSpec, Moved, move_method};
 pub use refusal::{Reason, Refusal};
 pub use rename::{RenameSpec, rename_method};
 pub use spec::{Spec, SpecError, SpecFlags, apply, intent};

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{ChangeSet, Destination, ExtractSpec, MoveSpec, Refusal, RenameSpec};
+use super::{AsMode, ChangeSet, Destination, ExtractSpec, MoveSpec, Refusal, RenameSpec};
 use crate::error::Classify;
 use crate::exit::Exit;
 use crate::java::project::{MethodId, Project};
@@ -91,6 +91,8 @@ pub struct SpecFlags {
     pub methods: Vec<String>,
     /// Move: `--widen public`.
     pub widen_public: bool,
+    /// Move to `class:FQN`: `--as`.
+    pub as_mode: AsMode,
 }
 
 impl SpecFlags {
@@ -100,11 +102,11 @@ impl SpecFlags {
         let allowed: &[&str] = match kind {
             ExtractMethod => &["--lines", "--name", "--param"],
             InlineMethod => &["--at"],
-            MoveMethod => &["--to", "--keep-delegate", "--with-helpers", "--methods", "--widen"],
+            MoveMethod => &["--to", "--keep-delegate", "--with-helpers", "--methods", "--widen", "--as"],
             RenameMethod => &["--name"],
-            ExtractAndMoveMethod => &["--lines", "--name", "--to", "--keep-delegate", "--param"],
+            ExtractAndMoveMethod => &["--lines", "--name", "--to", "--keep-delegate", "--param", "--as"],
             MoveAndInlineMethod => &["--to", "--at"],
-            MoveAndRenameMethod => &["--to", "--name", "--keep-delegate"],
+            MoveAndRenameMethod => &["--to", "--name", "--keep-delegate", "--as"],
         };
         let given = [
             ("--lines", args.lines.is_some()),
@@ -116,6 +118,7 @@ impl SpecFlags {
             ("--with-helpers", args.with_helpers),
             ("--methods", !args.methods.is_empty()),
             ("--widen", args.widen.is_some()),
+            ("--as", args.as_mode.is_some()),
         ];
         if let Some((flag, _)) = given.iter().find(|(f, on)| *on && !allowed.contains(f)) {
             return Err(SpecError::FlagNotUsed { flag, kind, allowed: allowed.join(", ") });
@@ -139,6 +142,10 @@ impl SpecFlags {
             Some("public") => true,
             Some(other) => return Err(SpecError::Widen(other.to_string())),
         };
+        let as_mode = match args.as_mode.as_deref() {
+            None => AsMode::Auto,
+            Some(m) => m.parse::<AsMode>().map_err(|_| SpecError::As(m.trim().to_string()))?,
+        };
         let methods: Vec<String> =
             args.methods.iter().map(|m| m.trim().to_string()).filter(|m| !m.is_empty()).collect();
         if params.iter().any(String::is_empty) {
@@ -154,6 +161,7 @@ impl SpecFlags {
             with_helpers: args.with_helpers,
             methods,
             widen_public,
+            as_mode,
         })
     }
 
@@ -179,6 +187,7 @@ impl SpecFlags {
                 with_helpers: self.with_helpers,
                 also: self.methods.clone(),
                 widen_public: self.widen_public,
+                as_mode: self.as_mode,
             })
         };
         Some(match kind {
@@ -253,6 +262,8 @@ pub enum SpecError {
     Param,
     #[error("--widen `{0}` is not a visibility mantra widens to")]
     Widen(String),
+    #[error("--as `{0}` is not a mode")]
+    As(String),
 }
 
 impl Classify for SpecError {
@@ -272,6 +283,7 @@ impl Classify for SpecError {
             }
             SpecError::Param => "give an expression of the selected statements, e.g. `--param 'r.rows()'`".into(),
             SpecError::Widen(_) => "write `--widen public`".into(),
+            SpecError::As(_) => "write `--as static`, `--as instance` or `--as auto` (the default)".into(),
         })
     }
 }

@@ -289,6 +289,7 @@ fn move_candidates(
             with_helpers: flags.with_helpers,
             also: flags.methods.clone(),
             widen_public: flags.widen_public,
+            as_mode: flags.as_mode,
         };
         let c = Candidate {
             spec: Spec::MoveMethod(spec.clone()),
@@ -308,6 +309,7 @@ fn move_candidates(
                 with_helpers: flags.with_helpers,
                 also: flags.methods.clone(),
                 widen_public: flags.widen_public,
+                as_mode: flags.as_mode,
             };
             let c = Candidate {
                 spec: Spec::MoveMethod(spec.clone()),

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use mantra::engine::move_method::{MoveSpec, Moved, plan};
+use mantra::engine::move_method::{AsMode, MoveSpec, Moved, plan};
 use mantra::java::Project;
 use mantra::java::target;
 
@@ -17,11 +17,15 @@ mod move_eval;
 
 /// Opens the project at `root`, resolves `target` (`path:method`), moves it and writes the result.
 pub fn apply_move(root: &Path, target_spec: &str, to: &str, keep_delegate: bool) -> Moved {
+    apply_spec(root, target_spec, MoveSpec { keep_delegate, ..MoveSpec::new(to.parse().expect("destination")) })
+}
+
+/// [`apply_move`] with a whole spec.
+pub fn apply_spec(root: &Path, target_spec: &str, spec: MoveSpec) -> Moved {
     let project = Project::open(root).expect("open project");
     let t = target::resolve(&project, root, target_spec).unwrap_or_else(|e| panic!("{target_spec}: {e}"));
-    let spec = MoveSpec { keep_delegate, ..MoveSpec::new(to.parse().expect("destination")) };
-    let moved =
-        plan(&project, t.method, &spec).unwrap_or_else(|r| panic!("{target_spec} → {to}: {}: {}", r.reason, r.message));
+    let moved = plan(&project, t.method, &spec)
+        .unwrap_or_else(|r| panic!("{target_spec} → {:?}: {}: {}", spec.to, r.reason, r.message));
     mantra::workspace::writeback::write_atomically(root, &moved.changes).expect("write");
     moved
 }
@@ -77,7 +81,16 @@ fn demo_moves_d10_d11_d12_build_and_pass() {
 fn demo_moves_to_any_class_build_and_pass() {
     let dir = copy_fixture("demo");
     let root = dir.path();
-    let calc = apply_move(root, &p("report/AgingReport.java:calc"), "class:com.acme.invoicing.invoice.Invoice", false);
+    // `--as static`: a static method of the class, the object passed in (by default, `--as auto`,
+    // it would become `invoice.calc(asOf)`, through the parameter).
+    let calc = apply_spec(
+        root,
+        &p("report/AgingReport.java:calc"),
+        MoveSpec {
+            as_mode: AsMode::Static,
+            ..MoveSpec::new("class:com.acme.invoicing.invoice.Invoice".parse().expect("destination"))
+        },
+    );
     assert_eq!(calc.signature, "public static long calc(Invoice invoice, LocalDate asOf)");
     let report = read(root, &p("report/AgingReport.java"));
     assert!(report.contains("Bucket.forDaysOverdue(Invoice.calc(invoice, asOf))"), "{report}");

@@ -235,6 +235,7 @@ impl<'a> Workbench<'a> {
             with_helpers: false,
             methods: Vec::new(),
             widen: None,
+            as_mode: None,
         };
         let flags = SpecFlags::parse(kind, &spec_args).map_err(|e| {
             let hint = crate::error::Classify::hint(&e).map(|h| format!(" ({h})")).unwrap_or_default();

@@ -96,12 +96,54 @@ pub struct MoveSpec {
     /// private member in the destination's package is widened, to package-private.
     #[serde(default, skip_serializing_if = "is_false")]
     pub widen_public: bool,
+    /// What an instance method moved to `class:FQN` becomes there (`--as`).
+    #[serde(default, skip_serializing_if = "AsMode::is_auto")]
+    pub as_mode: AsMode,
 }
 
 impl MoveSpec {
     /// A move to `to` with every option off.
     pub fn new(to: Destination) -> MoveSpec {
-        MoveSpec { to, keep_delegate: false, with_helpers: false, also: Vec::new(), widen_public: false }
+        MoveSpec {
+            to,
+            keep_delegate: false,
+            with_helpers: false,
+            also: Vec::new(),
+            widen_public: false,
+            as_mode: AsMode::Auto,
+        }
+    }
+}
+
+/// What an instance method moved to `class:FQN` becomes in that class (`--as`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AsMode {
+    /// An instance method when its callers have an object of the class (a parameter of that
+    /// type, else a field), else static.
+    #[default]
+    Auto,
+    /// Static, with what it used of its object passed in.
+    Static,
+    /// An instance method; refused when the callers have no object of the class.
+    Instance,
+}
+
+impl AsMode {
+    fn is_auto(&self) -> bool {
+        *self == AsMode::Auto
+    }
+}
+
+impl std::str::FromStr for AsMode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim() {
+            "auto" => Ok(AsMode::Auto),
+            "static" => Ok(AsMode::Static),
+            "instance" => Ok(AsMode::Instance),
+            other => Err(format!("`--as {other}` is not a mode; use `--as static`, `--as instance` or `--as auto`")),
+        }
     }
 }
 
@@ -141,12 +183,78 @@ pub fn move_method(project: &Project, method: MethodId, spec: &MoveSpec) -> Resu
 /// A `class:FQN` destination that is not in the project is created as an empty top-level class in
 /// an existing package (see [`Moved::created`]).
 pub fn plan(project: &Project, method: MethodId, spec: &MoveSpec) -> Result<Moved, Refusal> {
-    if let Destination::Class(fqn) = &spec.to
-        && project.find_type(fqn.trim()).is_none()
-    {
-        return new_class::plan(project, method, spec, fqn.trim());
+    if let Destination::Class(fqn) = &spec.to {
+        let Some(dest) = project.find_type(fqn.trim()) else {
+            if spec.as_mode == AsMode::Instance && !project.method(method).is_static() {
+                return Err(refuse(
+                    Reason::NoDestinationInstance,
+                    format!(
+                        "`{}` does not exist yet, so no caller has one to call the method on; use `--as static`",
+                        fqn.trim()
+                    ),
+                ));
+            }
+            return new_class::plan(project, method, spec, fqn.trim());
+        };
+        if let Some(channel) = instance_channel(project, method, spec, dest)? {
+            return plan_existing(project, method, &MoveSpec { to: channel, ..spec.clone() });
+        }
     }
     plan_existing(project, method, spec)
+}
+
+/// For `class:FQN` naming an existing class: the parameter (else the field) of that class an
+/// instance method can be moved through, so that it stays an instance method there (`--as auto`
+/// and `--as instance`); `None` to move it as named (static, a test's or a pulled-up method).
+fn instance_channel(
+    project: &Project,
+    method: MethodId,
+    spec: &MoveSpec,
+    dest: TypeId,
+) -> Result<Option<Destination>, Refusal> {
+    let decl = project.method(method);
+    let source = project.owner(method);
+    let dest_q = project.qualified_name(dest);
+    let as_is = decl.is_static()
+        || decl.is_test()
+        || decl.is_constructor()
+        || dest == source
+        || project.supertypes(source).contains(&dest);
+    if spec.as_mode == AsMode::Static || as_is {
+        if spec.as_mode == AsMode::Instance && decl.is_static() {
+            return Err(refuse(
+                Reason::NoDestinationInstance,
+                format!(
+                    "`{}` is static: it has no object to become an instance method of `{dest_q}` through; use `--as static`",
+                    decl.signature()
+                ),
+            ));
+        }
+        return Ok(None);
+    }
+    // A parameterised type would make the destination generic, which the channels refuse.
+    let is_dest = |ty: &crate::java::symbols::TypeName| {
+        ty.dims == 0
+            && !ty.text.contains('<')
+            && project.resolve_type(method.file(), Some(source.index()), &ty.raw) == Some(dest)
+    };
+    if let Some(p) = decl.params.iter().find(|p| !p.varargs && !p.generic && is_dest(&p.ty)) {
+        return Ok(Some(Destination::Param(p.name.clone())));
+    }
+    let owner = project.type_decl(source);
+    if let Some(f) = owner.fields.iter().find(|f| !f.is_static() && is_dest(&f.ty)) {
+        return Ok(Some(Destination::Field(f.name.clone())));
+    }
+    if spec.as_mode == AsMode::Instance {
+        return Err(refuse(
+            Reason::NoDestinationInstance,
+            format!(
+                "`{}` has no parameter and its class no field of type `{dest_q}`, so its callers have no object to call it on there; use `--as static` (or `--as auto`)",
+                decl.signature()
+            ),
+        ));
+    }
+    Ok(None)
 }
 
 fn plan_existing(project: &Project, method: MethodId, spec: &MoveSpec) -> Result<Moved, Refusal> {

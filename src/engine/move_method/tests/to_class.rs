@@ -232,8 +232,7 @@ fn a_test_method_takes_its_private_helpers_along() {
         to: "class:a.OtherTest".parse().unwrap(),
         keep_delegate: false,
         with_helpers: true,
-        also: Vec::new(),
-        widen_public: false,
+        ..MoveSpec::new(Destination::Class(String::new()))
     };
     let out = crate::engine::apply(&p, id, &crate::engine::Spec::MoveMethod(spec)).unwrap().render().unwrap();
     let src_after = &out[Path::new("src/a/Src.java")];
@@ -255,7 +254,7 @@ fn several_test_methods_move_together_as_one_change() {
         keep_delegate: false,
         with_helpers: false,
         also: also.iter().map(|s| s.to_string()).collect(),
-        widen_public: false,
+        ..MoveSpec::new(Destination::Class(String::new()))
     };
     let apply = |s: MoveSpec| crate::engine::apply(&p, id, &crate::engine::Spec::MoveMethod(s));
     let out = apply(spec(&["keeps"])).unwrap().render().unwrap();
@@ -280,8 +279,8 @@ fn widen_public_makes_what_another_package_needs_public() {
         to: "class:b.Fees".parse().unwrap(),
         keep_delegate: false,
         with_helpers: false,
-        also: Vec::new(),
         widen_public: true,
+        ..MoveSpec::new(Destination::Class(String::new()))
     };
     let done = plan(&p, id, &spec).unwrap();
     assert_eq!(
@@ -464,4 +463,44 @@ fn a_field_of_another_object_must_be_visible_from_the_destination() {
     let files = [("src/a/Node.java", node), ("src/a/Element.java", src), ("src/a/Util.java", util)];
     let out = run(&files, "src/a/Element.java", "orphan", "class:a.Util", false).unwrap_or_else(|r| panic!("{r:?}"));
     assert!(text(&out, "src/a/Util.java").contains("return e.parent == null;"), "{out:#?}");
+}
+
+/// Issue 15: `--as auto` (the default) moves an instance method to `class:FQN` through a
+/// parameter (else a field) of that class, so it stays an instance method there; `--as static`
+/// makes it static; `--as instance` is refused when no caller has an object of the class.
+#[test]
+fn as_auto_static_and_instance() {
+    let item = "package a;\n\npublic class Item {\n    int price;\n}\n";
+    let src = "package a;\n\nclass Src {\n    int twice(Item item) {\n        return item.price * 2;\n    }\n\n    int use(Item i) {\n        return twice(i);\n    }\n}\n";
+    let files = [("src/a/Item.java", item), ("src/a/Src.java", src)];
+    let (_dir, p) = project(&files);
+    let fid = p.file_id(Path::new("src/a/Src.java")).unwrap();
+    let id = p.methods_in(fid).unwrap().into_iter().find(|&m| p.method(m).name == "twice").unwrap();
+    let to = || MoveSpec::new("class:a.Item".parse().unwrap());
+    let auto = plan(&p, id, &to()).unwrap();
+    assert_eq!(auto.signature, "int twice()");
+    let rendered = auto.changes.render().unwrap();
+    assert!(rendered[Path::new("src/a/Src.java")].contains("return i.twice();"), "{rendered:?}");
+    let stat = plan(&p, id, &MoveSpec { as_mode: AsMode::Static, ..to() }).unwrap();
+    assert_eq!(stat.signature, "static int twice(Item item)");
+    let inst = plan(&p, id, &MoveSpec { as_mode: AsMode::Instance, ..to() }).unwrap();
+    assert_eq!(inst.signature, "int twice()");
+    // No object of the class reachable: `--as instance` is refused, `--as auto` makes it static.
+    let other = "package a;\n\npublic class Other {\n}\n";
+    let files = [("src/a/Item.java", item), ("src/a/Src.java", src), ("src/a/Other.java", other)];
+    let r = refused_spec(
+        &files,
+        "twice",
+        &MoveSpec { as_mode: AsMode::Instance, ..MoveSpec::new("class:a.Other".parse().unwrap()) },
+    );
+    assert_eq!(r.reason, "no_destination_instance", "{}", r.message);
+    assert!(r.message.contains("--as static"), "{}", r.message);
+    assert!("sideways".parse::<AsMode>().unwrap_err().contains("--as static"));
+}
+
+fn refused_spec(files: &[(&str, &str)], method: &str, spec: &MoveSpec) -> Refusal {
+    let (_dir, p) = project(files);
+    let fid = p.file_id(Path::new("src/a/Src.java")).unwrap();
+    let id = p.methods_in(fid).unwrap().into_iter().find(|&m| p.method(m).name == method).unwrap();
+    plan(&p, id, spec).expect_err("refused")
 }
