@@ -135,7 +135,29 @@ impl<'s> Diff<'s> {
                 if depth == 0 && after_calls <= before_calls {
                     continue;
                 }
-                for x in self.new_methods(&call.name, call.args.len()) {
+                // Across classes, a method extracted from code of its own class may have been
+                // extracted from another class's copy of that code too: a static one called by
+                // its class's name (`Owner.m(…)`), or one a subclass calls as inherited.
+                let mut candidates = self.new_methods(&call.name, call.args.len());
+                if across {
+                    let more: Vec<usize> = self
+                        .extracted_a
+                        .iter()
+                        .copied()
+                        .filter(|&m| {
+                            let xm = &self.a.methods[m];
+                            let owner = &self.a.classes[xm.class].simple;
+                            let reached = if call.qualified {
+                                xm.is_static && call.receiver.rsplit(' ').next() == Some(owner.as_str())
+                            } else {
+                                self.inherits(self.a, am.class, owner, 4)
+                            };
+                            xm.name == call.name && accepts(xm, call.args.len()) && !candidates.contains(&m) && reached
+                        })
+                        .collect();
+                    candidates.extend(more);
+                }
+                for x in candidates {
                     let same_class = self.class_back.get(&self.a.methods[x].class) == Some(&bm.class)
                         || self.a.methods[x].class == am.class;
                     if same_class == across
@@ -335,6 +357,7 @@ impl<'s> Diff<'s> {
             let (mb, ma) = (self.pairs[pi].b, self.pairs[pi].a);
             self.used_a[x] = true;
             if !across {
+                self.extracted_a.push(x);
                 // What the extracted method holds besides the caller's own statements.
                 let from_caller: Vec<usize> = mapping.pairs.iter().map(|p| p.0).collect();
                 let added = (0..self.a.methods[x].stmts.len()).filter(|i| !from_caller.contains(i)).collect();

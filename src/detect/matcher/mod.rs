@@ -71,6 +71,9 @@ pub struct Diff<'s> {
     /// Explained by a refactoring already (inlined, moved, renamed; extracted).
     used_b: Vec<bool>,
     used_a: Vec<bool>,
+    /// New methods explained as extracted within their class (they may be extracted from other
+    /// classes' code as well).
+    extracted_a: Vec<usize>,
     pairs: Vec<Pair>,
     out: Vec<Refactoring>,
     /// Callers paired with the methods extracted from them: the caller's removed statements
@@ -94,6 +97,7 @@ impl<'s> Diff<'s> {
             back: vec![None; a.methods.len()],
             used_b: vec![false; b.methods.len()],
             used_a: vec![false; a.methods.len()],
+            extracted_a: Vec::new(),
             pairs: Vec::new(),
             out: Vec::new(),
             into_extracted: Vec::new(),

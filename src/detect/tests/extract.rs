@@ -735,3 +735,46 @@ fn extract_method_from_a_lambda_with_its_parameter_renamed() {
         ]
     );
 }
+
+/// Issue 16: one new method extracted from the same code in its own class and in another: a
+/// subclass calling it as inherited, or another class calling a static helper by its class's name.
+#[test]
+fn one_method_extracted_from_its_class_and_another() {
+    let base = "package p;\n\npublic abstract class Base {\n    protected Store store;\n\n    public void testOne() throws Exception {\n        Reader in = store.open(\"vector\");\n        in.skip(10);\n        in.close();\n    }\n}\n";
+    let sub = "package p;\n\npublic class Sub extends Base {\n    public void testTwo() throws Exception {\n        Reader in = store.open(\"vector\");\n        in.mark(3);\n        in.reset();\n        in.close();\n    }\n}\n";
+    let base2 = "package p;\n\npublic abstract class Base {\n    protected Store store;\n\n    public void testOne() throws Exception {\n        Reader in = openVector();\n        in.skip(10);\n        in.close();\n    }\n\n    protected Reader openVector() throws Exception {\n        return store.open(\"vector\");\n    }\n}\n";
+    let sub2 = "package p;\n\npublic class Sub extends Base {\n    public void testTwo() throws Exception {\n        Reader in = openVector();\n        in.mark(3);\n        in.reset();\n        in.close();\n    }\n}\n";
+    let found = detect(
+        &snap(&[("p/Base.java", base), ("p/Sub.java", sub)]),
+        &snap(&[("p/Base.java", base2), ("p/Sub.java", sub2)]),
+    );
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract Method\tprotected openVector() : Reader extracted from public testOne() : void in class p.Base",
+            "Extract And Move Method\tprotected openVector() : Reader extracted from public testTwo() : void in class p.Sub & moved to class p.Base",
+        ]
+    );
+    // A class unrelated to Base calling `openVector()` on nothing would not compile: no such
+    // Extract And Move is read into an unqualified call of a class that does not inherit it.
+    let other = sub2.replace("extends Base ", "");
+    let found = detect(
+        &snap(&[("p/Base.java", base), ("p/Sub.java", &sub.replace("extends Base ", ""))]),
+        &snap(&[("p/Base.java", base2), ("p/Sub.java", &other)]),
+    );
+    assert!(found.iter().all(|r| r.kind != RefactoringType::ExtractAndMoveMethod), "{found:?}");
+
+    let util = "package p;\n\nclass Text {\n    static int count(String s) {\n        int n = 0;\n        for (char c : s.toCharArray()) {\n            if (Character.isUpperCase(c)) {\n                n++;\n            }\n        }\n        return n;\n    }\n}\n";
+    let util2 = "package p;\n\nclass Text {\n    static int count(String s) {\n        return upper(s);\n    }\n\n    static int upper(String s) {\n        int n = 0;\n        for (char c : s.toCharArray()) {\n            if (Character.isUpperCase(c)) {\n                n++;\n            }\n        }\n        return n;\n    }\n}\n";
+    let user = "package p;\n\nclass Form {\n    int score(String name) {\n        int n = 0;\n        for (char c : name.toCharArray()) {\n            if (Character.isUpperCase(c)) {\n                n++;\n            }\n        }\n        return n * 2;\n    }\n}\n";
+    let user2 = "package p;\n\nclass Form {\n    int score(String name) {\n        int n = Text.upper(name);\n        return n * 2;\n    }\n}\n";
+    let found = detect(
+        &snap(&[("p/Text.java", util), ("p/Form.java", user)]),
+        &snap(&[("p/Text.java", util2), ("p/Form.java", user2)]),
+    );
+    assert!(
+        found.iter().any(|r| r.description
+            == "Extract And Move Method\tpackage upper(s String) : int extracted from package score(name String) : int in class p.Form & moved to class p.Text"),
+        "{found:?}"
+    );
+}
