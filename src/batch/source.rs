@@ -283,7 +283,12 @@ impl SpecSource for Planner {
         }
         let candidates =
             crate::plan::candidates(project, method, task.kind, &flags, CANDIDATES).map_err(|e| e.to_string())?;
-        Ok(Proposal { specs: candidates.into_iter().map(|c| c.spec).collect(), ..Proposal::default() })
+        let mut specs: Vec<Spec> = candidates.into_iter().map(|c| c.spec).collect();
+        // Last, each move with `--widen public`: a destination in another package may need the
+        // members the method uses made visible, as a developer would make them.
+        let widened: Vec<Spec> = specs.iter().filter_map(widened_public).collect();
+        specs.extend(widened);
+        Ok(Proposal { specs, ..Proposal::default() })
     }
 }
 
@@ -293,6 +298,37 @@ mod tests {
 
     use super::*;
     use crate::java::project::tests::project;
+
+    /// Issue 15: the planner's moves come first as they are, then each with `--widen public`, so
+    /// that a member the destination cannot see does not end the task.
+    #[test]
+    fn the_planner_tries_each_move_widened_last() {
+        let src = "package a;\n\nclass Src {\n    int twice(Util u) {\n        return u.x * 2 + u.x;\n    }\n}\n";
+        let util = "package a;\n\nclass Util {\n    int x;\n}\n";
+        let (_d, p) = project(&[("src/a/Src.java", src), ("src/a/Util.java", util)]);
+        let fid = p.file_id(Path::new("src/a/Src.java")).unwrap();
+        let method = p.methods_in(fid).unwrap()[0];
+        let record = super::super::task::Record {
+            kind: "Move Method".into(),
+            commit_id: "c".repeat(40),
+            unique_id: None,
+            file_path_before: "src/a/Src.java".into(),
+            method_name_before: "a.Src#twice".into(),
+            class_name_before: None,
+            description:
+                "Move Method\tpackage twice(u Util) : int from class a.Src to package twice() : int from class a.Util"
+                    .into(),
+            source_code_after_refactoring: None,
+        };
+        let task = super::super::task::from_record("p", 0, &record, None).unwrap();
+        let budget = Budget { runner: Arc::new(crate::process::System), deadline: Instant::now() };
+        let proposal = Planner.propose(&task, &p, method, &budget).unwrap();
+        let widened: Vec<bool> =
+            proposal.specs.iter().map(|s| matches!(s, Spec::MoveMethod(m) if m.widen_public)).collect();
+        assert!(widened.contains(&false) && widened.contains(&true), "{:?}", proposal.specs);
+        let first_widened = widened.iter().position(|w| *w).unwrap();
+        assert!(widened[first_widened..].iter().all(|w| *w), "{:?}", proposal.specs);
+    }
 
     /// Issue 15: a task the detector missed had no oracle spec; the record's own description gives
     /// the method, the destination and the new name.
