@@ -548,8 +548,15 @@ impl<'p> Mover<'p> {
                 continue;
             }
             let owner = project.owner(target);
-            if owner == dest || source_side.contains(&owner) {
-                continue; // the destination's own members; the source's are checked as members
+            // The source's own members (called on its object) are checked as members; a method of
+            // the source's hierarchy called on another object (`parent.removeChild(n)`) is checked
+            // here, like any other class's.
+            let on_other_object = matches!(
+                self.decl.calls[c.call].receiver,
+                crate::java::symbols::Receiver::Name(_) | crate::java::symbols::Receiver::Expr
+            ) && !project.method(target).is_static();
+            if owner == dest || (source_side.contains(&owner) && !on_other_object) {
+                continue;
             }
             let in_interface = project.type_decl(owner).kind == TypeKind::Interface;
             let vis = Vis::of(&project.method(target).modifiers, in_interface);

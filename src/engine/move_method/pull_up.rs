@@ -143,8 +143,10 @@ impl<'p> Mover<'p> {
             return original;
         }
         let callers = project.callers(self.method);
+        // A private method is not inherited: even a subclass in the same file calls it as its
+        // own only when it is at least package-private.
         callers.iter().map(|c| project.owner(c.method)).fold(Vis::Private, |v, caller| {
-            let needed = if project.top_level_of(caller) == project.top_level_of(dest) {
+            let needed = if caller == dest {
                 Vis::Private
             } else if project.package_of(caller) == project.package_of(dest) {
                 Vis::Package

@@ -91,3 +91,15 @@ fn what_the_superclass_does_not_have_is_refused_by_name() {
         [("src/a/Shape.java", BASE), ("src/a/Circle.java", circle.as_str()), ("src/a/Square.java", square.as_str())];
     assert_refused(&files, "src/a/Circle.java", "describe", "class:a.Shape", "in_hierarchy", "would then override it");
 }
+
+/// A private method is not inherited: pulled up into an enclosing file's superclass, its
+/// subclass caller still needs it package-private.
+#[test]
+fn a_private_helper_of_a_nested_subclass_becomes_package_private() {
+    let token = "package a;\n\nclass Token {\n    static class Tag {\n        String name;\n    }\n\n    static class StartTag extends Tag {\n        private boolean named() {\n            return name != null;\n        }\n\n        public String toString() {\n            return named() ? name : \"\";\n        }\n    }\n}\n";
+    let out = run(&[("src/a/Token.java", token)], "src/a/Token.java", "named", "class:a.Token.Tag", false)
+        .expect("pulled up");
+    let t = text(&out, "src/a/Token.java");
+    assert!(t.contains("        boolean named() {\n            return name != null;\n        }\n    }"), "{t}");
+    assert!(!t.contains("private boolean named"), "{t}");
+}

@@ -192,3 +192,14 @@ fn refusals_about_context_and_call_sites() {
         "evaluated twice",
     );
 }
+
+/// A protected method of the source's own hierarchy called on another object is checked like any
+/// other class's: the destination in another package cannot call it.
+#[test]
+fn a_protected_method_of_the_sources_hierarchy_on_another_object_is_refused() {
+    let node = "package n;\n\npublic class Node {\n    protected void removeChild(Node child) {\n    }\n}\n";
+    let element = "package n;\n\npublic class Element extends Node {\n    public static void unwrap(Node parent, Node child) {\n        parent.removeChild(child);\n    }\n}\n";
+    let util = "package s;\n\npublic class Util {\n}\n";
+    let files = [("src/n/Node.java", node), ("src/n/Element.java", element), ("src/s/Util.java", util)];
+    assert_refused(&files, "src/n/Element.java", "unwrap", "class:s.Util", "inaccessible_member", "removeChild");
+}
