@@ -299,6 +299,20 @@ mod tests {
     use super::*;
     use crate::java::project::tests::project;
 
+    /// A task record about `a.Src#twice` in `src/a/Src.java`.
+    fn twice_record(kind: &str, description: &str) -> super::super::task::Record {
+        super::super::task::Record {
+            kind: kind.into(),
+            commit_id: "c".repeat(40),
+            unique_id: None,
+            file_path_before: "src/a/Src.java".into(),
+            method_name_before: "a.Src#twice".into(),
+            class_name_before: None,
+            description: description.into(),
+            source_code_after_refactoring: None,
+        }
+    }
+
     /// Issue 15: the planner's moves come first as they are, then each with `--widen public`, so
     /// that a member the destination cannot see does not end the task.
     #[test]
@@ -308,18 +322,10 @@ mod tests {
         let (_d, p) = project(&[("src/a/Src.java", src), ("src/a/Util.java", util)]);
         let fid = p.file_id(Path::new("src/a/Src.java")).unwrap();
         let method = p.methods_in(fid).unwrap()[0];
-        let record = super::super::task::Record {
-            kind: "Move Method".into(),
-            commit_id: "c".repeat(40),
-            unique_id: None,
-            file_path_before: "src/a/Src.java".into(),
-            method_name_before: "a.Src#twice".into(),
-            class_name_before: None,
-            description:
-                "Move Method\tpackage twice(u Util) : int from class a.Src to package twice() : int from class a.Util"
-                    .into(),
-            source_code_after_refactoring: None,
-        };
+        let record = twice_record(
+            "Move Method",
+            "Move Method\tpackage twice(u Util) : int from class a.Src to package twice() : int from class a.Util",
+        );
         let task = super::super::task::from_record("p", 0, &record, None).unwrap();
         let budget = Budget { runner: Arc::new(crate::process::System), deadline: Instant::now() };
         let proposal = Planner.propose(&task, &p, method, &budget).unwrap();
@@ -339,16 +345,10 @@ mod tests {
         let (_d, p) = project(&[("src/a/Src.java", src), ("src/a/Util.java", util)]);
         let fid = p.file_id(Path::new("src/a/Src.java")).unwrap();
         let method = p.methods_in(fid).unwrap()[0];
-        let record = super::super::task::Record {
-            kind: "Move And Rename Method".into(),
-            commit_id: "c".repeat(40),
-            unique_id: None,
-            file_path_before: "src/a/Src.java".into(),
-            method_name_before: "a.Src#twice".into(),
-            class_name_before: None,
-            description: "Move And Rename Method\tpackage twice(x int) : int from class a.Src to package doubled(x int) : int from class a.Util".into(),
-            source_code_after_refactoring: None,
-        };
+        let record = twice_record(
+            "Move And Rename Method",
+            "Move And Rename Method\tpackage twice(x int) : int from class a.Src to package doubled(x int) : int from class a.Util",
+        );
         let task = super::super::task::from_record("p", 0, &record, None).unwrap();
         assert!(task.human.is_none());
         let budget = Budget { runner: Arc::new(crate::process::System), deadline: Instant::now() };

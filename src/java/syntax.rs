@@ -367,6 +367,29 @@ pub fn erased_type(text: &str) -> String {
     }
 }
 
+/// The field a method without parameters only returns (`return f;` or `return this.f;`).
+pub fn trivial_getter_field<'s>(g: Node<'_>, text: &'s str) -> Option<&'s str> {
+    let params = g.child_by_field_name("parameters")?;
+    if params.named_child_count() > 0 || g.child_by_field_name("type_parameters").is_some() {
+        return None;
+    }
+    let body = g.child_by_field_name("body")?;
+    let stmts: Vec<Node<'_>> = body.named_children(&mut body.walk()).filter(|c| !c.is_extra()).collect();
+    let [ret] = stmts.as_slice() else { return None };
+    if ret.kind() != "return_statement" {
+        return None;
+    }
+    let value = ret.named_children(&mut ret.walk()).find(|c| !c.is_extra())?;
+    let name = match value.kind() {
+        "identifier" => value,
+        "field_access" if value.child_by_field_name("object").is_some_and(|o| o.kind() == "this") => {
+            value.child_by_field_name("field")?
+        }
+        _ => return None,
+    };
+    Some(&text[name.byte_range()])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

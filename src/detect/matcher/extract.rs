@@ -285,14 +285,9 @@ impl<'s> Diff<'s> {
                     }
                     // A conditional expression returned for the `if`/`else` that assigned it.
                     if !Self::enough(&mapping)
-                        && let Some((variant, origin)) = ternary_variant(&norms(xm, &subst))
+                        && let Some(m) = conditional_mapping(&norms(xm, &subst), &pool)
                     {
-                        let mut used = vec![false; pool.len()];
-                        let mut m = map_onto(&variant, &pool, &mut used);
-                        pair_branch_values(&variant, &origin, &pool, &mut used, &mut m);
-                        if Self::enough(&m) && m.exact > 0 && m.mapped == m.solid {
-                            mapping = m.renumbered(&origin);
-                        }
+                        mapping = m;
                     }
                     if depth == 0
                         && !Self::enough(&mapping)
@@ -461,14 +456,9 @@ impl<'s> Diff<'s> {
                     }
                     // The inlined method returned a conditional the caller now writes as `if`/`else`.
                     if !Self::enough(&mapping)
-                        && let Some((variant, origin)) = ternary_variant(&self.before_norms(rm, &subst))
+                        && let Some(m) = conditional_mapping(&self.before_norms(rm, &subst), &pool)
                     {
-                        let mut used = vec![false; pool.len()];
-                        let mut m = map_onto(&variant, &pool, &mut used);
-                        pair_branch_values(&variant, &origin, &pool, &mut used, &mut m);
-                        if Self::enough(&m) && m.exact > 0 && m.mapped == m.solid {
-                            mapping = m.renumbered(&origin);
-                        }
+                        mapping = m;
                     }
                     if !Self::enough(&mapping)
                         && let Some(k) = call.stmt
@@ -679,22 +669,31 @@ fn times_any_receiver(counts: &HashMap<(&str, usize, &str), usize>, call: &Call)
     counts.iter().filter(|((name, arity, _), _)| *name == call.name && *arity == call.args.len()).map(|(_, n)| n).sum()
 }
 
+/// The mapping of `src` onto `pool` with every `return c ? a : b;` read as the `if`/`else` that
+/// assigned `a` and `b` ([`ternary_variant`]), when that maps every statement of `src`.
+fn conditional_mapping(src: &[Norm], pool: &[&Norm]) -> Option<Mapping> {
+    let (variant, origin) = ternary_variant(src)?;
+    let mut used = vec![false; pool.len()];
+    let mut m = map_onto(&variant, pool, &mut used);
+    pair_branch_values(&variant, &origin, pool, &mut used, &mut m);
+    (Diff::enough(&m) && m.exact > 0 && m.mapped == m.solid).then(|| m.renumbered(&origin))
+}
+
 /// The lambda a method stands for when referenced (`this::m`): its expression (a method of one
 /// `return e;`) or its block (`{ … }`, statements without blocks of their own).
 fn lambda_body(m: &Method) -> Option<Vec<String>> {
-    match m.stmts.as_slice() {
-        [] => None,
-        [s] if s.toks.len() > 2 && s.toks[0] == "return" && s.toks.last().is_some_and(|t| t == ";") => {
-            Some(s.toks[1..s.toks.len() - 1].to_vec())
-        }
-        stmts if stmts.iter().all(|s| s.toks.last().is_some_and(|t| t == ";")) => {
-            let mut body = vec!["{".to_string()];
-            body.extend(stmts.iter().flat_map(|s| s.toks.iter().cloned()));
-            body.push("}".into());
-            Some(body)
-        }
-        _ => None,
+    if let [s] = m.stmts.as_slice()
+        && let Some(e) = returned_expr(&s.toks)
+    {
+        return Some(e.to_vec());
     }
+    let blocks = m.stmts.iter().any(|s| s.toks.last().is_none_or(|t| t != ";"));
+    (!m.stmts.is_empty() && !blocks).then(|| {
+        let mut body = vec!["{".to_string()];
+        body.extend(m.stmts.iter().flat_map(|s| s.toks.iter().cloned()));
+        body.push("}".into());
+        body
+    })
 }
 
 /// The ways a lambda of these parameters is written: `p ->` and `( p ) ->`, `( p , q ) ->`.

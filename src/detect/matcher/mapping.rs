@@ -82,11 +82,16 @@ impl Mapping {
     }
 }
 
+/// `e` of the statement `return e;` (`e` not empty), as tokens.
+pub(super) fn returned_expr(toks: &[String]) -> Option<&[String]> {
+    let k = toks.len();
+    (k > 2 && toks[0] == "return" && toks[k - 1] == ";").then(|| &toks[1..k - 1])
+}
+
 impl Norm {
     /// `e` of `return e;`.
     pub(super) fn returned(&self) -> Option<&[String]> {
-        let k = self.toks.len();
-        (k > 2 && self.toks[0] == "return" && self.toks[k - 1] == ";").then(|| &self.toks[1..k - 1])
+        returned_expr(&self.toks)
     }
 
     /// See [`Mapping::strong`].

@@ -6,15 +6,22 @@
 //!   everywhere (a bijection over the whole mapping: "Rename Variable on top of the extraction");
 //! - a class qualifier added or dropped before a static member (`MARKER` for `Filter.MARKER`,
 //!   `replace(…)` for `Strings.replace(…)`), which names the same member from the new place;
+//! - a cast of an argument to the new method's narrower parameter type, `final`, type arguments
+//!   written out on one side and inferred (`<>`) on the other;
+//! - `return e;` for `T v = e;`, for the `if (e)` it replaces, or for an argument `e` the old code
+//!   passed;
+//! - one more argument to a project method whose parameter list changed that way in the same
+//!   change ("Add Parameter on top");
 //!
 //! and an unmapped statement of the new code is still pure when it only hands back a variable
-//! (`return d;` in the new method, which the caller assigns: `long d = helper(…);`).
+//! (`return d;` in the new method, which the caller assigns: `long d = helper(…);`), returns an
+//! expression the old code computed, or repeats a statement the caller still makes.
 //!
 //! Anything else (another literal, operator, call or field) keeps the refactoring impure.
 
 use std::collections::{HashMap, HashSet};
 
-use super::mapping::{Mapping, Norm, Pairing};
+use super::mapping::{Mapping, Norm, Pairing, returned_expr};
 use crate::detect::model::{Method, Side};
 
 /// The code on each side of a mapping: `moved` holds the statements mapped (`src`: the extracted
@@ -50,15 +57,11 @@ pub(super) fn pure_mapping(mapping: &Mapping, src: &[Norm], pool: &[&Norm], side
         sides.moved.locals.iter().chain(&sides.moved.params).map(|(n, _)| n.as_str()).collect();
     let mapped: HashSet<usize> = mapping.pairs.iter().map(|p| p.0).collect();
     let unmapped_ok = |n: &Norm| {
-        let returned = match n.toks.as_slice() {
-            [r, e @ .., semi] if r == "return" && semi == ";" => Some(e),
-            _ => None,
-        };
-        match returned {
+        match n.returned() {
             // `return d;`: the variable the code assigned, which the caller now assigns.
             Some([v]) if variables.contains(v.as_str()) => true,
             // `return e;` for an expression the caller computed where it now calls.
-            Some(e) if !e.is_empty() => sides.origin.stmts.iter().any(|s| contains(&s.toks, e)),
+            Some(e) => sides.origin.stmts.iter().any(|s| contains(&s.toks, e)),
             // A statement the caller still makes, repeated (`T v = session.get();`).
             _ => sides.origin.stmts.iter().any(|s| s.text == n.text),
         }
@@ -73,7 +76,7 @@ pub(super) fn pure_mapping(mapping: &Mapping, src: &[Norm], pool: &[&Norm], side
             return true;
         }
         // `return e;` for `T v = e;` or `v = e;` (either way round): compare what is computed.
-        let (x, y) = match (returned_value(x), assigned_value(y), assigned_value(x), returned_value(y)) {
+        let (x, y) = match (returned_expr(x), assigned_value(y), assigned_value(x), returned_expr(y)) {
             (Some(e), Some(f), ..) | (_, _, Some(e), Some(f)) => (e, f),
             // `return e;` for the argument `e` the old code passed (`expect(new Matcher(…))`).
             (Some(e), ..) if contains(y, e) => return true,
@@ -145,14 +148,6 @@ fn added_argument(long: &[String], short: &[String], renames: &mut Renames<'_>, 
     })
 }
 
-/// `e` of `return e;`.
-fn returned_value(t: &[String]) -> Option<&[String]> {
-    match t {
-        [r, e @ .., semi] if r == "return" && semi == ";" && !e.is_empty() => Some(e),
-        _ => None,
-    }
-}
-
 /// `e` of `T v = e;`, `final T v = e;` or `v = e;` (the first `=` of the statement).
 fn assigned_value(t: &[String]) -> Option<&[String]> {
     let eq = t.iter().position(|x| x == "=")?;
@@ -169,10 +164,7 @@ fn contains(hay: &[String], needle: &[String]) -> bool {
 /// `return e;` for the condition of `if (e)`: the new method computes the condition the old code
 /// tested, and the caller now tests the call (PurityChecker's "return expression added").
 fn returned_condition(x: &[String], y: &[String]) -> bool {
-    let returned = match x {
-        [r, e @ .., semi] if r == "return" && semi == ";" => e,
-        _ => return false,
-    };
+    let Some(returned) = returned_expr(x) else { return false };
     matches!(y, [kw, open, cond @ .., close] if (kw == "if" || kw == "while") && open == "(" && close == ")" && cond == returned)
 }
 

@@ -8,6 +8,7 @@ use crate::engine::variable_names::{
 };
 use crate::engine::{Reason, Refusal};
 use crate::java::SourceFile;
+use crate::java::syntax::trivial_getter_field;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use tree_sitter::Node;
@@ -472,29 +473,6 @@ impl<'t> Method<'t> {
     pub(super) fn effect_before(&self, pos: usize) -> bool {
         self.effects.iter().any(|e| e.end_byte() <= pos)
     }
-}
-
-/// The field a method without parameters only returns (`return f;` or `return this.f;`).
-pub(super) fn trivial_getter_field<'s>(g: Node<'_>, text: &'s str) -> Option<&'s str> {
-    let params = g.child_by_field_name("parameters")?;
-    if params.named_child_count() > 0 || g.child_by_field_name("type_parameters").is_some() {
-        return None;
-    }
-    let body = g.child_by_field_name("body")?;
-    let stmts: Vec<Node<'_>> = body.named_children(&mut body.walk()).filter(|c| !c.is_extra()).collect();
-    let [ret] = stmts.as_slice() else { return None };
-    if ret.kind() != "return_statement" {
-        return None;
-    }
-    let value = ret.named_children(&mut ret.walk()).find(|c| !c.is_extra())?;
-    let name = match value.kind() {
-        "identifier" => value,
-        "field_access" if value.child_by_field_name("object").is_some_and(|o| o.kind() == "this") => {
-            value.child_by_field_name("field")?
-        }
-        _ => return None,
-    };
-    Some(&text[name.byte_range()])
 }
 
 /// Is the name read (not assigned or incremented)?

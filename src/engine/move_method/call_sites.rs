@@ -1,11 +1,14 @@
 //! Call-site rewriting: every call of the moved method, in every file, for its new home.
 
 use super::body::Rewriter;
-use super::text::{cfile_static_import, list_items, needs_parens, next_line_start, node_with_span, rewrite_list};
+use super::text::{
+    cfile_static_import, list_items, method_node, needs_parens, next_line_start, node_with_span, rewrite_list,
+};
 use super::{CallSites, Mover, Via, Vis, refuse};
 use crate::engine::{Edit, Reason, Refusal};
 use crate::java::project::{FileId, MethodId, TypeId};
 use crate::java::symbols::{CallKind, FieldDecl, Receiver};
+use crate::java::syntax::trivial_getter_field;
 use std::collections::BTreeSet;
 
 impl<'p> Mover<'p> {
@@ -13,19 +16,14 @@ impl<'p> Mover<'p> {
     /// parameters whose whole body is `return f;` (or `return this.f;`).
     fn getter_of(&self, field: &FieldDecl, from: TypeId) -> Option<String> {
         let project = self.project;
-        let text = &self.file.text;
         project.methods_of(self.source).into_iter().map(|m| project.method(m)).find_map(|m| {
-            let body = m.body?;
-            let words: String = text[body.start_byte..body.end_byte].split_whitespace().collect();
-            let returns =
-                words == format!("{{return{};}}", field.name) || words == format!("{{returnthis.{};}}", field.name);
+            let node = method_node(self.file, m)?;
+            let returns = trivial_getter_field(node, &self.file.text) == Some(field.name.as_str());
             let callable = self.accessible(from, self.source, Vis::of(&m.modifiers, false));
-            (returns && callable && m.params.is_empty() && !m.is_static() && m.type_params.is_empty())
-                .then(|| m.name.clone())
+            (returns && callable && !m.is_static()).then(|| m.name.clone())
         })
     }
 
-    /// Every call site rewritten for the method's new home.
     pub(super) fn call_sites(&self, via: &Via<'p>, dest: TypeId, rw: &Rewriter<'_, 'p>) -> Result<CallSites, Refusal> {
         let project = self.project;
         let mut out = CallSites::default();

@@ -5,8 +5,8 @@
 //!
 //! - what the body uses of its object must be the superclass's own (declared there or above);
 //!   a member of the class it leaves is refused by name (pull that up first);
-//! - `super.` would mean another class there, and `this` as a value would have another type:
-//!   both are refused;
+//! - `this` as a value would have another type: refused (`super`, as in every move, is refused by
+//!   the body's rewrite);
 //! - a method it overrides must be declared above the superclass, or `@Override` would not hold;
 //! - every other subclass must keep running the code it ran: one that inherited a concrete
 //!   version from above would inherit this one instead, and is named in the refusal;
@@ -43,13 +43,6 @@ impl<'p> Mover<'p> {
             return Err(refused(format!(
                 "`{}` is generic, and its type parameters would have to be mapped; mantra does not infer them",
                 if project.type_decl(dest).type_params.is_empty() { &source_q } else { &dest_q }
-            )));
-        }
-        let text = &self.file.text[self.decl.span.start_byte..self.decl.span.end_byte];
-        if let Some(line) = keyword_line(text, "super") {
-            return Err(refused(format!(
-                "it uses `super` (line {}), which would name `{dest_q}`'s superclass there",
-                self.decl.span.start_line + line
             )));
         }
         // What it overrides must be above the destination, or `@Override` would not hold there.
@@ -135,45 +128,23 @@ impl<'p> Mover<'p> {
         self.project.methods_of(ty).into_iter().find(|&m| same_signature(self.decl, self.project.method(m)))
     }
 
-    /// The access a pulled-up method needs: its own, or for a private one what its callers in
-    /// subclasses need (protected across packages, package-private within one).
+    /// The access a pulled-up method needs: its own, or for a private one what its callers need
+    /// (a private method is not inherited, so at least package-private for any caller but the
+    /// superclass itself, protected for a subclass in another package).
     pub(super) fn pull_up_access(&self, dest: TypeId, original: Vis) -> Vis {
         let project = self.project;
         if original != Vis::Private {
             return original;
         }
-        let callers = project.callers(self.method);
-        // A private method is not inherited: even a subclass in the same file calls it as its
-        // own only when it is at least package-private.
-        callers.iter().map(|c| project.owner(c.method)).fold(Vis::Private, |v, caller| {
-            let needed = if caller == dest {
-                Vis::Private
-            } else if project.package_of(caller) == project.package_of(dest) {
-                Vis::Package
-            } else if project.supertypes(caller).contains(&dest) {
-                Vis::Protected
-            } else {
-                Vis::Public
+        project.callers(self.method).iter().map(|c| project.owner(c.method)).fold(Vis::Private, |v, caller| {
+            let needed = match self.access_needed(caller, dest) {
+                _ if caller == dest => Vis::Private,
+                Vis::Public if project.supertypes(caller).contains(&dest) => Vis::Protected,
+                other => other.max(Vis::Package),
             };
             v.max(needed)
         })
     }
-}
-
-/// The 0-based line in `text` of the first `word` used as a keyword (`super.`, `super(`, `super::`).
-fn keyword_line(text: &str, word: &str) -> Option<usize> {
-    let bytes = text.as_bytes();
-    let mut from = 0;
-    while let Some(at) = text[from..].find(word).map(|i| i + from) {
-        let before = at.checked_sub(1).map(|i| bytes[i] as char);
-        let after = text[at + word.len()..].trim_start().chars().next();
-        let alone = before.is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '.'));
-        if alone && matches!(after, Some('.') | Some('(') | Some(':')) {
-            return Some(text[..at].matches('\n').count());
-        }
-        from = at + word.len();
-    }
-    None
 }
 
 /// `toString()`, `equals(Object)`, `hashCode()` and the other overridable methods every class

@@ -79,7 +79,7 @@ fn what_the_superclass_does_not_have_is_refused_by_name() {
     assert_refused(&files, "src/a/Circle.java", "describe", "class:a.Shape", "source_state_used", "`r` of `a.Circle`");
     let circle = CIRCLE.replace("return label() + \" of \" + name.length();", "return super.label();");
     let files = [("src/a/Shape.java", BASE), ("src/a/Circle.java", circle.as_str()), ("src/a/Square.java", SQUARE)];
-    assert_refused(&files, "src/a/Circle.java", "describe", "class:a.Shape", "in_hierarchy", "uses `super`");
+    assert_refused(&files, "src/a/Circle.java", "describe", "class:a.Shape", "super_call", "uses `super`");
     let circle = CIRCLE.replace("return label() + \" of \" + name.length();", "return String.valueOf(this);");
     let files = [("src/a/Shape.java", BASE), ("src/a/Circle.java", circle.as_str()), ("src/a/Square.java", SQUARE)];
     assert_refused(&files, "src/a/Circle.java", "describe", "class:a.Shape", "source_state_used", "`this` as a value");
