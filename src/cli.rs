@@ -55,6 +55,9 @@ pub enum Command {
     Analyze(AnalyzeArgs),
     /// Refactor a method (extract, inline, move, rename, and their compounds)
     Refactor(RefactorArgs),
+    /// Rename a class, method, field, parameter or local variable, and with --coordinated the
+    /// names that go with it
+    Rename(RenameArgs),
     /// Write the change a `mantra refactor` without --apply showed (the latest, or run RUN), exactly
     /// as shown; refused, naming the file, if a file changed since
     Apply(ApplyArgs),
@@ -241,6 +244,73 @@ pub struct ApplyArgs {
     /// `.mantra/runs/`; the latest run with a previewed change when left out
     #[arg(value_name = "RUN")]
     pub run: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct RenameArgs {
+    /// The .java file that declares the identifier
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The identifier's current name
+    #[arg(long, value_name = "OLD")]
+    pub old: String,
+    /// The new name
+    #[arg(long = "name", value_name = "NEW")]
+    pub name: String,
+    /// What kind of identifier, when the name alone is ambiguous
+    #[arg(long, value_enum)]
+    pub kind: Option<RenameKind>,
+    /// The declaring class (`Outer.Inner`), when the name alone is ambiguous
+    #[arg(long, value_name = "CLASS")]
+    pub class: Option<String>,
+    /// The declaring method (`name` or `name(int,String)`) of a parameter or local variable
+    #[arg(long, value_name = "METHOD")]
+    pub method: Option<String>,
+    /// The line of the declaration (a parameter: any line of its method)
+    #[arg(long, value_name = "N")]
+    pub line: Option<usize>,
+    /// Also propose the identifiers that should change with it, each answered yes / no / all /
+    /// quit on standard input (or accepted by --yes, listed by --json)
+    #[arg(long)]
+    pub coordinated: bool,
+    /// Accept the coordinated suggestions scored at least --min-score without asking
+    #[arg(long, requires = "coordinated")]
+    pub yes: bool,
+    /// The score --yes accepts from (0..1)
+    #[arg(long, value_name = "SCORE", default_value_t = 0.6)]
+    pub min_score: f64,
+    /// Verify (build, tests, style) and write the change
+    #[arg(long)]
+    pub apply: bool,
+    /// With --apply: write without verifying
+    #[arg(long, requires = "apply")]
+    pub no_verify: bool,
+    /// Keep the verification workspace afterwards and print its path
+    #[arg(long)]
+    pub keep_workspace: bool,
+}
+
+/// `--kind` of `mantra rename`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RenameKind {
+    Class,
+    Method,
+    Field,
+    Parameter,
+    Variable,
+}
+
+impl From<RenameKind> for crate::engine::rename::Kind {
+    fn from(k: RenameKind) -> Self {
+        use crate::engine::rename::Kind;
+        match k {
+            RenameKind::Class => Kind::Class,
+            RenameKind::Method => Kind::Method,
+            RenameKind::Field => Kind::Field,
+            RenameKind::Parameter => Kind::Parameter,
+            RenameKind::Variable => Kind::Variable,
+        }
+    }
 }
 
 #[derive(Debug, Args)]

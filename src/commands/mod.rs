@@ -7,6 +7,7 @@ pub mod completions;
 pub mod detect;
 pub mod doctor;
 pub mod refactor;
+pub mod rename;
 pub mod store;
 pub mod verify;
 

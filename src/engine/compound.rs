@@ -315,10 +315,7 @@ pub fn compose(steps: &[&ChangeSet]) -> Result<ChangeSet, Refusal> {
                     *current = rendered;
                 }
                 None => {
-                    let original = match change {
-                        FileChange::Edit { original, .. } => Some(original.clone()),
-                        FileChange::Create { .. } => None,
-                    };
+                    let original = change.original().map(str::to_string);
                     files.insert(path.clone(), (original, rendered));
                 }
             }

@@ -13,6 +13,10 @@ pub fn unified(path: &Path, old: Option<&str>, new: &str, style: Style) -> Strin
     let diff = TextDiff::from_lines(old.unwrap_or(""), new);
     let old_header = if old.is_some() { format!("a/{name}") } else { "/dev/null".to_string() };
     let text = diff.unified_diff().context_radius(3).header(&old_header, &format!("b/{name}")).to_string();
+    paint(text, style)
+}
+
+fn paint(text: String, style: Style) -> String {
     if !style.color {
         return text;
     }
@@ -34,17 +38,28 @@ pub fn unified(path: &Path, old: Option<&str>, new: &str, style: Style) -> Strin
         .collect()
 }
 
+/// The diff of a deleted file: every line removed, to `/dev/null`.
+fn deleted(path: &Path, old: &str, style: Style) -> String {
+    let name = path.display().to_string().replace('\\', "/");
+    let text = TextDiff::from_lines(old, "")
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{name}"), "/dev/null")
+        .to_string();
+    paint(text, style)
+}
+
 impl ChangeSet {
     /// The diff of every file in the change set, in path order.
     pub fn unified_diff(&self, style: Style) -> Result<String, EditConflict> {
         let rendered = self.render()?;
         let mut out = String::new();
-        for (path, new) in &rendered {
-            let old = match &self.files[path] {
-                FileChange::Edit { original, .. } => Some(original.as_str()),
-                FileChange::Create { .. } => None,
-            };
-            out.push_str(&unified(path, old, new, style));
+        for (path, change) in &self.files {
+            match (change, rendered.get(path)) {
+                (FileChange::Delete { original }, _) => out.push_str(&deleted(path, original, style)),
+                (_, Some(new)) => out.push_str(&unified(path, change.original(), new, style)),
+                (_, None) => {}
+            }
         }
         Ok(out)
     }

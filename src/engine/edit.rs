@@ -45,6 +45,18 @@ pub enum FileChange {
     Edit { original: String, edits: Vec<Edit> },
     /// A file that does not exist yet.
     Create { text: String },
+    /// A file removed, whose current text is `original` (a renamed class's old file).
+    Delete { original: String },
+}
+
+impl FileChange {
+    /// The file's text before the change; `None` for a file the change creates.
+    pub fn original(&self) -> Option<&str> {
+        match self {
+            FileChange::Edit { original, .. } | FileChange::Delete { original } => Some(original),
+            FileChange::Create { .. } => None,
+        }
+    }
 }
 
 /// Every file a refactoring touches, keyed by repository-relative path.
@@ -74,7 +86,7 @@ impl ChangeSet {
             .or_insert_with(|| FileChange::Edit { original: original.to_string(), edits: Vec::new() })
         {
             FileChange::Edit { edits, .. } => edits.push(edit),
-            FileChange::Create { .. } => {
+            FileChange::Create { .. } | FileChange::Delete { .. } => {
                 unreachable!("edits are only added to existing files; new files are created whole")
             }
         }
@@ -84,16 +96,17 @@ impl ChangeSet {
         self.files.insert(path.to_path_buf(), FileChange::Create { text });
     }
 
-    /// The new text of every touched file.
+    /// The new text of every touched file that is not deleted.
     pub fn render(&self) -> Result<BTreeMap<PathBuf, String>, EditConflict> {
         self.files
             .iter()
-            .map(|(path, change)| {
+            .filter_map(|(path, change)| {
                 let text = match change {
-                    FileChange::Edit { original, edits } => apply(&path.display().to_string(), original, edits)?,
-                    FileChange::Create { text } => text.clone(),
+                    FileChange::Edit { original, edits } => apply(&path.display().to_string(), original, edits),
+                    FileChange::Create { text } => Ok(text.clone()),
+                    FileChange::Delete { .. } => return None,
                 };
-                Ok((path.clone(), text))
+                Some(text.map(|t| (path.clone(), t)))
             })
             .collect()
     }
@@ -101,7 +114,7 @@ impl ChangeSet {
     /// The text of `path` after the change, if the change touches it.
     pub fn render_file(&self, path: &Path) -> Result<Option<String>, EditConflict> {
         match self.files.get(path) {
-            None => Ok(None),
+            None | Some(FileChange::Delete { .. }) => Ok(None),
             Some(FileChange::Create { text }) => Ok(Some(text.clone())),
             Some(FileChange::Edit { original, edits }) => apply(&path.display().to_string(), original, edits).map(Some),
         }

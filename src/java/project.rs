@@ -455,6 +455,24 @@ impl Project {
         scan.texts.par_iter().enumerate().filter(|(_, t)| t.contains(needle)).map(|(i, _)| FileId(i as u32)).collect()
     }
 
+    /// [`Project::files_containing`], case aside (`needle` in lower case): a word of an
+    /// identifier is written `count`, `Count` or `COUNT`.
+    pub fn files_containing_ignore_case(&self, needle: &str) -> Vec<FileId> {
+        let scan = self.scan();
+        let needle = needle.to_lowercase();
+        scan.texts
+            .par_iter()
+            .enumerate()
+            .filter(|(_, t)| t.to_lowercase().contains(&needle))
+            .map(|(i, _)| FileId(i as u32))
+            .collect()
+    }
+
+    /// The files declaring `package` (empty: the default package), main and test roots alike.
+    pub fn files_in_package(&self, package: &str) -> Vec<FileId> {
+        self.scan().packages.get(package).map(|fs| fs.iter().map(|&f| FileId(f)).collect()).unwrap_or_default()
+    }
+
     /// Whether some file of the project declares `package` (empty: the default package).
     pub fn has_package(&self, package: &str) -> bool {
         self.scan().packages.contains_key(package)

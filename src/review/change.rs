@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::engine::{ChangeSet, EditConflict, FileChange};
+use crate::engine::{ChangeSet, EditConflict};
 use crate::process::{Cmd, ProcessError, Runner};
 
 use super::ReviewError;
@@ -58,10 +58,7 @@ impl Change {
             .files
             .iter()
             .map(|(path, change)| {
-                let before = match change {
-                    FileChange::Edit { original, .. } => Some(original.clone().into_bytes()),
-                    FileChange::Create { .. } => None,
-                };
+                let before = change.original().map(|o| o.as_bytes().to_vec());
                 let after = rendered.get(path).map(|t| t.clone().into_bytes());
                 (path.clone(), Versions { before, after })
             })

@@ -294,7 +294,7 @@ impl Workspace {
     pub fn apply_back(&self, changes: &ChangeSet) -> Result<Vec<PathBuf>, WorkspaceError> {
         for (rel, change) in &changes.files {
             self.check_target(rel)?;
-            if let FileChange::Edit { .. } = change {
+            if let FileChange::Edit { .. } | FileChange::Delete { .. } = change {
                 self.check_unchanged(rel)?;
             }
         }

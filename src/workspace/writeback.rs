@@ -58,7 +58,7 @@ pub fn write_atomically(root: &Path, changes: &ChangeSet) -> Result<Vec<PathBuf>
     for (rel, change) in &changes.files {
         let path = root.join(rel);
         match change {
-            FileChange::Edit { original, .. } => {
+            FileChange::Edit { original, .. } | FileChange::Delete { original } => {
                 let current = std::fs::read(&path).map_err(|source| WriteError::Io { path: path.clone(), source })?;
                 if current != original.as_bytes() {
                     return Err(WriteError::Changed { path: rel.clone() });
@@ -101,17 +101,8 @@ pub fn write_atomically(root: &Path, changes: &ChangeSet) -> Result<Vec<PathBuf>
         }
         staged.push((tmp, path));
     }
-    let originals: BTreeMap<PathBuf, Option<String>> = changes
-        .files
-        .iter()
-        .map(|(rel, c)| {
-            let original = match c {
-                FileChange::Edit { original, .. } => Some(original.clone()),
-                FileChange::Create { .. } => None,
-            };
-            (root.join(rel), original)
-        })
-        .collect();
+    let originals: BTreeMap<PathBuf, Option<String>> =
+        changes.files.iter().map(|(rel, c)| (root.join(rel), c.original().map(str::to_string))).collect();
     for (i, (tmp, path)) in staged.iter().enumerate() {
         if let Err(source) = std::fs::rename(tmp, path) {
             for (_, done) in &staged[..i] {
@@ -128,7 +119,17 @@ pub fn write_atomically(root: &Path, changes: &ChangeSet) -> Result<Vec<PathBuf>
             return Err(WriteError::Io { path: path.clone(), source });
         }
     }
-    Ok(rendered.into_keys().collect())
+    // Deletions last: every new text is in place, so a failure here leaves the old file beside
+    // its replacement, nothing lost.
+    let mut written: Vec<PathBuf> = rendered.into_keys().collect();
+    for (rel, change) in &changes.files {
+        if let FileChange::Delete { .. } = change {
+            let path = root.join(rel);
+            std::fs::remove_file(&path).map_err(|source| WriteError::Io { path, source })?;
+            written.push(rel.clone());
+        }
+    }
+    Ok(written)
 }
 
 /// The project's write lock, waited for; `None` (with a warning) when it cannot be had, for

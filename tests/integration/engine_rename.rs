@@ -28,7 +28,7 @@ fn edit_counts(changes: &ChangeSet) -> Vec<(String, usize)> {
         .map(|(path, change)| {
             let n = match change {
                 mantra::engine::FileChange::Edit { edits, .. } => edits.len(),
-                mantra::engine::FileChange::Create { .. } => panic!("rename creates no file"),
+                other => panic!("a method rename edits files only: {other:?}"),
             };
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
             (name, n)

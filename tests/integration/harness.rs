@@ -131,3 +131,27 @@ pub fn interrupt(proc: &mut std::process::Child) -> std::process::ExitStatus {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// [`mantra`] with `input` on standard input (the answers of an interactive loop).
+pub fn mantra_stdin(cwd: &Path, args: &[&str], input: &str) -> Run {
+    use std::io::Write as _;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_mantra"));
+    cmd.args(args).current_dir(cwd);
+    for (k, _) in std::env::vars() {
+        if k.starts_with("MANTRA_") {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().expect("run mantra");
+    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write answers");
+    let out = child.wait_with_output().expect("wait for mantra");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}

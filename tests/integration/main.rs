@@ -24,6 +24,7 @@ mod metrics;
 mod readme;
 mod refactor;
 mod refactoring_miner;
+mod rename;
 mod store;
 mod verify;
 mod workspace;

@@ -26,12 +26,19 @@
 //! strings, configuration files or other languages, and code outside the project's sources.
 //!
 //! Files: `family` (the override family and its preconditions), `scan` (every occurrence of
-//! the name).
+//! the name). The other kinds of identifier: `element` (what `mantra rename FILE --old NAME`
+//! names), `resolve` (what a simple name means where it is written), `variable`, `field` and
+//! `class` (their engines); [`rename`] dispatches.
 
+mod class;
+pub mod element;
 mod family;
+mod field;
+pub mod resolve;
 mod scan;
 #[cfg(test)]
 mod tests;
+mod variable;
 
 use std::collections::BTreeMap;
 
@@ -83,6 +90,61 @@ pub fn rename_method(project: &Project, method: MethodId, spec: &RenameSpec) -> 
         return Err(renamer.doubt_refusal());
     }
     renamer.change_set()
+}
+
+pub use class::{file_rename, move_file, rename_class};
+pub use element::{Element, Kind, Narrowing};
+pub use field::rename_field;
+pub use variable::rename_variable;
+
+/// Renames any declared identifier to `new`, or refuses.
+pub fn rename(project: &Project, element: Element, new: &str) -> Result<ChangeSet, Refusal> {
+    let (mut changes, moved) = rename_edits(project, element, new)?;
+    if let Some((from, to)) = moved {
+        move_file(&mut changes, project, &from, to)?;
+    }
+    Ok(changes)
+}
+
+/// A file a rename moves: (old path, new path).
+pub type FileMove = (std::path::PathBuf, std::path::PathBuf);
+
+/// [`rename`] with the file a class rename moves kept apart from the edits, so that several
+/// renames of one project can be merged before the file moves ([`move_file`]).
+pub fn rename_edits(project: &Project, element: Element, new: &str) -> Result<(ChangeSet, Option<FileMove>), Refusal> {
+    match element {
+        Element::Type(t) => Ok((class::class_edits(project, t, new)?, file_rename(project, t, new))),
+        other => Ok((rename_one(project, other, new)?, None)),
+    }
+}
+
+fn rename_one(project: &Project, element: Element, new: &str) -> Result<ChangeSet, Refusal> {
+    match element {
+        Element::Type(t) => rename_class(project, t, new),
+        Element::Method(m) => rename_method(project, m, &RenameSpec { new_name: new.to_string() }),
+        Element::Field(t, i) => rename_field(project, t, i, new),
+        Element::Var(v) => rename_variable(project, v, new),
+    }
+}
+
+/// The checks every rename makes of its new name.
+fn check_identifier(old: &str, new: &str, what: &str) -> Result<(), Refusal> {
+    if is_reserved(new) {
+        return Err(Refusal::new(Reason::InvalidName, format!("`{new}` is a Java keyword; choose another name")));
+    }
+    if !is_java_identifier(new) {
+        return Err(Refusal::new(
+            Reason::InvalidName,
+            format!("`{new}` is not a Java identifier: use letters, digits, `_` or `$`, not starting with a digit"),
+        ));
+    }
+    if new == old {
+        return Err(Refusal::new(
+            Reason::SameName,
+            format!("the {what} is already called `{new}`; choose a different name"),
+        ));
+    }
+    Ok(())
 }
 
 fn describe(project: &Project, m: MethodId) -> String {

@@ -1,3 +1,5 @@
+mod kinds;
+
 use super::*;
 use std::path::PathBuf;
 

@@ -1,0 +1,157 @@
+//! Rename of variables, parameters, fields and classes.
+
+use crate::engine::rename::element::{Narrowing, declarations, narrow};
+use crate::engine::rename::*;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use crate::java::project::tests::project;
+
+/// Renames the one declaration named `old` of `kind` in `file` to `new`: the new texts.
+fn run(
+    files: &[(&str, &str)],
+    file: &str,
+    old: &str,
+    kind: Kind,
+    new: &str,
+) -> Result<BTreeMap<PathBuf, String>, Refusal> {
+    let (_d, p) = project(files);
+    p.load_all();
+    let f = p.file_id(std::path::Path::new(file)).expect("file");
+    let found = narrow(&p, declarations(&p, f, old), &Narrowing { kind: Some(kind), ..Narrowing::default() });
+    assert_eq!(found.len(), 1, "one {kind} named {old}");
+    let changes = rename(&p, found[0], new)?;
+    let mut out = changes.render().expect("edits apply");
+    for (path, c) in &changes.files {
+        if let crate::engine::FileChange::Delete { .. } = c {
+            out.insert(path.clone(), "<deleted>".into());
+        }
+    }
+    Ok(out)
+}
+
+fn text(out: &BTreeMap<PathBuf, String>, path: &str) -> String {
+    out.get(std::path::Path::new(path)).unwrap_or_else(|| panic!("{path} not touched: {out:#?}")).clone()
+}
+
+const SHOP: &str = "package a;\npublic class Shop {\n  private int count;\n  static final int LIMIT = 3;\n  \
+    Shop(int count) { this.count = count; }\n  int next(int step) {\n    int total = count + step;\n    \
+    Runnable r = () -> { int x = total; };\n    for (int i = 0; i < LIMIT; i++) { total += i; }\n    \
+    return total;\n  }\n  int other() { int total = 2; return total; }\n}\n";
+
+#[test]
+fn a_local_is_renamed_in_its_scope_only() {
+    let (_d, p) = project(&[("src/a/Shop.java", SHOP)]);
+    p.load_all();
+    let f = p.file_id(std::path::Path::new("src/a/Shop.java")).unwrap();
+    // Two locals named `total`: the method tells them apart.
+    assert_eq!(narrow(&p, declarations(&p, f, "total"), &Narrowing::default()).len(), 2);
+    let found =
+        narrow(&p, declarations(&p, f, "total"), &Narrowing { method: Some("next".into()), ..Narrowing::default() });
+    assert_eq!(found.len(), 1);
+    let changes = rename(&p, found[0], "sum").unwrap();
+    let t = changes.render().unwrap()[std::path::Path::new("src/a/Shop.java")].clone();
+    assert!(t.contains("int sum = count + step;"), "{t}");
+    assert!(t.contains("int x = sum;"), "{t}");
+    assert!(t.contains("sum += i;"), "{t}");
+    assert!(t.contains("return sum;\n  }\n  int other() { int total = 2; return total; }"), "{t}");
+}
+
+#[test]
+fn a_parameter_that_would_hide_a_field_qualifies_the_field() {
+    let out = run(&[("src/a/Shop.java", SHOP)], "src/a/Shop.java", "step", Kind::Parameter, "count").unwrap();
+    let t = text(&out, "src/a/Shop.java");
+    assert!(t.contains("int next(int count) {\n    int total = this.count + count;"), "{t}");
+}
+
+#[test]
+fn a_variable_clash_is_refused_with_its_line() {
+    let r = run(&[("src/a/Shop.java", SHOP)], "src/a/Shop.java", "step", Kind::Parameter, "total").unwrap_err();
+    assert_eq!(r.reason, Reason::NameClash);
+    assert!(r.message.contains("Shop.java:7"), "{}", r.message);
+}
+
+#[test]
+fn a_field_keeps_the_constructor_pattern_and_renames_accesses() {
+    let out = run(&[("src/a/Shop.java", SHOP)], "src/a/Shop.java", "count", Kind::Field, "stock").unwrap();
+    let t = text(&out, "src/a/Shop.java");
+    assert!(t.contains("private int stock;"), "{t}");
+    assert!(t.contains("Shop(int count) { this.stock = count; }"), "{t}");
+    assert!(t.contains("int total = stock + step;"), "{t}");
+}
+
+#[test]
+fn a_field_renamed_to_a_parameter_name_is_qualified() {
+    let out = run(&[("src/a/Shop.java", SHOP)], "src/a/Shop.java", "count", Kind::Field, "step").unwrap();
+    let t = text(&out, "src/a/Shop.java");
+    assert!(t.contains("int total = this.step + step;"), "{t}");
+}
+
+#[test]
+fn a_static_field_is_renamed_in_other_files_and_static_imports() {
+    let files = [
+        ("src/a/Shop.java", SHOP),
+        (
+            "src/b/Use.java",
+            "package b;\nimport a.Shop;\nimport static a.Shop.LIMIT;\nclass Use {\n  int f() { return Shop.LIMIT + LIMIT + a.Shop.LIMIT; }\n  int LIMIT() { return 1; }\n}\n",
+        ),
+    ];
+    let out = run(&files, "src/a/Shop.java", "LIMIT", Kind::Field, "MAX").unwrap();
+    let u = text(&out, "src/b/Use.java");
+    assert!(u.contains("import static a.Shop.MAX;"), "{u}");
+    assert!(u.contains("return Shop.MAX + MAX + a.Shop.MAX;"), "{u}");
+    assert!(u.contains("int LIMIT() { return 1; }"), "{u}");
+}
+
+#[test]
+fn a_field_clash_in_the_hierarchy_is_refused() {
+    let files = [
+        ("src/a/Shop.java", SHOP),
+        ("src/a/Big.java", "package a;\nclass Big extends Shop {\n  int stock;\n  Big() { super(1); }\n}\n"),
+    ];
+    let r = run(&files, "src/a/Shop.java", "count", Kind::Field, "stock").unwrap_err();
+    assert_eq!(r.reason, Reason::NameClash, "{}", r.message);
+}
+
+#[test]
+fn a_class_rename_renames_references_imports_constructors_and_the_file() {
+    let files = [
+        ("src/a/Shop.java", SHOP),
+        (
+            "src/b/Use.java",
+            "package b;\nimport a.Shop;\nclass Use {\n  Shop s = new Shop(1);\n  java.util.List<Shop> all;\n  int f() { return Shop.LIMIT + a.Shop.LIMIT; }\n  String shop = \"Shop\";\n}\n",
+        ),
+    ];
+    let out = run(&files, "src/a/Shop.java", "Shop", Kind::Class, "Store").unwrap();
+    assert_eq!(text(&out, "src/a/Shop.java"), "<deleted>");
+    let s = text(&out, "src/a/Store.java");
+    assert!(s.contains("public class Store {"), "{s}");
+    assert!(s.contains("  Store(int count) {"), "{s}");
+    let u = text(&out, "src/b/Use.java");
+    assert!(u.contains("import a.Store;"), "{u}");
+    assert!(u.contains("Store s = new Store(1);"), "{u}");
+    assert!(u.contains("java.util.List<Store> all;"), "{u}");
+    assert!(u.contains("return Store.LIMIT + a.Store.LIMIT;"), "{u}");
+    assert!(u.contains("String shop = \"Shop\";"), "strings are left alone: {u}");
+}
+
+#[test]
+fn a_class_rename_to_an_existing_type_is_refused() {
+    let files = [("src/a/Shop.java", SHOP), ("src/a/Store.java", "package a;\nclass Store {}\n")];
+    let r = run(&files, "src/a/Shop.java", "Shop", Kind::Class, "Store").unwrap_err();
+    assert_eq!(r.reason, Reason::TypeNameClash, "{}", r.message);
+    let r = run(&[("src/a/Shop.java", SHOP)], "src/a/Shop.java", "Shop", Kind::Class, "String").unwrap_err();
+    assert_eq!(r.reason, Reason::TypeNameClash, "{}", r.message);
+}
+
+#[test]
+fn a_nested_class_keeps_its_file() {
+    let files = [(
+        "src/a/Outer.java",
+        "package a;\nclass Outer {\n  static class In { In() {} }\n  Outer.In make() { return new In(); }\n}\n",
+    )];
+    let out = run(&files, "src/a/Outer.java", "In", Kind::Class, "Part").unwrap();
+    let t = text(&out, "src/a/Outer.java");
+    assert!(t.contains("static class Part { Part() {} }"), "{t}");
+    assert!(t.contains("Outer.Part make() { return new Part(); }"), "{t}");
+}

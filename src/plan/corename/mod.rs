@@ -1,0 +1,351 @@
+//! Coordinated rename: from one rename (the seed), the other identifiers that should change with
+//! it, each with a new name, a score in 0..1 and a reason.
+//!
+//! Candidates come from what connects code, not only from spelling:
+//! - **the same name** declared again nearby: the same local in a sibling method, the same
+//!   parameter in an overload, a field of that name in a sibling class;
+//! - **accessors and storage**: a field's getter, setter, `with`/builder method, and the
+//!   parameters stored into it (`this.count = count`); a parameter's field;
+//! - **data flow**: the variables that take a renamed method's result, that a renamed variable is
+//!   assigned from or to;
+//! - **types**: the variables, fields and parameters of a renamed class's type named after it, its
+//!   test class;
+//! - **the seed's words**: any declaration in the seed's file, package (main and test), or in
+//!   the files that use the seed, that holds the words the seed's edit changed.
+//!
+//! New names carry the seed's edit over word by word ([`words::transfer`]): `count → total`
+//! makes `getCount → getTotal`. A candidate whose new name cannot be derived is not proposed.
+//! The user's earlier answers ([`memory`]) drop rejected suggestions and reweigh relations.
+
+pub mod memory;
+pub mod oracle;
+pub mod words;
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::engine::rename::resolve::Var;
+use crate::engine::rename::{Element, Kind};
+use crate::java::project::{FileId, Project};
+use memory::Memory;
+
+/// Why a candidate is proposed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Relation {
+    SameName,
+    Accessor,
+    Stored,
+    DataFlow,
+    TypedBy,
+    SameWords,
+}
+
+/// One proposed rename.
+#[derive(Debug, Clone, Serialize)]
+pub struct Suggestion {
+    pub kind: Kind,
+    pub old: String,
+    pub new: String,
+    /// Repository-relative.
+    pub file: PathBuf,
+    pub line: usize,
+    pub score: f64,
+    pub reason: String,
+    pub relation: Relation,
+    #[serde(skip)]
+    pub element: Element,
+}
+
+/// How many suggestions at most, best first.
+pub const LIMIT: usize = 40;
+/// Suggestions scored below this are not listed.
+pub const MIN_SCORE: f64 = 0.3;
+
+/// The suggestions for renaming `seed` to `new`, best first.
+pub fn suggest(project: &Project, seed: Element, new: &str, memory: &Memory) -> Vec<Suggestion> {
+    let old = seed.name(project).to_string();
+    let hunks = words::edit(&old, new);
+    let touched = words::touched(&hunks);
+    let mut c = Collector { project, seed, old: old.clone(), new: new.to_string(), hunks, out: Vec::new() };
+    let skip = seed_family(project, seed);
+
+    let seed_file = seed.file();
+    let package = project.file(seed_file).ok().and_then(|f| f.symbols.package.clone()).unwrap_or_default();
+    let mut files: Vec<(FileId, f64)> = vec![(seed_file, 1.0)];
+    for f in project.files_in_package(&package) {
+        if f != seed_file {
+            files.push((f, 0.85));
+        }
+    }
+    for f in project.files_containing(&old) {
+        if !files.iter().any(|(g, _)| *g == f) {
+            files.push((f, 0.6));
+        }
+    }
+    // Files elsewhere holding the edit's most specific word, found by text before any parse.
+    if let Some(word) = touched.iter().filter(|w| w.len() >= 4).max_by_key(|w| w.len()) {
+        let hits: Vec<FileId> = project
+            .files_containing_ignore_case(word)
+            .into_iter()
+            .filter(|f| !files.iter().any(|(g, _)| g == f))
+            .take(FAR_FILES)
+            .collect();
+        files.extend(hits.into_iter().map(|f| (f, 0.6)));
+    }
+    c.structural();
+    for &(f, nearness) in &files {
+        for e in all_declarations(project, f) {
+            if e == seed || skip.contains(&e) {
+                continue;
+            }
+            let name = e.name(project).to_string();
+            if name == old && same_family(e.kind(), seed.kind()) {
+                // Of one name, the declarations of the seed's type are the same concept; another
+                // type under the same name is another thing that happens to share it.
+                let (typed, reason) = match (declared_type(project, seed), declared_type(project, e)) {
+                    (Some(a), Some(b)) if a == b => (1.0, format!("also named `{old}`, of the same type {a}")),
+                    (Some(_), Some(b)) => (0.5, format!("also named `{old}`, of another type ({b})")),
+                    _ => (0.8, format!("also named `{old}`")),
+                };
+                c.push(e, new.to_string(), 0.9 * nearness * typed, Relation::SameName, reason);
+                continue;
+            }
+            if let Some(share) = words::affinity(&name, &old, &c.hunks)
+                && let Some(n) = words::transfer(&name, &c.hunks)
+            {
+                // A local's name is a local matter: its words elsewhere in the file are weaker evidence.
+                let local = matches!(seed, Element::Var(_)) && e.file() == seed_file && !same_method(seed, e);
+                let kind = if e.kind() == seed.kind() { 1.0 } else { 0.9 };
+                let score = 0.6 * nearness * share * kind * if local { 0.8 } else { 1.0 };
+                let reason = format!("holds the words the seed changed ({})", touched.join(", "));
+                c.push(e, n, score, Relation::SameWords, reason);
+            }
+        }
+    }
+    let mut out = c.out;
+    // One suggestion per element: the best-scored reason.
+    out.sort_by(|a, b| b.score.total_cmp(&a.score));
+    let mut seen = HashSet::new();
+    out.retain(|s| seen.insert(s.element));
+    for s in &mut out {
+        s.score = (s.score * memory.factor(seed.kind(), s.relation)).min(1.0);
+    }
+    out.retain(|s| !memory.rejected(s) && s.score >= MIN_SCORE);
+    out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.file.cmp(&b.file)).then(a.line.cmp(&b.line)));
+    out.truncate(LIMIT);
+    out
+}
+
+/// How many files beyond the seed's package and users are searched for the seed's words.
+const FAR_FILES: usize = 200;
+
+/// Whether two elements are declared in one method.
+fn same_method(a: Element, b: Element) -> bool {
+    a.method().is_some() && a.method() == b.method()
+}
+
+/// Kinds that may share a name by design: variables and parameters, or the same kind.
+fn same_family(a: Kind, b: Kind) -> bool {
+    let var = |k| matches!(k, Kind::Variable | Kind::Parameter);
+    a == b || (var(a) && var(b))
+}
+
+/// What the seed's own rename already covers: a method's overrides and overridden methods.
+fn seed_family(project: &Project, seed: Element) -> HashSet<Element> {
+    match seed {
+        Element::Method(m) => {
+            project.overrides(m).into_iter().chain(project.overridden_by(m)).map(Element::Method).collect()
+        }
+        _ => HashSet::new(),
+    }
+}
+
+struct Collector<'a> {
+    project: &'a Project,
+    seed: Element,
+    old: String,
+    new: String,
+    hunks: Vec<words::Hunk>,
+    out: Vec<Suggestion>,
+}
+
+impl Collector<'_> {
+    fn push(&mut self, e: Element, new: String, score: f64, relation: Relation, reason: String) {
+        let p = self.project;
+        self.out.push(Suggestion {
+            kind: e.kind(),
+            old: e.name(p).to_string(),
+            new,
+            file: p.path(e.file()).to_path_buf(),
+            line: e.line(p),
+            score,
+            reason,
+            relation,
+            element: e,
+        });
+    }
+
+    /// The new name of a related declaration: the seed's edit carried over, or, for a name equal
+    /// to the seed's, the seed's new name.
+    fn derive(&self, name: &str) -> Option<String> {
+        if name == self.old {
+            return Some(self.new.clone());
+        }
+        words::transfer(name, &self.hunks)
+    }
+
+    fn related(&mut self, e: Element, score: f64, relation: Relation, reason: String) {
+        if e == self.seed {
+            return;
+        }
+        let name = e.name(self.project).to_string();
+        if let Some(n) = self.derive(&name) {
+            self.push(e, n, score, relation, reason);
+        }
+    }
+
+    /// The relations of the seed's declaration itself.
+    fn structural(&mut self) {
+        let p = self.project;
+        match self.seed {
+            Element::Field(t, i) => {
+                let field = p.type_decl(t).fields[i].name.clone();
+                let cap = crate::plan::naming::capitalize(&field);
+                for m in p.methods_of(t) {
+                    let d = p.method(m);
+                    let accessor = [format!("get{cap}"), format!("set{cap}"), format!("is{cap}"), format!("with{cap}")]
+                        .contains(&d.name)
+                        || (d.name == field && d.params.len() <= 1);
+                    if accessor {
+                        self.related(
+                            Element::Method(m),
+                            0.85,
+                            Relation::Accessor,
+                            format!("accessor of field `{field}`"),
+                        );
+                    }
+                    for v in stored(p, m, &field) {
+                        self.related(Element::Var(v), 0.85, Relation::Stored, format!("stored in field `{field}`"));
+                    }
+                }
+            }
+            Element::Var(Var::Param(m, pi)) => {
+                let param = p.method(m).params[pi].name.clone();
+                let t = p.owner(m);
+                for (fi, f) in p.type_decl(t).fields.iter().enumerate() {
+                    if stored(p, m, &f.name).contains(&Var::Param(m, pi)) {
+                        self.related(
+                            Element::Field(t, fi),
+                            0.85,
+                            Relation::Stored,
+                            format!("the field `{param}` is stored in"),
+                        );
+                    }
+                }
+                // The same parameter of the overriding and overridden methods.
+                for o in p.overrides(m).into_iter().chain(p.overridden_by(m)) {
+                    if let Some(j) = p.method(o).params.iter().position(|q| q.name == param) {
+                        self.related(
+                            Element::Var(Var::Param(o, j)),
+                            0.8,
+                            Relation::SameName,
+                            "the same parameter of an override".into(),
+                        );
+                    }
+                }
+            }
+            Element::Method(m) => {
+                let name = p.method(m).name.clone();
+                for f in p.files_containing(&name) {
+                    for caller in p.methods_in(f).unwrap_or_default() {
+                        for li in 0..p.method(caller).locals.len() {
+                            if receives(p, caller, li, &name) {
+                                let reason = format!("takes the result of `{name}(..)`");
+                                self.related(Element::Var(Var::Local(caller, li)), 0.75, Relation::DataFlow, reason);
+                            }
+                        }
+                    }
+                }
+            }
+            Element::Type(t) => {
+                let name = p.type_decl(t).name.clone();
+                for f in p.files_containing(&name) {
+                    for e in all_declarations(p, f) {
+                        if declared_type(p, e).is_some_and(|ty| ty == name) {
+                            self.related(e, 0.75, Relation::TypedBy, format!("of type {name}"));
+                        }
+                    }
+                }
+            }
+            Element::Var(Var::Local(..)) => {}
+        }
+    }
+}
+
+/// The parameters of `m` assigned to field `field` (`this.field = v;`, `field = v;`).
+fn stored(project: &Project, m: crate::java::project::MethodId, field: &str) -> Vec<Var> {
+    let d = project.method(m);
+    let Some(body) = d.body else { return Vec::new() };
+    let text = &project.method_source(m).text[body.range()];
+    let flat: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let mut out = Vec::new();
+    for (i, q) in d.params.iter().enumerate() {
+        let pats =
+            [format!("this.{field}={};", q.name), format!("{{{field}={};", q.name), format!(";{field}={};", q.name)];
+        if pats.iter().any(|s| flat.contains(s.as_str())) {
+            out.push(Var::Param(m, i));
+        }
+    }
+    out
+}
+
+/// Whether local `li` of `m` is initialised or assigned from a call of `name`.
+fn receives(project: &Project, m: crate::java::project::MethodId, li: usize, name: &str) -> bool {
+    let d = project.method(m);
+    let local = &d.locals[li];
+    let src = &project.method_source(m).text;
+    let from = local.scope.start_byte;
+    let end = src[from..].find(';').map_or(from, |e| from + e);
+    let stmt: String = src[from..end].chars().filter(|c| !c.is_whitespace()).collect();
+    let Some(value) = stmt.strip_prefix(&format!("{}=", local.name)) else { return false };
+    value.starts_with(&format!("{name}(")) || value.contains(&format!(".{name}("))
+}
+
+/// The simple name of the declared type of a field, parameter or local.
+fn declared_type(project: &Project, e: Element) -> Option<String> {
+    let t = match e {
+        Element::Field(t, i) => &project.type_decl(t).fields[i].ty,
+        Element::Var(v) => crate::engine::rename::resolve::var_type(project, v)?,
+        _ => return None,
+    };
+    Some(t.simple().to_string())
+}
+
+/// Every declaration of a file.
+pub fn all_declarations(project: &Project, file: FileId) -> Vec<Element> {
+    let mut out = Vec::new();
+    for t in project.types_in(file).unwrap_or_default() {
+        let decl = project.type_decl(t);
+        if !decl.name.is_empty() {
+            out.push(Element::Type(t));
+        }
+        out.extend((0..decl.fields.len()).map(|i| Element::Field(t, i)));
+    }
+    for m in project.methods_in(file).unwrap_or_default() {
+        let d = project.method(m);
+        if !d.is_constructor() {
+            out.push(Element::Method(m));
+        }
+        out.extend((0..d.params.len()).map(|i| Element::Var(Var::Param(m, i))));
+        let mut seen = HashSet::new();
+        for (i, l) in d.locals.iter().enumerate() {
+            if seen.insert(&l.name) {
+                out.push(Element::Var(Var::Local(m, i)));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,266 @@
+//! Identifiers as words, and a rename's edit carried over to another identifier: `count → total`
+//! makes `getCount → getTotal` and `MAX_COUNT → MAX_TOTAL`; `policy → retryPolicy` makes
+//! `defaultPolicy → defaultRetryPolicy`. The words of the identifier that the edit does not touch
+//! keep their spelling (`IOStats` stays `IO`), new words take the seed's, with the case the
+//! identifier's style needs where they land.
+
+/// One word of an identifier, as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Word {
+    pub text: String,
+}
+
+impl Word {
+    pub fn lower(&self) -> String {
+        self.text.to_lowercase()
+    }
+}
+
+/// How an identifier joins its words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// `maxCount`
+    Camel,
+    /// `MaxCount`
+    Pascal,
+    /// `MAX_COUNT`
+    UpperSnake,
+    /// `max_count`
+    Snake,
+}
+
+/// The words of `name`: split at `_`, `$`, lower-to-upper and letter-digit changes, and before the
+/// last capital of a run of capitals followed by a lower-case letter (`IOStats` → `IO`, `Stats`).
+pub fn split(name: &str) -> Vec<Word> {
+    let chars: Vec<char> = name.chars().collect();
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if c == '_' || c == '$' {
+            if !cur.is_empty() {
+                out.push(Word { text: std::mem::take(&mut cur) });
+            }
+            continue;
+        }
+        if let Some(&p) = cur.chars().last().as_ref() {
+            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
+            let boundary = (p.is_lowercase() && c.is_uppercase())
+                || (p.is_uppercase() && c.is_uppercase() && next_lower)
+                || (p.is_ascii_digit() != c.is_ascii_digit());
+            if boundary {
+                out.push(Word { text: std::mem::take(&mut cur) });
+            }
+        }
+        cur.push(c);
+    }
+    if !cur.is_empty() {
+        out.push(Word { text: cur });
+    }
+    out
+}
+
+pub fn style_of(name: &str) -> Style {
+    let letters: Vec<char> = name.chars().filter(|c| c.is_alphabetic()).collect();
+    if name.contains('_') && letters.iter().all(|c| c.is_uppercase()) {
+        Style::UpperSnake
+    } else if name.contains('_') && letters.iter().all(|c| c.is_lowercase()) {
+        Style::Snake
+    } else if name.chars().next().is_some_and(char::is_uppercase) && letters.iter().any(|c| c.is_lowercase()) {
+        Style::Pascal
+    } else if letters.len() > 1 && letters.iter().all(|c| c.is_uppercase()) {
+        Style::UpperSnake
+    } else {
+        Style::Camel
+    }
+}
+
+/// The words joined in `style`. `kept[i]` says word `i` comes from the identifier itself and keeps
+/// its spelling inside a camel or Pascal name (an acronym stays an acronym).
+fn join(words: &[Word], kept: &[bool], style: Style) -> String {
+    match style {
+        Style::UpperSnake => words.iter().map(|w| w.text.to_uppercase()).collect::<Vec<_>>().join("_"),
+        Style::Snake => words.iter().map(|w| w.text.to_lowercase()).collect::<Vec<_>>().join("_"),
+        Style::Camel | Style::Pascal => {
+            let mut out = String::new();
+            for (i, w) in words.iter().enumerate() {
+                let first_lower = i == 0 && style == Style::Camel;
+                if kept[i] && !(i == 0 && first_lower) {
+                    out.push_str(&w.text);
+                } else if first_lower {
+                    out.push_str(&lower_first(&w.text));
+                } else {
+                    out.push_str(&upper_first(&w.text));
+                }
+            }
+            out
+        }
+    }
+}
+
+fn upper_first(w: &str) -> String {
+    let mut c = w.chars();
+    c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
+}
+
+/// `URL` → `url`, `Count` → `count`, `IOStats`' first word `IO` → `io`.
+fn lower_first(w: &str) -> String {
+    if w.chars().all(|c| !c.is_lowercase()) {
+        return w.to_lowercase();
+    }
+    let mut c = w.chars();
+    c.next().map(|f| f.to_lowercase().collect::<String>() + c.as_str()).unwrap_or_default()
+}
+
+/// One hunk of a word-level edit: old words `at..at + old.len()` become `new`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hunk {
+    /// Lower-cased old words (empty for an insertion).
+    pub old: Vec<String>,
+    pub new: Vec<Word>,
+    /// For an insertion: the old word it follows, or, at the start, the one it precedes.
+    pub anchor: Option<(String, bool)>,
+}
+
+/// The word-level edit from `old` to `new` (longest common subsequence of lower-cased words).
+pub fn edit(old: &str, new: &str) -> Vec<Hunk> {
+    let (a, b) = (split(old), split(new));
+    let al: Vec<String> = a.iter().map(Word::lower).collect();
+    let bl: Vec<String> = b.iter().map(Word::lower).collect();
+    let ops = similar::capture_diff_slices(similar::Algorithm::Myers, &al, &bl);
+    let mut out = Vec::new();
+    for op in ops {
+        if let similar::DiffOp::Equal { .. } = op {
+            continue;
+        }
+        let (o, n) = (op.old_range(), op.new_range());
+        let anchor = if o.is_empty() {
+            if o.start > 0 {
+                Some((al[o.start - 1].clone(), true))
+            } else {
+                al.get(o.start).map(|w| (w.clone(), false))
+            }
+        } else {
+            None
+        };
+        out.push(Hunk { old: al[o.clone()].to_vec(), new: b[n].to_vec(), anchor });
+    }
+    out
+}
+
+/// The words the edit removes or replaces (lower-cased); for a pure insertion, its anchors.
+pub fn touched(hunks: &[Hunk]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for h in hunks {
+        let words = if h.old.is_empty() { h.anchor.iter().map(|(w, _)| w.clone()).collect() } else { h.old.clone() };
+        for w in words {
+            if !out.contains(&w) {
+                out.push(w);
+            }
+        }
+    }
+    out
+}
+
+/// `name` with the seed's edit carried over, when some hunk applies and the name changes.
+pub fn transfer(name: &str, hunks: &[Hunk]) -> Option<String> {
+    let style = style_of(name);
+    let mut words = split(name);
+    let mut kept = vec![true; words.len()];
+    let mut applied = false;
+    for h in hunks {
+        let lower: Vec<String> = words.iter().map(Word::lower).collect();
+        if !h.old.is_empty() {
+            let Some(at) = find(&lower, &h.old) else { continue };
+            words.splice(at..at + h.old.len(), h.new.iter().cloned());
+            kept.splice(at..at + h.old.len(), h.new.iter().map(|_| false));
+            applied = true;
+        } else if let Some((anchor, after)) = &h.anchor {
+            let Some(at) = lower.iter().position(|w| w == anchor) else { continue };
+            let at = if *after { at + 1 } else { at };
+            words.splice(at..at, h.new.iter().cloned());
+            kept.splice(at..at, h.new.iter().map(|_| false));
+            applied = true;
+        }
+    }
+    if !applied || words.is_empty() {
+        return None;
+    }
+    let out = join(&words, &kept, style);
+    (out != name && crate::java::syntax::is_java_identifier(&out) && !crate::java::syntax::is_reserved(&out))
+        .then_some(out)
+}
+
+/// How strongly `name` holds what the seed's edit changed, in 0..1 (`None`: not at all).
+///
+/// A replacement or deletion must find its old words in `name`, and at least half of all the
+/// words the edit touches must be there. One word in common is weak evidence (`data` is in
+/// `assertData` and `noDataLeftBehind` by chance far more often than by design); two or more
+/// words are strong. Words of one or two letters alone are no evidence. An edit that only inserts words (`policy → retryPolicy`) is
+/// carried over to names that hold the seed's whole old name (`defaultPolicy`), not to every
+/// name that shares one word with it, and not where the inserted words are there already.
+pub fn affinity(name: &str, old: &str, hunks: &[Hunk]) -> Option<f64> {
+    let lower: Vec<String> = split(name).iter().map(Word::lower).collect();
+    let replaced: Vec<&Hunk> = hunks.iter().filter(|h| !h.old.is_empty()).collect();
+    if replaced.is_empty() {
+        let whole: Vec<String> = split(old).iter().map(Word::lower).collect();
+        let specific = whole.len() >= 2 || old.len() >= 5;
+        let inserted: Vec<String> = hunks.iter().flat_map(|h| h.new.iter().map(Word::lower)).collect();
+        let there = !inserted.is_empty() && find(&lower, &inserted).is_some();
+        let strength = if whole.len() >= 2 { 1.0 } else { ONE_WORD };
+        return (specific && !there && find(&lower, &whole).is_some()).then_some(strength);
+    }
+    let found = replaced.iter().any(|h| {
+        let chars: usize = h.old.iter().map(String::len).sum();
+        (h.old.len() >= 2 || chars >= 3) && find(&lower, &h.old).is_some()
+    });
+    let touched = touched(hunks);
+    let common = touched.iter().filter(|w| lower.contains(w)).count();
+    let share = common as f64 / touched.len().max(1) as f64;
+    let strength = if common >= 2 { 0.5 + 0.5 * share } else { ONE_WORD };
+    (found && share >= 0.5).then_some(strength)
+}
+
+/// The affinity of a name sharing one word with the seed's edit.
+const ONE_WORD: f64 = 0.45;
+
+fn find(hay: &[String], needle: &[String]) -> Option<usize> {
+    (0..=hay.len().checked_sub(needle.len())?).find(|&i| hay[i..i + needle.len()] == *needle)
+}
+
+/// Whether the two names share a word (case aside) that is not a one-letter word.
+pub fn share_word(a: &str, b: &str) -> bool {
+    let bw: Vec<String> = split(b).iter().map(Word::lower).collect();
+    split(a).iter().map(Word::lower).any(|w| w.len() > 1 && bw.contains(&w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(name: &str, old: &str, new: &str) -> Option<String> {
+        transfer(name, &edit(old, new))
+    }
+
+    #[test]
+    fn splits_camel_snake_acronyms_and_digits() {
+        let w = |n: &str| split(n).into_iter().map(|w| w.text).collect::<Vec<_>>();
+        assert_eq!(w("sequentialIOStats"), ["sequential", "IO", "Stats"]);
+        assert_eq!(w("MAX_RETRY_COUNT"), ["MAX", "RETRY", "COUNT"]);
+        assert_eq!(w("storageInfo1"), ["storage", "Info", "1"]);
+        assert_eq!(w("HTTP2Handler"), ["HTTP", "2", "Handler"]);
+    }
+
+    #[test]
+    fn carries_replacements_insertions_and_deletions_over() {
+        assert_eq!(t("getCount", "count", "total").as_deref(), Some("getTotal"));
+        assert_eq!(t("MAX_COUNT", "count", "total").as_deref(), Some("MAX_TOTAL"));
+        assert_eq!(t("countLabel", "count", "total").as_deref(), Some("totalLabel"));
+        assert_eq!(
+            t("getRetryPolicy", "retryPolicy", "exponentialRetryPolicy").as_deref(),
+            Some("getExponentialRetryPolicy")
+        );
+        assert_eq!(t("readIOStats", "readStats", "readAllStats").as_deref(), Some("readAllIOStats"));
+        assert_eq!(t("OldWidgetTest", "OldWidget", "Widget").as_deref(), Some("WidgetTest"));
+        assert_eq!(t("unrelated", "count", "total"), None);
+    }
+}
