@@ -359,11 +359,12 @@ pub fn new_violations_mapped(
         }
     }
 
-    // Passes 2 and 3: by (check, message), first within the file, then anywhere.
+    // Passes 2 and 3: by (check, message), first within the file, then anywhere; measurements in
+    // the message aside (`found 91` and `found 93` are one long line that got a little longer).
     for same_file in [true, false] {
-        let mut groups: BTreeMap<(&str, &str), Vec<usize>> = BTreeMap::new();
+        let mut groups: BTreeMap<(&str, String), Vec<usize>> = BTreeMap::new();
         for (bi, b) in before.iter().enumerate().filter(|(bi, _)| !used_before[*bi]) {
-            groups.entry((&b.check, &b.message)).or_default().push(bi);
+            groups.entry((&b.check, measure_free(&b.message))).or_default().push(bi);
         }
         for (key, bis) in groups {
             for bi in bis {
@@ -373,7 +374,8 @@ pub fn new_violations_mapped(
                     .enumerate()
                     .filter(|(ai, a)| {
                         !matched_after[*ai]
-                            && (a.check.as_str(), a.message.as_str()) == key
+                            && a.check == key.0
+                            && measure_free(&a.message) == key.1
                             && (!same_file || a.file == b.file)
                     })
                     .min_by_key(|(_, a)| {
@@ -392,9 +394,45 @@ pub fn new_violations_mapped(
     after.iter().zip(matched_after).filter(|(_, m)| !m).map(|(a, _)| a.clone()).collect()
 }
 
+/// A message with its measurements (digit runs outside quotes) replaced by `#`: `Line is longer
+/// than 80 characters (found 91).` and `(found 93).` are one; `'7' is a magic number` and `'9'`
+/// are not.
+fn measure_free(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut quoted = false;
+    let mut in_number = false;
+    for c in message.chars() {
+        if c == '\'' {
+            quoted = !quoted;
+        }
+        if c.is_ascii_digit() && !quoted {
+            if !in_number {
+                out.push('#');
+            }
+            in_number = true;
+        } else {
+            in_number = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn measurements_in_messages_do_not_make_a_violation_new() {
+        assert_eq!(
+            measure_free("Line is longer than 80 characters (found 91)."),
+            "Line is longer than # characters (found #)."
+        );
+        assert_eq!(measure_free("'7' is a magic number."), "'7' is a magic number.");
+        let before = [v("A.java", 10, "LineLength", "Line is longer than 80 characters (found 91).")];
+        let after = [v("A.java", 10, "LineLength", "Line is longer than 80 characters (found 93).")];
+        assert!(new_violations(&before, &after).is_empty());
+    }
 
     fn v(file: &str, line: usize, check: &str, message: &str) -> Violation {
         Violation {

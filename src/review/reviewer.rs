@@ -319,11 +319,15 @@ impl Reviewer {
 
     fn style(&self, run: &mut Run, change: &Change, project: &Path, root: &Path) -> Result<(), ReviewError> {
         let start = Instant::now();
-        let java: Vec<PathBuf> = change.java(Side::After).into_keys().collect();
+        // Both sides' files: a file the change moves (a renamed class) is checked under its old path
+        // before and its new one after, so that what it had already is not counted as new.
+        let after = change.java(Side::After);
+        let mut java: Vec<PathBuf> = after.keys().cloned().collect();
         if java.is_empty() {
             run.stage(StageReport::skipped(Stage::Style, "no Java file changed"));
             return Ok(());
         }
+        java.extend(change.java(Side::Before).into_keys().filter(|p| !after.contains_key(p)));
         let before = root.join(BEFORE_DIR);
         change.write(&before, Side::Before)?;
         let checkstyle = Checkstyle::new(&self.checkstyle, project, self.runner.clone());

@@ -62,6 +62,19 @@ pub fn rename_field(project: &Project, owner: TypeId, index: usize, new: &str) -
             let ours = match use_of(n) {
                 Use::Declaration => declares(&scopes, n, owner, index),
                 Use::Bare => match scopes.bare(at, &old) {
+                    Referent::None if field.kind == FieldKind::EnumConstant && is_case_label(n) => {
+                        match case_of_enum(&scopes, n) {
+                            Some(t) => t == owner,
+                            None => {
+                                let line = source.line_of(at);
+                                doubts.push(format!(
+                                    "{}:{line} `case {old}` (the switch's type is not known)",
+                                    source.path.display()
+                                ));
+                                false
+                            }
+                        }
+                    }
                     Referent::None => static_imported(&scopes, &old) == Some((owner, index)),
                     r => r == Referent::Field(owner, index),
                 },
@@ -149,6 +162,18 @@ fn static_import_of(scopes: &Scopes<'_>, n: tree_sitter::Node<'_>, owner: TypeId
         p.kind() == "scoped_identifier" && p.child_by_field_name("name") == Some(n) && p.parent() == Some(import)
     });
     last_segment && last == scopes.source.text_of(n) && scopes.project.find_type(ty) == Some(owner)
+}
+
+/// Whether `n` is the constant of a `case` label.
+fn is_case_label(n: tree_sitter::Node<'_>) -> bool {
+    n.parent().is_some_and(|p| p.kind() == "switch_label")
+}
+
+/// The enum a `case` constant belongs to: the project type of the switch's selector.
+fn case_of_enum(scopes: &Scopes<'_>, n: tree_sitter::Node<'_>) -> Option<TypeId> {
+    let switch = ancestor(n, "switch_block")?.parent()?;
+    let selector = switch.child_by_field_name("condition")?;
+    scopes.type_of(selector).ok().flatten()
 }
 
 /// The field a simple name not declared in scope reaches through the file's static imports.

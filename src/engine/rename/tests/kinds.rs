@@ -155,3 +155,41 @@ fn a_nested_class_keeps_its_file() {
     assert!(t.contains("static class Part { Part() {} }"), "{t}");
     assert!(t.contains("Outer.Part make() { return new Part(); }"), "{t}");
 }
+
+#[test]
+fn a_local_is_not_renamed_where_an_anonymous_class_field_or_another_lambda_shadows_it() {
+    let src = "package a;\nclass Shadow {\n  int f() {\n    int x = 1;\n    Object o = new Object() {\n      int x = 2;\n      public int hashCode() { return x; }\n    };\n    Runnable r = () -> System.out.println(x);\n    return x;\n  }\n  java.util.function.IntUnaryOperator g() { return x -> x + 1; }\n}\n";
+    // Three declarations named `x`: the local, the anonymous class's field, another method's
+    // lambda parameter; the line picks the local.
+    let (_d, p) = project(&[("src/a/Shadow.java", src)]);
+    p.load_all();
+    let f = p.file_id(std::path::Path::new("src/a/Shadow.java")).unwrap();
+    let found = narrow(
+        &p,
+        declarations(&p, f, "x"),
+        &Narrowing { line: Some(4), kind: Some(Kind::Variable), ..Narrowing::default() },
+    );
+    assert_eq!(found.len(), 1, "{found:?}");
+    let t = rename(&p, found[0], "count").unwrap().render().unwrap()[std::path::Path::new("src/a/Shadow.java")].clone();
+    assert!(t.contains("int count = 1;"), "{t}");
+    assert!(t.contains("int x = 2;\n      public int hashCode() { return x; }"), "{t}");
+    assert!(t.contains("System.out.println(count);"), "{t}");
+    assert!(t.contains("return count;\n  }"), "{t}");
+    assert!(t.contains("return x -> x + 1;"), "{t}");
+}
+
+#[test]
+fn an_enum_constant_is_renamed_in_switch_labels_and_qualified_uses() {
+    let files = [
+        ("src/a/Color.java", "package a;\npublic enum Color { RED, GREEN }\n"),
+        (
+            "src/b/Paint.java",
+            "package b;\nimport a.Color;\nclass Paint {\n  int f(Color c) {\n    switch (c) {\n      case RED: return 1;\n      default: return c == Color.RED ? 2 : 3;\n    }\n  }\n}\n",
+        ),
+    ];
+    let out = run(&files, "src/a/Color.java", "RED", Kind::Field, "CRIMSON").unwrap();
+    assert!(text(&out, "src/a/Color.java").contains("{ CRIMSON, GREEN }"));
+    let t = text(&out, "src/b/Paint.java");
+    assert!(t.contains("case CRIMSON: return 1;"), "{t}");
+    assert!(t.contains("c == Color.CRIMSON ?"), "{t}");
+}
