@@ -288,6 +288,15 @@ pub struct RenameArgs {
     /// Keep the verification workspace afterwards and print its path
     #[arg(long)]
     pub keep_workspace: bool,
+    /// With --coordinated: `none` keeps the model out of it even when one is configured
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub llm: Option<LlmChoice>,
+    /// Record every model exchange into DIR (to replay the run offline)
+    #[arg(long, value_name = "DIR", conflicts_with = "llm_replay")]
+    pub llm_record: Option<PathBuf>,
+    /// Answer the model's requests from a recording in DIR; no server is contacted
+    #[arg(long, value_name = "DIR")]
+    pub llm_replay: Option<PathBuf>,
 }
 
 /// `--kind` of `mantra rename`.

@@ -13,6 +13,7 @@
 //! [`repair`], [`raw`] (the RawGPT baseline: one prompt, no agents); [`session`] opens the example store a run
 //! searches. The Markdown prompts load in [`crate::llm::prompts`].
 
+pub mod corename;
 pub mod developer;
 pub mod raw;
 pub mod repair;

@@ -85,6 +85,25 @@ fn rendered_prompts_match_their_snapshots() {
             .unwrap(),
         ),
         (
+            "corename",
+            p.render(
+                "corename",
+                &[
+                    ("seed_kind", "field"),
+                    ("seed_old", "count"),
+                    ("seed_new", "total"),
+                    ("seed_file", "src/A.java"),
+                    ("seed_declaration", "private int count;"),
+                    (
+                        "candidates",
+                        "1. method getCount -> getTotal (src/A.java:7; accessor of field `count`): `int getCount()`",
+                    ),
+                    ("others", "class A, method reset"),
+                ],
+            )
+            .unwrap(),
+        ),
+        (
             "describe",
             p.render(
                 "describe",

@@ -14,7 +14,7 @@ use serde::Serialize;
 use super::Context;
 use super::refactor::Refused;
 use super::verify;
-use crate::cli::RenameArgs;
+use crate::cli::{AgentArgs, RenameArgs};
 use crate::engine::ChangeSet;
 use crate::engine::rename::{self, Element, FileMove, Narrowing, element};
 use crate::error::UserError;
@@ -93,6 +93,7 @@ pub fn run(ctx: &mut Context, args: &RenameArgs) -> anyhow::Result<Exit> {
         let memory_path = ctx.repo.join(crate::config::STATE_DIR).join(corename::memory::FILE);
         let memory = Memory::load(&memory_path);
         suggestions = corename::suggest(&project, seed, &args.name, &memory);
+        suggestions = with_model(ctx, args, &project, seed, suggestions)?;
         let interactive = !args.yes && !ctx.reporter.json();
         let stdin = std::io::stdin();
         let mut input = stdin.lock();
@@ -153,6 +154,30 @@ pub fn run(ctx: &mut Context, args: &RenameArgs) -> anyhow::Result<Exit> {
         rename::move_file(&mut combined, &project, &from, to).map_err(refused)?;
     }
     finish(ctx, args, &project, seed, combined, &suggestions, fates)
+}
+
+/// The suggestions after the configured model's review (unchanged without a model).
+fn with_model(
+    ctx: &mut Context,
+    args: &RenameArgs,
+    project: &Project,
+    seed: Element,
+    suggestions: Vec<Suggestion>,
+) -> anyhow::Result<Vec<Suggestion>> {
+    let agents = AgentArgs {
+        llm: args.llm,
+        llm_record: args.llm_record.clone(),
+        llm_replay: args.llm_replay.clone(),
+        ..AgentArgs::default()
+    };
+    let Some((model, _)) = super::refactor::open_model(ctx, &agents)? else { return Ok(suggestions) };
+    let prompts = crate::llm::prompts::Prompts::load(ctx.config.config.prompts_dir.as_deref())?;
+    ctx.reporter.progress("model", format!("reviewing {} candidate(s) with the model", suggestions.len()));
+    let outcome = crate::agent::corename::review(model.as_ref(), &prompts, project, seed, &args.name, suggestions)?;
+    if let Some(why) = outcome.ignored {
+        ctx.reporter.progress("warning", format!("{why}; the heuristic suggestions stand"));
+    }
+    Ok(outcome.suggestions)
 }
 
 /// Shows one suggestion on stderr and reads the answer: `None` at the end of the input.

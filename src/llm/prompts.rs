@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 /// Every prompt: its file name (without `.md`) and built-in text.
 pub const BUILTIN: &[(&str, &str)] = &[
+    ("corename", include_str!("../../prompts/corename.md")),
     ("describe", include_str!("../../prompts/describe.md")),
     ("developer", include_str!("../../prompts/developer.md")),
     ("developer-task", include_str!("../../prompts/developer-task.md")),

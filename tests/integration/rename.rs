@@ -3,7 +3,8 @@
 //! and the answer loop on standard input, and the answers kept in `.mantra/`; and the
 //! coordinated-rename floors on the development oracle.
 
-use crate::harness::{copy_fixture, mantra, mantra_stdin, maven_test, read};
+use crate::harness::{copy_fixture, mantra, mantra_env, mantra_stdin, maven_test, read};
+use crate::llm_server::{ScriptedServer, reply_text};
 
 const CUSTOMER: &str = "src/main/java/com/acme/invoicing/customer/Customer.java";
 const ADDRESS: &str = "src/main/java/com/acme/invoicing/customer/Address.java";
@@ -270,6 +271,63 @@ fn a_broken_memory_line_is_skipped_not_fatal() {
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(result(&r.stdout)["suggestions"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn a_configured_model_reviews_the_candidates_and_the_engine_checks_its_answer() {
+    let dir = copy_fixture("demo");
+    let root = dir.path();
+    // Keep the getter under another name, drop the rest, add a method, and add a name that does not exist.
+    let server = ScriptedServer::start([reply_text(
+        "```json\n{\"keep\": [{\"id\": 2, \"new\": \"getCreditPeriodDays\"}], \"add\": [{\"kind\": \"method\", \"old\": \"isDomestic\", \"new\": \"isLocal\", \"why\": \"test\"}, {\"kind\": \"field\", \"old\": \"noSuchField\", \"new\": \"x\"}]}\n```",
+    )]);
+    let env = server.env();
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let args = [
+        "rename",
+        CUSTOMER,
+        "--old",
+        "paymentTermsDays",
+        "--kind",
+        "field",
+        "--name",
+        "creditDays",
+        "--coordinated",
+        "--json",
+    ];
+    let r = mantra_env(root, &args, &env);
+    assert_eq!(r.code, 0, "stdout:\n{}\nstderr:\n{}", r.stdout, r.stderr);
+    server.assert_done();
+    let prompt = server.requests()[0].raw_body.clone();
+    assert!(
+        prompt.contains("getPaymentTermsDays -> getCreditDays") && prompt.contains("DEFAULT_PAYMENT_TERMS_DAYS"),
+        "{prompt}"
+    );
+    let data = result(&r.stdout);
+    let got: Vec<(String, String, String)> = data["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["old"].as_str().unwrap().into(),
+                s["new"].as_str().unwrap().into(),
+                s["relation"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("getPaymentTermsDays".to_string(), "getCreditPeriodDays".to_string(), "accessor".to_string()),
+            ("isDomestic".to_string(), "isLocal".to_string(), "model".to_string()),
+        ]
+    );
+    // `--llm none` keeps the model out.
+    let mut none = args.to_vec();
+    none.extend(["--llm", "none"]);
+    let r = mantra_env(root, &none, &env);
+    assert_eq!(result(&r.stdout)["suggestions"].as_array().unwrap().len(), 3, "{}", r.stdout);
 }
 
 /// The coordinated-rename benchmark's measure (`cargo bench --bench corename`), held as floors a

@@ -41,6 +41,8 @@ pub enum Relation {
     DataFlow,
     TypedBy,
     SameWords,
+    /// Proposed by the model (`mantra rename --coordinated` with a model configured).
+    Model,
 }
 
 /// One proposed rename.

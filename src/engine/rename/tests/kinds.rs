@@ -193,3 +193,51 @@ fn an_enum_constant_is_renamed_in_switch_labels_and_qualified_uses() {
     assert!(t.contains("case CRIMSON: return 1;"), "{t}");
     assert!(t.contains("c == Color.CRIMSON ?"), "{t}");
 }
+
+#[test]
+fn every_refusal_has_its_reason() {
+    let shop = [("src/a/Shop.java", SHOP)];
+    let r = run(&shop, "src/a/Shop.java", "count", Kind::Field, "count").unwrap_err();
+    assert_eq!(r.reason, Reason::SameName);
+    let r = run(&shop, "src/a/Shop.java", "count", Kind::Field, "9lives").unwrap_err();
+    assert_eq!(r.reason, Reason::InvalidName);
+    let r = run(&shop, "src/a/Shop.java", "count", Kind::Field, "int").unwrap_err();
+    assert_eq!(r.reason, Reason::InvalidName);
+    // An inner class reads the outer field `limit`; a parameter named `limit` around it would hide it.
+    let inner = "package a;\nclass Outer {\n  int limit = 3;\n  int f(int max) {\n    class Local { int g() { return limit; } }\n    return max + new Local().g();\n  }\n}\n";
+    let r = run(&[("src/a/Outer.java", inner)], "src/a/Outer.java", "max", Kind::Parameter, "limit").unwrap_err();
+    assert_eq!(r.reason, Reason::NameCapture, "{}", r.message);
+    assert!(r.message.contains("Outer.java:5"), "{}", r.message);
+    let record = "package a;\nrecord Point(int x, int y) {}\n";
+    let r = run(&[("src/a/Point.java", record)], "src/a/Point.java", "x", Kind::Field, "left").unwrap_err();
+    assert_eq!(r.reason, Reason::RecordAccessor);
+    // `make().count` cannot be typed here: the access is listed, not guessed.
+    let files = [
+        ("src/a/Box.java", "package a;\npublic class Box {\n  public int count;\n}\n"),
+        (
+            "src/a/Use.java",
+            "package a;\nclass Use {\n  Box make() { return new Box(); }\n  int f() { return make().count; }\n}\n",
+        ),
+    ];
+    let r = run(&files, "src/a/Box.java", "count", Kind::Field, "size").unwrap_err();
+    assert_eq!(r.reason, Reason::UnresolvedMember, "{}", r.message);
+    assert!(r.message.contains("Use.java:4"), "{}", r.message);
+    let broken = "package a;\nclass Broken {\n  int f() { int x = 1; return x +; }\n}\n";
+    let r = run(&[("src/a/Broken.java", broken)], "src/a/Broken.java", "x", Kind::Variable, "y").unwrap_err();
+    assert_eq!(r.reason, Reason::SyntaxError, "{}", r.message);
+}
+
+#[test]
+fn a_field_read_through_a_typed_receiver_in_another_class_is_renamed() {
+    let files = [
+        ("src/a/Box.java", "package a;\npublic class Box {\n  public int count;\n  Box next;\n}\n"),
+        (
+            "src/a/Use.java",
+            "package a;\nclass Use {\n  Box box = new Box();\n  int f(Box b) { Box local = b; return b.count + box.count + local.next.count + this.box.count; }\n  int g(Other o) { return o.count; }\n}\nclass Other { int count; }\n",
+        ),
+    ];
+    let out = run(&files, "src/a/Box.java", "count", Kind::Field, "size").unwrap();
+    let t = text(&out, "src/a/Use.java");
+    assert!(t.contains("return b.size + box.size + local.next.size + this.box.size;"), "{t}");
+    assert!(t.contains("int g(Other o) { return o.count; }\n}\nclass Other { int count; }"), "{t}");
+}
