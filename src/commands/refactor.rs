@@ -181,26 +181,18 @@ pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
     let colored = changes.unified_diff(style).context("rendering the diff")?;
     let plain = if style == Style::PLAIN { colored.clone() } else { changes.unified_diff(Style::PLAIN)? };
     let files: Vec<String> = changes.files.keys().map(|p| p.display().to_string()).collect();
-    let review = if (args.apply && !args.no_verify) || args.verify {
-        let intent = engine::intent(&project, method, kind, Some(&candidate.spec));
-        let key = crate::workspace::dirty_state_hash(project.root())?;
-        let change = crate::review::Change::from_change_set(&changes).context("rendering the change")?;
-        ctx.reporter.progress("verify", "verifying in a scratch copy of the project (the original's build first)");
-        Some(verify::review(ctx, &change, Some(&intent), &key, args.keep_workspace)?)
-    } else {
-        None
-    };
+    let intent = engine::intent(&project, method, kind, Some(&candidate.spec));
+    let verify = (args.apply && !args.no_verify) || args.verify;
+    let (review, applied) = verify::review_and_write(
+        ctx,
+        project.root(),
+        &changes,
+        Some(&intent),
+        verify,
+        args.apply,
+        args.keep_workspace,
+    )?;
     let accepted = review.as_ref().is_none_or(|r| r.verdict.accepted());
-    let applied = args.apply && accepted;
-    match &review {
-        Some(r) if applied => {
-            r.workspace.apply_back(&changes)?;
-        }
-        None if applied => {
-            crate::workspace::writeback::write_atomically(project.root(), &changes)?;
-        }
-        _ => {}
-    }
     let count = super::files_count(files.len());
     let what = match (&review, applied) {
         (None, true) => format!("{count} written (unverified)"),

@@ -226,37 +226,30 @@ fn finish(
         changes.unified_diff(crate::style::Style::PLAIN)?
     };
     let files: Vec<String> = changes.files.keys().map(|p| p.display().to_string()).collect();
-    let review = if args.apply && !args.no_verify {
-        let intent = match seed {
-            Element::Method(m) => {
-                let mut i = Intent::new(
-                    RefactoringKind::RenameMethod,
-                    project.qualified_name(project.owner(m)),
-                    project.method(m).name.clone(),
-                );
-                i.new_name = Some(args.name.clone());
-                Some(i)
-            }
-            _ => None,
-        };
-        let key = crate::workspace::dirty_state_hash(project.root())?;
-        let change = crate::review::Change::from_change_set(&changes).context("rendering the change")?;
-        ctx.reporter.progress("verify", "verifying in a scratch copy of the project (the original's build first)");
-        Some(verify::review(ctx, &change, intent.as_ref(), &key, args.keep_workspace)?)
-    } else {
-        None
+    // The detector knows method-level refactorings: a method's rename is checked for, the other
+    // kinds are verified by the build, the tests and the style check.
+    let intent = match seed {
+        Element::Method(m) => {
+            let mut i = Intent::new(
+                RefactoringKind::RenameMethod,
+                project.qualified_name(project.owner(m)),
+                project.method(m).name.clone(),
+            );
+            i.new_name = Some(args.name.clone());
+            Some(i)
+        }
+        _ => None,
     };
-    let accepted = review.as_ref().is_none_or(|r| r.verdict.accepted());
-    let applied = args.apply && accepted;
-    match &review {
-        Some(r) if applied => {
-            r.workspace.apply_back(&changes)?;
-        }
-        None if applied => {
-            crate::workspace::writeback::write_atomically(project.root(), &changes)?;
-        }
-        _ => {}
-    }
+    let verify = args.apply && !args.no_verify;
+    let (review, applied) = verify::review_and_write(
+        ctx,
+        project.root(),
+        &changes,
+        intent.as_ref(),
+        verify,
+        args.apply,
+        args.keep_workspace,
+    )?;
     let taken = fates.iter().filter(|f| f.0 == Some(true)).count();
     let listed: Vec<Listed<'_>> = suggestions
         .iter()

@@ -78,6 +78,38 @@ pub fn review(
 }
 
 /// The `verdict` result.
+/// A change verified (when `verify`) and written (when `apply` and the Reviewer accepts it, or
+/// unverified when not `verify`): the review, if any, and whether it was written.
+pub fn review_and_write(
+    ctx: &mut Context,
+    root: &std::path::Path,
+    changes: &crate::engine::ChangeSet,
+    intent: Option<&Intent>,
+    verify: bool,
+    apply: bool,
+    keep_workspace: bool,
+) -> anyhow::Result<(Option<Review>, bool)> {
+    let review = if verify {
+        let key = crate::workspace::dirty_state_hash(root)?;
+        let change = Change::from_change_set(changes).context("rendering the change")?;
+        ctx.reporter.progress("verify", "verifying in a scratch copy of the project (the original's build first)");
+        Some(review(ctx, &change, intent, &key, keep_workspace)?)
+    } else {
+        None
+    };
+    let applied = apply && review.as_ref().is_none_or(|r| r.verdict.accepted());
+    match &review {
+        Some(r) if applied => {
+            r.workspace.apply_back(changes)?;
+        }
+        None if applied => {
+            crate::workspace::writeback::write_atomically(root, changes)?;
+        }
+        _ => {}
+    }
+    Ok((review, applied))
+}
+
 pub fn emit_verdict(ctx: &mut Context, review: &Review) {
     let human = review.human(ctx.reporter.style());
     ctx.reporter.emit(Event::result("verdict", &review.data(), human));

@@ -9,6 +9,19 @@ use crate::llm_server::{ScriptedServer, reply_text};
 const CUSTOMER: &str = "src/main/java/com/acme/invoicing/customer/Customer.java";
 const ADDRESS: &str = "src/main/java/com/acme/invoicing/customer/Address.java";
 const SERVICE: &str = "src/main/java/com/acme/invoicing/invoice/InvoiceService.java";
+/// The field `paymentTermsDays` of `Customer` renamed to `creditDays`, its suggestions listed.
+const COORDINATED_JSON: [&str; 10] = [
+    "rename",
+    CUSTOMER,
+    "--old",
+    "paymentTermsDays",
+    "--kind",
+    "field",
+    "--name",
+    "creditDays",
+    "--coordinated",
+    "--json",
+];
 
 fn result(stdout: &str) -> serde_json::Value {
     stdout
@@ -149,21 +162,7 @@ fn ambiguous_unknown_and_bad_names_are_clear_errors_that_write_nothing() {
 fn coordinated_suggestions_follow_accessors_storage_and_words() {
     let dir = copy_fixture("demo");
     let root = dir.path();
-    let r = mantra(
-        root,
-        &[
-            "rename",
-            CUSTOMER,
-            "--old",
-            "paymentTermsDays",
-            "--kind",
-            "field",
-            "--name",
-            "creditDays",
-            "--coordinated",
-            "--json",
-        ],
-    );
+    let r = mantra(root, &COORDINATED_JSON);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let data = result(&r.stdout);
     assert_eq!(data["seed"]["kind"], "field");
@@ -226,21 +225,7 @@ fn the_answer_loop_applies_what_is_accepted_and_remembers_what_is_not() {
 
     // Renamed back by hand, the declined getter is not proposed again.
     std::fs::write(root.join(CUSTOMER), customer.replace("creditDays", "paymentTermsDays")).unwrap();
-    let r = mantra(
-        root,
-        &[
-            "rename",
-            CUSTOMER,
-            "--old",
-            "paymentTermsDays",
-            "--kind",
-            "field",
-            "--name",
-            "creditDays",
-            "--coordinated",
-            "--json",
-        ],
-    );
+    let r = mantra(root, &COORDINATED_JSON);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let data = result(&r.stdout);
     let olds: Vec<&str> = data["suggestions"].as_array().unwrap().iter().map(|s| s["old"].as_str().unwrap()).collect();
@@ -254,21 +239,7 @@ fn a_broken_memory_line_is_skipped_not_fatal() {
     let root = dir.path();
     std::fs::create_dir_all(root.join(".mantra")).unwrap();
     std::fs::write(root.join(".mantra/renames.jsonl"), "{not json\n").unwrap();
-    let r = mantra(
-        root,
-        &[
-            "rename",
-            CUSTOMER,
-            "--old",
-            "paymentTermsDays",
-            "--kind",
-            "field",
-            "--name",
-            "creditDays",
-            "--coordinated",
-            "--json",
-        ],
-    );
+    let r = mantra(root, &COORDINATED_JSON);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(result(&r.stdout)["suggestions"].as_array().unwrap().len(), 3);
 }
@@ -283,19 +254,7 @@ fn a_configured_model_reviews_the_candidates_and_the_engine_checks_its_answer() 
     )]);
     let env = server.env();
     let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    let args = [
-        "rename",
-        CUSTOMER,
-        "--old",
-        "paymentTermsDays",
-        "--kind",
-        "field",
-        "--name",
-        "creditDays",
-        "--coordinated",
-        "--json",
-    ];
-    let r = mantra_env(root, &args, &env);
+    let r = mantra_env(root, &COORDINATED_JSON, &env);
     assert_eq!(r.code, 0, "stdout:\n{}\nstderr:\n{}", r.stdout, r.stderr);
     server.assert_done();
     let prompt = server.requests()[0].raw_body.clone();
@@ -324,7 +283,7 @@ fn a_configured_model_reviews_the_candidates_and_the_engine_checks_its_answer() 
         ]
     );
     // `--llm none` keeps the model out.
-    let mut none = args.to_vec();
+    let mut none = COORDINATED_JSON.to_vec();
     none.extend(["--llm", "none"]);
     let r = mantra_env(root, &none, &env);
     assert_eq!(result(&r.stdout)["suggestions"].as_array().unwrap().len(), 3, "{}", r.stdout);

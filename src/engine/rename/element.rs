@@ -101,9 +101,12 @@ impl Element {
         }
     }
 
-    /// `variable total in Invoice.sum(int) (line 12)`.
+    /// `variable total in Invoice.sum(int) (line 12)`, `method notNull(Object) in Validate (line 14)`.
     pub fn describe(self, project: &Project) -> String {
-        let name = self.name(project);
+        let name = match self {
+            Element::Method(m) => project.method(m).signature(),
+            other => other.name(project).to_string(),
+        };
         let line = self.line(project);
         let place = match (self.method(), self.class(project)) {
             (Some(m), _) => format!(" in {}", project.method_label(m)),

@@ -159,21 +159,7 @@ fn check_name(project: &Project, method: MethodId, new: &str) -> Result<(), Refu
             format!("`{}` is a constructor; its name is its class's name: rename the class instead", decl.signature()),
         ));
     }
-    if is_reserved(new) {
-        return Err(Refusal::new(Reason::InvalidName, format!("`{new}` is a Java keyword; choose another name")));
-    }
-    if !is_java_identifier(new) {
-        return Err(Refusal::new(
-            Reason::InvalidName,
-            format!("`{new}` is not a Java identifier: use letters, digits, `_` or `$`, not starting with a digit"),
-        ));
-    }
-    if new == decl.name {
-        return Err(Refusal::new(
-            Reason::SameName,
-            format!("the method is already called `{new}`; choose a different name"),
-        ));
-    }
+    check_identifier(&decl.name, new, "method")?;
     let source = project.method_source(method);
     if let Some(err) = source.syntax_error() {
         return Err(syntax_refusal(source, err.line, &err.snippet));
