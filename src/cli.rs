@@ -55,6 +55,9 @@ pub enum Command {
     Analyze(AnalyzeArgs),
     /// Refactor a method (extract, inline, move, rename, and their compounds)
     Refactor(RefactorArgs),
+    /// What is worth refactoring: ranked Extract, Move and Inline Method opportunities across the
+    /// project (or the given files and folders), each a complete spec the engine applies
+    Suggest(SuggestArgs),
     /// Rename a class, method, field, parameter or local variable, and with --coordinated the
     /// names that go with it
     Rename(RenameArgs),
@@ -244,6 +247,22 @@ pub struct ApplyArgs {
     /// `.mantra/runs/`; the latest run with a previewed change when left out
     #[arg(value_name = "RUN")]
     pub run: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct SuggestArgs {
+    /// Files or folders to scan (default: the whole project, tests included)
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Only these refactorings (repeatable): extract-method, move-method, inline-method
+    #[arg(long = "type", short = 't', value_enum)]
+    pub kinds: Vec<RefactoringKind>,
+    /// How many to list
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub limit: usize,
+    /// Leave out those scored below this (0..1)
+    #[arg(long, value_name = "SCORE", default_value_t = 0.0)]
+    pub min_score: f64,
 }
 
 #[derive(Debug, Args)]

@@ -16,6 +16,7 @@ pub mod progress;
 pub mod report;
 pub mod result;
 pub mod source;
+pub mod suggest_eval;
 pub mod task;
 
 use std::collections::{BTreeSet, HashMap};

@@ -9,6 +9,7 @@ pub mod doctor;
 pub mod refactor;
 pub mod rename;
 pub mod store;
+pub mod suggest;
 pub mod verify;
 
 use std::path::PathBuf;

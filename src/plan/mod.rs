@@ -12,6 +12,7 @@ pub mod envy;
 pub mod extract;
 pub mod inline;
 pub mod naming;
+pub mod suggest;
 
 use serde::Serialize;
 

@@ -26,5 +26,6 @@ mod refactor;
 mod refactoring_miner;
 mod rename;
 mod store;
+mod suggest;
 mod verify;
 mod workspace;

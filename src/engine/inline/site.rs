@@ -469,7 +469,7 @@ impl<'a, 't> Site<'a, 't> {
         if matches!(self.form, Form::Expr { .. }) {
             return None;
         }
-        let mut text = render(btext, expr.byte_range(), edits);
+        let mut text = render(btext, expr.byte_range(), edits).ok()?;
         text = reindent(&text, line_indent(btext, expr.start_byte()), call_indent);
         let prec = match m.params.iter().position(|p| expr.kind() == "identifier" && m.file.text_of(expr) == p.name) {
             Some(i) if bound.param_text[i].is_none() => precedence(bound.args[i].node, ctext),
@@ -578,7 +578,9 @@ impl<'a, 't> Site<'a, 't> {
         let children: Vec<Node<'_>> = m.body.named_children(&mut m.body.walk()).collect();
         let body_text = match (children.first(), children.last()) {
             (Some(first), Some(last)) => {
-                let t = render(btext, first.start_byte()..last.end_byte(), &edits);
+                let t = render(btext, first.start_byte()..last.end_byte(), &edits).or_else(|why| {
+                    self.refuse(Reason::OverlappingEdits, format!("two rewrites of the inlined body overlap ({why})"))
+                })?;
                 reindent(&t, line_indent(btext, first.start_byte()), call_indent)
             }
             _ => String::new(),

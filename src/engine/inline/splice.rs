@@ -18,8 +18,9 @@ pub(super) fn statement_deletion(text: &str, node: Node<'_>) -> Range<usize> {
     if alone_before && alone_after && line_start > 0 { (line_start - 1)..e } else { s..e }
 }
 
-/// Renders `range` of `text` with the edits that fall inside it.
-pub(super) fn render(text: &str, range: Range<usize>, edits: &[Edit]) -> String {
+/// Renders `range` of `text` with the edits that fall inside it; why not, when two of them
+/// overlap (two rewrites of one piece of the body: a case the engine should refuse, not guess).
+pub(super) fn render(text: &str, range: Range<usize>, edits: &[Edit]) -> Result<String, String> {
     // Edits inside a replaced or deleted range (a deleted `return v;`, a declaration prefix
     // taken from the caller) go with it.
     let covering: Vec<&Edit> = edits.iter().filter(|d| d.start < d.end).collect();
@@ -43,8 +44,7 @@ pub(super) fn render(text: &str, range: Range<usize>, edits: &[Edit]) -> String 
             replacement: e.replacement.clone(),
         })
         .collect();
-    // Edits are built from disjoint tree nodes, so they cannot overlap.
-    edit::apply("inlined body", &text[range], &inside).unwrap_or_else(|e| unreachable!("disjoint edits: {e}"))
+    edit::apply("inlined body", &text[range], &inside).map_err(|e| e.to_string())
 }
 
 pub(super) fn temps_names(temps: &[String]) -> Vec<String> {

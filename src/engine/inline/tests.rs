@@ -565,3 +565,12 @@ fn statics_of_an_enclosing_class_are_named_through_it_at_another_class() {
     let b_after = &out.iter().find(|(p, _)| p == "B.java").unwrap().1;
     assert!(b_after.contains("return 4 * A.BASE + A.unit();"), "{b_after}");
 }
+
+/// An anonymous class in the inlined body declares a parameter named like the inlined method's
+/// parameter: two rewrites of the body met on one name and the engine panicked (found by `mantra
+/// suggest` dry-running inlines over real code); it refuses now.
+#[test]
+fn a_shadowing_parameter_in_an_anonymous_class_does_not_crash_the_inline() {
+    let src = "class A {\n    interface L { void on(String request); }\n    void add(L l) {}\n\n    void start(String request) {\n        go(request, null);\n    }\n\n    void go(String request, Runnable upgrade) {\n        if (upgrade != null) {\n            add(new L() {\n                public void on(String request) {\n                    upgrade.run();\n                    System.out.println(request);\n                }\n            });\n        }\n        System.out.println(request);\n    }\n}\n";
+    assert_eq!(refusal(src, "go"), "overlapping_edits");
+}

@@ -1,0 +1,100 @@
+//! `mantra suggest [PATH...]`: the opportunities of the project's files (or of the files and
+//! folders given), ranked on one scale, each a complete spec the engine was dry-run with
+//! ([`crate::plan::suggest`]). `--json`: a `suggestions` result.
+
+use std::path::Path;
+
+use anyhow::Context as _;
+use serde::Serialize;
+
+use super::Context;
+use crate::cli::SuggestArgs;
+use crate::error::UserError;
+use crate::exit::Exit;
+use crate::java::{FileId, Project};
+use crate::plan::suggest::{self, Opportunity};
+use crate::report::Event;
+
+/// The `suggestions` result of the `--json` contract.
+#[derive(Debug, Serialize)]
+struct Suggestions<'a> {
+    /// How many files were scanned.
+    files: usize,
+    /// How many opportunities were found before `--limit` and `--min-score`.
+    found: usize,
+    suggestions: &'a [Opportunity],
+}
+
+pub fn run(ctx: &mut Context, args: &SuggestArgs) -> anyhow::Result<Exit> {
+    let kinds = if args.kinds.is_empty() { suggest::KINDS.to_vec() } else { args.kinds.clone() };
+    if let Some(k) = kinds.iter().find(|k| !suggest::KINDS.contains(k)) {
+        return Err(UserError::usage(format!("`suggest` does not propose {k} yet"))
+            .with_hint("use --type extract-method, move-method or inline-method")
+            .into());
+    }
+    if !(0.0..=1.0).contains(&args.min_score) {
+        return Err(UserError::usage(format!("--min-score {} is outside 0..1", args.min_score)).into());
+    }
+    let project =
+        Project::open(&ctx.repo).with_context(|| format!("cannot read the project at {}", ctx.repo.display()))?;
+    let files = selected(ctx, &project, &args.paths)?;
+    ctx.reporter.progress("suggest", format!("scanning {} file(s)", files.len()));
+    let all = suggest::opportunities(&project, &files, &kinds);
+    let found = all.len();
+    let shown: Vec<Opportunity> = all.into_iter().filter(|o| o.score >= args.min_score).take(args.limit).collect();
+    let style = ctx.reporter.style();
+    let mut human = String::new();
+    for (i, o) in shown.iter().enumerate() {
+        human.push_str(&format!(
+            "{:>2}. {:.2}  {}  {}\n      {}\n",
+            i + 1,
+            o.score,
+            style.bold(o.kind.name()),
+            o.target,
+            o.reason
+        ));
+    }
+    human.push_str(&format!(
+        "{} of {found} opportunities in {} file(s); `mantra refactor -t TYPE TARGET` makes one\n",
+        shown.len(),
+        files.len()
+    ));
+    let result = Suggestions { files: files.len(), found, suggestions: &shown };
+    ctx.reporter.emit(Event::result("suggestions", &result, human));
+    Ok(Exit::Success)
+}
+
+/// The project's files under the given paths (all of them when none is given).
+fn selected(ctx: &Context, project: &Project, paths: &[std::path::PathBuf]) -> anyhow::Result<Vec<FileId>> {
+    if paths.is_empty() {
+        return Ok(project.file_ids().collect());
+    }
+    let root = ctx.repo.canonicalize().unwrap_or_else(|_| ctx.repo.clone());
+    let mut out = Vec::new();
+    for p in paths {
+        let abs = if p.is_absolute() { p.clone() } else { ctx.cwd.join(p) };
+        let abs = abs.canonicalize().map_err(|_| {
+            UserError::usage(format!("{}: no such file or folder", p.display()))
+                .with_hint("give .java files or folders of the project")
+        })?;
+        let Ok(rel) = abs.strip_prefix(&root) else {
+            return Err(UserError::usage(format!("{} is outside the project at {}", p.display(), ctx.repo.display()))
+                .with_hint("give paths under the project, or --repo the project that holds them")
+                .into());
+        };
+        let before = out.len();
+        out.extend(project.file_ids().filter(|&f| under(project.path(f), rel)));
+        if out.len() == before {
+            return Err(UserError::usage(format!("{} holds no .java file of the project", p.display()))
+                .with_hint("give .java files or folders that hold some")
+                .into());
+        }
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+fn under(file: &Path, prefix: &Path) -> bool {
+    prefix.as_os_str().is_empty() || file == prefix || file.starts_with(prefix)
+}
