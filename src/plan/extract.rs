@@ -80,6 +80,9 @@ pub fn candidates(file: &SourceFile, at: usize, limit: usize) -> Vec<ExtractCand
     let mut scored: Vec<Scored<'_>> = Vec::new();
     let mut seen: HashMap<(usize, usize), usize> = HashMap::new();
     for frag in fragments(body, src) {
+        if single_call(&frag.stmts) {
+            continue;
+        }
         let ff = flow.fragment(&frag.stmts, src);
         if ff.outputs.len() >= 2 {
             continue;
@@ -119,6 +122,25 @@ pub fn candidates(file: &SourceFile, at: usize, limit: usize) -> Vec<ExtractCand
         }
     }
     out
+}
+
+/// Whether the run is one statement that is a single call (returned, assigned or alone):
+/// extracting it only wraps the call in a delegator (`return createX();` becoming `return
+/// helper();`), the opposite of a refactoring. Never a candidate.
+pub fn single_call(stmts: &[Node<'_>]) -> bool {
+    let [stmt] = stmts else { return false };
+    let (mut calls, mut structure) = (0, false);
+    walk(*stmt, &mut |n| {
+        match n.kind() {
+            "method_invocation" | "object_creation_expression" => calls += 1,
+            "lambda_expression" | "binary_expression" | "ternary_expression" | "block" | "switch_expression" => {
+                structure = true
+            }
+            _ => {}
+        }
+        true
+    });
+    calls == 1 && !structure
 }
 
 /// A name for the statements on `lines` of the method around byte `at` (when the user chose the
@@ -402,6 +424,27 @@ mod tests {
 
     fn file(text: &str) -> SourceFile {
         SourceFile::parse("A.java", text.to_string())
+    }
+
+    #[test]
+    fn a_single_call_is_never_a_candidate() {
+        let src = "class A {\n    int f(int a) {\n        int x = a * 2;\n        log(x);\n        return create(a, x);\n    }\n}\n";
+        let f = file(src);
+        let at = src.find("f(int").unwrap();
+        let found = candidates(&f, at, 10);
+        assert!(!found.is_empty());
+        for c in &found {
+            assert!(c.lines != (4, 4) && c.lines != (5, 5), "a single call as a candidate: {c:?}");
+        }
+        let stmts = |code: &str| {
+            let f = file(&format!("class A {{ void m() {{ {code} }} }}"));
+            let body = callable_body(enclosing_callable(f.root(), 20, 20).unwrap()).unwrap();
+            (statements_of(body).len(), single_call(&statements_of(body)))
+        };
+        assert_eq!(stmts("return create(a, b);"), (1, true));
+        assert_eq!(stmts("Foo x = make();"), (1, true));
+        assert_eq!(stmts("total += price(a) * count;"), (1, false));
+        assert_eq!(stmts("log(a); log(b);"), (2, false));
     }
 
     const ISSUE: &str = r#"class Service {

@@ -5,9 +5,8 @@
 //! The planner's scores say which refactoring of one method is best; an opportunity's score also
 //! says whether the method needs one at all:
 //! - **Extract Method**: the best fragment's score, times the method's need, which grows with its
-//!   length from 8 lines (full at 40) and its nesting; a fragment that is a single call (`return
-//!   createX();`, `log(a, b);`) is never proposed: extracting it makes a delegator, not a
-//!   refactoring;
+//!   length from 8 lines (full at 40); the planner never proposes a fragment that is a single
+//!   call (`return createX();`): extracting it makes a delegator, not a refactoring;
 //! - **Move Method**: the feature-envy score of the best destination (it uses that class more
 //!   than its own); else, for a static method called only from one other class, that class;
 //! - **Inline Method**: the delegator or single-caller score, for methods that are not API
@@ -19,7 +18,6 @@ use serde::Serialize;
 
 use super::{Candidate, extract, inline};
 use crate::engine::{self, AsMode, Destination, MoveSpec, Spec, SpecFlags};
-use crate::java::syntax::enclosing_callable;
 use crate::java::{FileId, MethodId, Project, TypeId};
 use crate::refactoring::RefactoringKind;
 
@@ -121,8 +119,8 @@ fn extract_opportunity(project: &Project, m: MethodId) -> Option<(Spec, f64, Str
     }
     let need = ((lines - SHORT) / (LONG - SHORT)).clamp(0.0, 1.0);
     let file = project.method_source(m);
-    let found = extract::candidates(file, decl.name_span.start_byte, 3);
-    let best = found.into_iter().find(|c| !single_call(project, m, c.lines))?;
+    let found = extract::candidates(file, decl.name_span.start_byte, 1);
+    let best = found.into_iter().next()?;
     let spec = extract::spec_for(&file.path, decl.span.start_line, best.lines, &best.name);
     let score = best.score * (0.35 + 0.65 * need);
     let reason = format!(
@@ -140,40 +138,6 @@ fn extract_opportunity(project: &Project, m: MethodId) -> Option<(Spec, f64, Str
         best.name
     );
     Some((Spec::ExtractMethod(spec), score, reason))
-}
-
-/// Whether the statements on `lines` are one statement that is a single call (possibly returned
-/// or assigned): extracting it would only wrap the call in a delegator.
-fn single_call(project: &Project, m: MethodId, lines: (usize, usize)) -> bool {
-    let source = project.method_source(m);
-    let decl = project.method(m);
-    let Some(callable) = enclosing_callable(source.root(), decl.name_span.start_byte, decl.name_span.end_byte) else {
-        return false;
-    };
-    let Some(body) = crate::java::syntax::callable_body(callable) else { return false };
-    let mut inside = Vec::new();
-    crate::java::syntax::walk(body, &mut |n| {
-        if crate::java::syntax::is_statement_kind(n.kind()) {
-            let (a, b) = (n.start_position().row + 1, n.end_position().row + 1);
-            if lines.0 <= a && b <= lines.1 {
-                inside.push(n);
-                return false;
-            }
-        }
-        true
-    });
-    let [stmt] = inside.as_slice() else { return false };
-    let mut calls = 0;
-    let mut other_structure = false;
-    crate::java::syntax::walk(*stmt, &mut |n| {
-        match n.kind() {
-            "method_invocation" | "object_creation_expression" => calls += 1,
-            "lambda_expression" | "binary_expression" | "ternary_expression" | "block" => other_structure = true,
-            _ => {}
-        }
-        true
-    });
-    calls == 1 && !other_structure
 }
 
 fn move_opportunity(project: &Project, m: MethodId) -> Option<(Spec, f64, String)> {
