@@ -263,6 +263,13 @@ pub struct SuggestArgs {
     /// Leave out those scored below this (0..1)
     #[arg(long, value_name = "SCORE", default_value_t = 0.0)]
     pub min_score: f64,
+    /// Make the first N listed, one after the other, each verified (build, tests, style,
+    /// detection) on top of the ones accepted before it; only accepted changes are written
+    #[arg(long, value_name = "N")]
+    pub apply_top: Option<usize>,
+    /// Keep each verification workspace afterwards and print its path
+    #[arg(long, requires = "apply_top")]
+    pub keep_workspace: bool,
 }
 
 #[derive(Debug, Args)]

@@ -61,7 +61,85 @@ pub fn run(ctx: &mut Context, args: &SuggestArgs) -> anyhow::Result<Exit> {
     ));
     let result = Suggestions { files: files.len(), found, suggestions: &shown };
     ctx.reporter.emit(Event::result("suggestions", &result, human));
-    Ok(Exit::Success)
+    match args.apply_top {
+        Some(n) => apply_top(ctx, args, &shown[..n.min(shown.len())]),
+        None => Ok(Exit::Success),
+    }
+}
+
+/// One applied suggestion of `--apply-top`.
+#[derive(Debug, Serialize)]
+struct Applied {
+    #[serde(rename = "type")]
+    kind: crate::refactoring::RefactoringKind,
+    target: String,
+    /// `accepted`, `rejected`, `broken-baseline`, or `skipped` (no longer applies after the
+    /// changes before it).
+    verdict: String,
+    applied: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    why: Option<String>,
+}
+
+/// Makes `chosen`, in order, each planned again on the project as the accepted ones before it
+/// left it (their lines may have moved), verified, and written only when accepted.
+fn apply_top(ctx: &mut Context, args: &SuggestArgs, chosen: &[Opportunity]) -> anyhow::Result<Exit> {
+    let mut outcomes = Vec::new();
+    for (i, o) in chosen.iter().enumerate() {
+        ctx.reporter.progress("suggest", format!("{}/{}: {} {}", i + 1, chosen.len(), o.kind, o.target));
+        let project =
+            Project::open(&ctx.repo).with_context(|| format!("cannot read the project at {}", ctx.repo.display()))?;
+        let skipped = |why: String| Applied {
+            kind: o.kind,
+            target: o.target.clone(),
+            verdict: "skipped".into(),
+            applied: false,
+            why: Some(why),
+        };
+        let method = match crate::java::target::resolve(&project, &ctx.repo, &o.target) {
+            Ok(t) => t.method,
+            Err(e) => {
+                outcomes.push(skipped(format!("the method is no longer there: {e}")));
+                continue;
+            }
+        };
+        let Some(again) = suggest::of_method(&project, method, &[o.kind]).into_iter().next() else {
+            outcomes.push(skipped("no longer an opportunity after the changes before it".into()));
+            continue;
+        };
+        let changes = match crate::engine::apply(&project, method, &again.spec) {
+            Ok(c) => c,
+            Err(r) => {
+                outcomes.push(skipped(format!("{}: {}", r.reason, r.message)));
+                continue;
+            }
+        };
+        let intent = crate::engine::intent(&project, method, o.kind, Some(&again.spec));
+        let (review, applied) = super::verify::review_and_write(
+            ctx,
+            project.root(),
+            &changes,
+            Some(&intent),
+            true,
+            true,
+            args.keep_workspace,
+        )?;
+        let verdict = review.as_ref().map_or("unverified", |r| r.verdict.name()).to_string();
+        if let Some(r) = &review {
+            super::verify::emit_verdict(ctx, r);
+        }
+        outcomes.push(Applied { kind: o.kind, target: o.target.clone(), verdict, applied, why: None });
+    }
+    let written = outcomes.iter().filter(|a| a.applied).count();
+    let mut human = String::new();
+    for a in &outcomes {
+        let why = a.why.as_deref().map(|w| format!(" ({w})")).unwrap_or_default();
+        human.push_str(&format!("{}  {} {}{why}\n", a.verdict, a.kind, a.target));
+    }
+    human.push_str(&format!("{written} of {} suggestion(s) verified and written\n", outcomes.len()));
+    let all_accepted = written == outcomes.len();
+    ctx.reporter.emit(Event::result("applied-suggestions", &outcomes, human));
+    Ok(if all_accepted { Exit::Success } else { Exit::Rejected })
 }
 
 /// The project's files under the given paths (all of them when none is given).

@@ -127,3 +127,27 @@ fn suggest_recall_floors_on_the_oracle() {
     assert!(a.overall().r10() >= 0.04, "half A:\n{}", a.table());
     assert!(b.overall().r10() >= 0.06, "half B:\n{}", b.table());
 }
+
+#[test]
+fn apply_top_verifies_and_writes_each_on_top_of_the_last() {
+    let dir = copy_fixture("demo");
+    let root = dir.path();
+    let r = mantra(root, &["suggest", "--apply-top", "2", "--json"]);
+    assert_eq!(r.code, 0, "stdout:\n{}\nstderr:\n{}", r.stdout, r.stderr);
+    let applied = r
+        .stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|v| v["event"] == "result" && v["kind"] == "applied-suggestions")
+        .unwrap_or_else(|| panic!("no applied-suggestions result in {}", r.stdout))["data"]
+        .clone();
+    let applied = applied.as_array().unwrap();
+    assert_eq!(applied.len(), 2);
+    for a in applied {
+        assert_eq!(a["verdict"], "accepted", "{a}");
+        assert_eq!(a["applied"], true, "{a}");
+    }
+    let tax = crate::harness::read(root, &format!("{P}/tax/TaxCalculator.java"));
+    assert!(!tax.contains("TaxRule ruleFor("), "the top suggestion (inline ruleFor) was written:\n{tax}");
+    crate::harness::maven_test(root);
+}
