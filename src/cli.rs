@@ -263,6 +263,14 @@ pub struct SuggestArgs {
     /// Leave out those scored below this (0..1)
     #[arg(long, value_name = "SCORE", default_value_t = 0.0)]
     pub min_score: f64,
+    /// Only this share of the files, `K/N` (1 ≤ K ≤ N): a stable split by path, so that N runners
+    /// of a CI matrix together scan every file exactly once
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Also write the listed suggestions to FILE as SARIF 2.1.0 (for code-scanning dashboards),
+    /// each with the engine's change as its fix
+    #[arg(long, value_name = "FILE")]
+    pub sarif: Option<PathBuf>,
     /// Make the first N listed, one after the other, each verified (build, tests, style,
     /// detection) on top of the ones accepted before it; only accepted changes are written
     #[arg(long, value_name = "N")]

@@ -37,7 +37,11 @@ pub fn run(ctx: &mut Context, args: &SuggestArgs) -> anyhow::Result<Exit> {
     }
     let project =
         Project::open(&ctx.repo).with_context(|| format!("cannot read the project at {}", ctx.repo.display()))?;
-    let files = selected(ctx, &project, &args.paths)?;
+    let mut files = selected(ctx, &project, &args.paths)?;
+    if let Some(spec) = &args.shard {
+        let (k, n) = parse_shard(spec)?;
+        files.retain(|&f| shard_of(project.path(f), n) == k);
+    }
     ctx.reporter.progress("suggest", format!("scanning {} file(s)", files.len()));
     let all = suggest::opportunities(&project, &files, &kinds);
     let found = all.len();
@@ -61,10 +65,45 @@ pub fn run(ctx: &mut Context, args: &SuggestArgs) -> anyhow::Result<Exit> {
     ));
     let result = Suggestions { files: files.len(), found, suggestions: &shown };
     ctx.reporter.emit(Event::result("suggestions", &result, human));
+    if let Some(path) = &args.sarif {
+        write_sarif(ctx, &project, &shown, path)?;
+    }
     match args.apply_top {
         Some(n) => apply_top(ctx, args, &shown[..n.min(shown.len())]),
         None => Ok(Exit::Success),
     }
+}
+
+/// The listed suggestions as a SARIF log at `path` (relative to the working directory).
+fn write_sarif(ctx: &mut Context, project: &Project, shown: &[Opportunity], path: &Path) -> anyhow::Result<()> {
+    let fixes: Vec<Option<crate::engine::ChangeSet>> =
+        shown.iter().map(|o| crate::engine::apply(project, o.method, &o.spec).ok()).collect();
+    let findings: Vec<crate::report::sarif::Finding<'_>> = shown
+        .iter()
+        .zip(&fixes)
+        .map(|(o, fix)| {
+            let decl = project.method(o.method);
+            crate::report::sarif::Finding {
+                rule: o.kind.name(),
+                message: &o.reason,
+                path: project.method_source(o.method).path.display().to_string().replace('\\', "/"),
+                start_line: decl.span.start_line,
+                end_line: decl.span.end_line,
+                score: o.score,
+                target: &o.target,
+                fix: fix.as_ref(),
+            }
+        })
+        .collect();
+    let log = crate::report::sarif::log(&findings);
+    let out = if path.is_absolute() { path.to_path_buf() } else { ctx.cwd.join(path) };
+    let text = serde_json::to_string_pretty(&log).context("rendering SARIF")?;
+    std::fs::write(&out, text + "\n").map_err(|e| {
+        UserError::usage(format!("cannot write {}: {e}", out.display()))
+            .with_hint("give --sarif a file in a folder that exists and is writable")
+    })?;
+    ctx.reporter.progress("sarif", format!("{} result(s) written to {}", findings.len(), out.display()));
+    Ok(())
 }
 
 /// One applied suggestion of `--apply-top`.
@@ -140,6 +179,32 @@ fn apply_top(ctx: &mut Context, args: &SuggestArgs, chosen: &[Opportunity]) -> a
     let all_accepted = written == outcomes.len();
     ctx.reporter.emit(Event::result("applied-suggestions", &outcomes, human));
     Ok(if all_accepted { Exit::Success } else { Exit::Rejected })
+}
+
+/// `K/N` with 1 ≤ K ≤ N, as (K - 1, N).
+pub fn parse_shard(spec: &str) -> anyhow::Result<(u64, u64)> {
+    let bad = || {
+        UserError::usage(format!("--shard {spec}: expected K/N with 1 ≤ K ≤ N, e.g. 2/4"))
+            .with_hint("run N jobs with --shard 1/N ... --shard N/N")
+    };
+    let (k, n) = spec.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u64, u64) = (k.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+    if k == 0 || n == 0 || k > n {
+        return Err(bad().into());
+    }
+    Ok((k - 1, n))
+}
+
+/// The shard (0-based) of a repository-relative path among `n`: FNV-1a of its `/`-separated
+/// text, so that it does not depend on the machine, the order of the walk or the other files.
+pub fn shard_of(path: &Path, n: u64) -> u64 {
+    let text = path.display().to_string().replace('\\', "/");
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h % n
 }
 
 /// The project's files under the given paths (all of them when none is given).

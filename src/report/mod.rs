@@ -4,6 +4,8 @@
 //! (one JSON object per line on stdout, tagged by `"event"`). The human printer renders the same
 //! events: results on stdout, progress, warnings and errors on stderr.
 
+pub mod sarif;
+
 use std::io::Write;
 
 use serde::Serialize;

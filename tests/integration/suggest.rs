@@ -151,3 +151,110 @@ fn apply_top_verifies_and_writes_each_on_top_of_the_last() {
     assert!(!tax.contains("TaxRule ruleFor("), "the top suggestion (inline ruleFor) was written:\n{tax}");
     crate::harness::maven_test(root);
 }
+
+/// Applies a SARIF fix's replacements (1-based lines and character columns) to the files under `root`.
+fn apply_sarif_fix(root: &std::path::Path, fix: &serde_json::Value) {
+    for change in fix["artifactChanges"].as_array().unwrap() {
+        let path = root.join(change["artifactLocation"]["uri"].as_str().unwrap());
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let offset = |line: u64, col: u64| -> usize {
+            let start: usize = text.split_inclusive('\n').take(line as usize - 1).map(str::len).sum();
+            let rest = &text[start..];
+            start + rest.char_indices().nth(col as usize - 1).map_or(rest.len(), |(i, _)| i)
+        };
+        let mut reps: Vec<(usize, usize, String)> = change["replacements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let d = &r["deletedRegion"];
+                let n = |k: &str| d[k].as_u64().unwrap();
+                let (a, b) = (offset(n("startLine"), n("startColumn")), offset(n("endLine"), n("endColumn")));
+                (a, b, r["insertedContent"]["text"].as_str().unwrap_or_default().to_string())
+            })
+            .collect();
+        reps.sort_by_key(|r| std::cmp::Reverse(r.0));
+        let mut out = text.clone();
+        for (a, b, t) in reps {
+            out.replace_range(a..b, &t);
+        }
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, out).unwrap();
+    }
+}
+
+#[test]
+fn sarif_output_carries_each_suggestion_with_a_fix_that_builds() {
+    let dir = copy_fixture("demo");
+    let root = dir.path();
+    let r = mantra(root, &["suggest", "--limit", "3", "--sarif", "out.sarif"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let log: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("out.sarif")).unwrap()).unwrap();
+    assert_eq!(log["version"], "2.1.0");
+    let run = &log["runs"][0];
+    assert_eq!(run["tool"]["driver"]["name"], "mantra");
+    let rules: Vec<&str> =
+        run["tool"]["driver"]["rules"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), 3);
+    for res in results {
+        let rule = res["ruleId"].as_str().unwrap();
+        assert_eq!(rules[res["ruleIndex"].as_u64().unwrap() as usize], rule);
+        assert!(!res["message"]["text"].as_str().unwrap().is_empty());
+        let uri = res["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].as_str().unwrap();
+        assert!(root.join(uri).is_file(), "{uri}");
+        assert!(res["locations"][0]["physicalLocation"]["region"]["startLine"].as_u64().unwrap() >= 1);
+    }
+    // The top result's fix, applied as a dashboard would, is a change that builds and passes.
+    let before = crate::harness::read(root, &format!("{P}/tax/TaxCalculator.java"));
+    assert_eq!(results[0]["ruleId"], "inline-method", "{}", results[0]);
+    apply_sarif_fix(root, &results[0]["fixes"][0]);
+    let after = crate::harness::read(root, &format!("{P}/tax/TaxCalculator.java"));
+    assert!(before.contains("ruleFor(") && !after.contains("ruleFor("), "{after}");
+    crate::harness::maven_test(root);
+    let r = mantra(root, &["suggest", "--sarif", "no/such/dir/out.sarif"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("cannot write"), "{}", r.stderr);
+}
+
+#[test]
+fn shards_cover_every_file_exactly_once_and_merge_into_the_whole() {
+    let dir = copy_fixture("demo");
+    let root = dir.path();
+    let whole = mantra(root, &["suggest", "--limit", "1000", "--json"]);
+    assert_eq!(whole.code, 0, "{}", whole.stderr);
+    let mut all: Vec<String> =
+        suggestions(&whole.stdout).iter().map(|s| s["target"].to_string() + &s["type"].to_string()).collect();
+    let mut merged = Vec::new();
+    let mut files = 0;
+    for k in 1..=3 {
+        let r = mantra(root, &["suggest", "--limit", "1000", "--json", "--shard", &format!("{k}/3")]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let result = r
+            .stdout
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .find(|v| v["kind"] == "suggestions")
+            .unwrap();
+        files += result["data"]["files"].as_u64().unwrap();
+        merged.extend(suggestions(&r.stdout).iter().map(|s| s["target"].to_string() + &s["type"].to_string()));
+    }
+    let total = whole
+        .stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|v| v["kind"] == "suggestions")
+        .unwrap()["data"]["files"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(files, total, "every file in exactly one shard");
+    all.sort();
+    merged.sort();
+    assert_eq!(merged, all, "the shards' opportunities are the whole run's");
+    for bad in ["0/3", "4/3", "x", "1/0"] {
+        let r = mantra(root, &["suggest", "--shard", bad]);
+        assert_eq!(r.code, 2, "{bad}: {}", r.stderr);
+        assert!(r.stderr.contains("expected K/N"), "{}", r.stderr);
+    }
+}
