@@ -72,6 +72,8 @@ pub enum Command {
     /// Replay the refactorings of commits or a task file at their parent commits and score the
     /// results against the humans' (results.jsonl, summary.md/.csv, an HTML report)
     Batch(BatchArgs),
+    /// Batch reports: `merge` joins the output folders of sharded runs (`batch --shard K/N`) into one
+    Report(ReportArgs),
     /// Check the tools mantra uses (Java, Maven, Gradle, Checkstyle, ...) and the configuration
     Doctor(DoctorArgs),
     /// The example store: pure refactorings the agent is shown as examples (import, mine, search)
@@ -247,6 +249,29 @@ pub struct ApplyArgs {
     /// `.mantra/runs/`; the latest run with a previewed change when left out
     #[arg(value_name = "RUN")]
     pub run: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    #[command(subcommand)]
+    pub command: ReportCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ReportCommand {
+    /// Join the output folders of several `mantra batch` runs (the shards of one batch) into one
+    /// results.jsonl, summary.md/.csv and HTML report
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The output folders of the runs (each holding results.jsonl)
+    #[arg(value_name = "DIR", required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// Where the merged report goes
+    #[arg(long, value_name = "DIR", default_value = "mantra-batch")]
+    pub out: PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -473,6 +498,10 @@ pub struct BatchArgs {
     /// Run only the first N tasks
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
+    /// Only this share of the tasks, `K/N` (1 ≤ K ≤ N): a stable split by task id, so that N
+    /// runners of a CI matrix together run every task once (`mantra report merge` joins them)
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
     /// `--spec llm`: the model, record/replay and MANTRA's ablations, as for `mantra refactor`
     #[command(flatten)]
     pub agents: AgentArgs,

@@ -150,6 +150,7 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Refactor(args) => commands::refactor::run(&mut ctx, &args),
         Command::Rename(args) => commands::rename::run(&mut ctx, &args),
         Command::Suggest(args) => commands::suggest::run(&mut ctx, &args),
+        Command::Report(args) => commands::report::run(&mut ctx, &args),
         Command::Store(args) => commands::store::run(&mut ctx, &args),
         Command::Verify(args) => commands::verify::run(&mut ctx, &args),
         Command::Completions(_) => unreachable!("handled above"),

@@ -74,7 +74,11 @@ pub fn run(ctx: &mut Context, args: &BatchArgs) -> anyhow::Result<Exit> {
     let project = args.project.clone().unwrap_or_else(|| {
         ctx.repo.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "project".into())
     });
-    let plan = plan(ctx, args, runner.as_ref(), &project)?;
+    let mut plan = plan(ctx, args, runner.as_ref(), &project)?;
+    if let Some(spec) = &args.shard {
+        let (k, n) = super::suggest::parse_shard(spec)?;
+        plan.tasks.retain(|t| super::suggest::shard_key(&t.id, n) == k);
+    }
     if plan.tasks.is_empty() {
         let what = if args.impure { "method-level refactorings" } else { "pure method-level refactorings" };
         let what = if args.types.is_empty() {

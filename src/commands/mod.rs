@@ -8,6 +8,7 @@ pub mod detect;
 pub mod doctor;
 pub mod refactor;
 pub mod rename;
+pub mod report;
 pub mod store;
 pub mod suggest;
 pub mod verify;

@@ -198,7 +198,11 @@ pub fn parse_shard(spec: &str) -> anyhow::Result<(u64, u64)> {
 /// The shard (0-based) of a repository-relative path among `n`: FNV-1a of its `/`-separated
 /// text, so that it does not depend on the machine, the order of the walk or the other files.
 pub fn shard_of(path: &Path, n: u64) -> u64 {
-    let text = path.display().to_string().replace('\\', "/");
+    shard_key(&path.display().to_string().replace('\\', "/"), n)
+}
+
+/// The shard (0-based) of a key among `n`, by FNV-1a.
+pub fn shard_key(text: &str, n: u64) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in text.bytes() {
         h ^= u64::from(b);

@@ -308,3 +308,41 @@ fn a_second_batch_into_the_same_output_folder_fails_at_once_naming_the_first() {
     assert!(!out.path().join("results.jsonl").exists(), "nothing was written");
     drop(held);
 }
+
+#[test]
+fn sharded_batches_merge_into_the_single_machine_report() {
+    let (dir, base) = history();
+    let repo = dir.path().to_str().unwrap();
+    let outs = tempfile::tempdir().unwrap();
+    let out = |name: &str| outs.path().join(name).to_str().unwrap().to_string();
+    let range = format!("{base}..HEAD");
+    let env = [("MANTRA_VERIFY_TESTS", "all")];
+    let batch = |extra: &[&str], o: &str| {
+        let mut args = vec!["--repo", repo, "batch", "--range", &range, "--spec", "oracle", "--impure", "--out", o];
+        args.extend_from_slice(extra);
+        let run = mantra_env(dir.path(), &args, &env);
+        assert_eq!(run.code, 0, "{extra:?}: {}", run.stderr);
+    };
+    batch(&[], &out("all"));
+    batch(&["--shard", "1/2"], &out("s1"));
+    batch(&["--shard", "2/2"], &out("s2"));
+    let run = mantra_env(dir.path(), &["report", "merge", &out("s1"), &out("s2"), "--out", &out("merged")], &env);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("merged 2 run(s): 5 task(s)"), "{}", run.stdout);
+    let ids = |o: &str| {
+        let text = std::fs::read_to_string(Path::new(o).join("results.jsonl")).unwrap();
+        let mut ids: Vec<String> =
+            text.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()["id"].to_string()).collect();
+        ids.sort();
+        ids
+    };
+    let (s1, s2) = (ids(&out("s1")), ids(&out("s2")));
+    assert!(!s1.is_empty() && !s2.is_empty() && s1.iter().all(|i| !s2.contains(i)), "{s1:?} {s2:?}");
+    assert_eq!(ids(&out("merged")), ids(&out("all")), "every task once");
+    let summary = |o: &str| std::fs::read_to_string(Path::new(o).join("summary.md")).unwrap();
+    assert_eq!(summary(&out("merged")), summary(&out("all")));
+    assert!(Path::new(&out("merged")).join("report/index.html").is_file());
+    let run = mantra_env(dir.path(), &["report", "merge", &out("nowhere")], &env);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("holds no results.jsonl"), "{}", run.stderr);
+}
