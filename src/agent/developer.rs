@@ -42,6 +42,35 @@ pub fn context(project: &Project, method: MethodId) -> String {
     )
 }
 
+/// The planner's best candidates for the task, as a list the Developer picks from (MANTRA's
+/// "list the opportunities, then choose one"): empty when the planner has none.
+pub fn candidates_text(
+    project: &Project,
+    method: MethodId,
+    kind: crate::refactoring::RefactoringKind,
+    fixed: &crate::refactoring::SpecOptions,
+) -> String {
+    let Ok(flags) = crate::engine::SpecFlags::parse(kind, fixed) else { return String::new() };
+    let Ok(found) = crate::plan::candidates(project, method, kind, &flags, 3) else { return String::new() };
+    let lines: Vec<String> = found
+        .iter()
+        .filter(|c| crate::engine::apply(project, method, &c.spec).is_ok())
+        .enumerate()
+        .map(|(i, c)| {
+            let score = c.score.map(|s| format!(" (score {s:.2})")).unwrap_or_default();
+            format!("{}. {}{score}", i + 1, c.summary)
+        })
+        .collect();
+    if lines.is_empty() {
+        return String::new();
+    }
+    format!(
+        "\nCandidates mantra's planner found for this refactoring, best first, each one the engine can apply \
+         (choose one, or a better one you see):\n{}\n",
+        lines.join("\n")
+    )
+}
+
 /// The opening messages of the Developer's conversation.
 pub fn opening(prompts: &Prompts, task: &Task) -> Result<Vec<Message>, PromptError> {
     let kind = task.kind.name().to_string();

@@ -249,7 +249,8 @@ pub fn run(job: &Job, model: &dyn ChatModel, observer: &mut dyn Observer) -> Res
         method: job.project.method_label(job.method),
         file: job.project.method_source(job.method).path.display().to_string(),
         target: bench.target.clone(),
-        context: developer::context(job.project, job.method),
+        context: developer::context(job.project, job.method)
+            + &developer::candidates_text(job.project, job.method, job.kind, &job.fixed),
         rag: job.modes.rag,
         fixed: job.fixed_sentence(),
     };

@@ -79,6 +79,9 @@ fn a_the_model_extracts_through_the_engine_and_the_change_is_verified_and_applie
     server.assert_done();
     let requests = server.requests();
     assert_eq!(requests.len(), 3);
+    // The Developer is given the planner's candidates to choose from (list, then pick).
+    let opening = &requests[0].raw_body;
+    assert!(opening.contains("Candidates mantra's planner found") && opening.contains("1. extract lines"), "{opening}");
     let tools = requests[0].tool_names();
     for t in ["get_file_content", "get_method", "search_similar_refactorings", "extract_method", "write_file", "finish"]
     {
