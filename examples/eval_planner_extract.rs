@@ -1,0 +1,96 @@
+//! Does the planner pick the human's fragment? For every Extract Method record of PureRefactor,
+//! the developer's lines are recovered from the record (as `eval_extract` does), and the
+//! planner's first three candidates for the source method (`mantra::plan::extract::candidates`,
+//! what `refactor -t extract-method` and `suggest` choose from) are compared with them: top-1 is
+//! the share of records whose first candidate overlaps the human's lines by at least 80 %
+//! (shared lines over the lines of either, the larger), top-3 whose first three hold one. Also
+//! counted: single-call candidates in any top-3 (there must be none). Per project and overall.
+//!
+//! `cargo run --release --example eval_planner_extract`
+
+#[path = "support/extract_eval.rs"]
+#[allow(dead_code)]
+mod extract_eval;
+
+use std::collections::BTreeMap;
+
+use mantra::java::SourceFile;
+use serde_json::Value;
+
+/// Lines shared by two inclusive ranges over the lines of the larger one.
+fn overlap(a: (usize, usize), b: (usize, usize)) -> f64 {
+    let shared = (a.1.min(b.1) + 1).saturating_sub(a.0.max(b.0)) as f64;
+    let larger = ((a.1 + 1 - a.0).max(b.1 + 1 - b.0)) as f64;
+    shared / larger
+}
+
+fn main() {
+    let data = extract_eval::shared_data();
+    let files = mantra::dataset::pure_refactor_files(&data).unwrap_or_else(|e| panic!("{e}"));
+    // project → (records, top-1, top-3, single calls in a top-3, no spec)
+    let mut per: BTreeMap<String, [usize; 5]> = BTreeMap::new();
+    for (project, path) in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let records: Vec<Value> = serde_json::from_str(&text).unwrap();
+        for record in records.iter().filter(|r| r["type"] == "Extract Method") {
+            let row = per.entry(project.clone()).or_default();
+            let Ok(human) = extract_eval::derive_spec(record, false) else {
+                row[4] += 1;
+                continue;
+            };
+            row[0] += 1;
+            let before = record["sourceCodeBeforeForWhole"].as_str().unwrap_or("");
+            let file = SourceFile::parse("Before.java", before.to_string());
+            let line = human.method_line.unwrap_or(1);
+            let at = file.line_start(line).unwrap_or(0) + file.line_text(line).map_or(0, |l| l.len() / 2);
+            let found = mantra::plan::extract::candidates(&file, at, 3);
+            let hits: Vec<bool> = found.iter().map(|c| overlap(c.lines, human.lines) >= 0.8).collect();
+            if std::env::var("PLANNER_SHOW").is_ok_and(|p| p == project) {
+                let body = file.text.lines().count();
+                println!(
+                    "human {:?} ({} lines) in a {body}-line file; planner: {}",
+                    human.lines,
+                    human.lines.1 + 1 - human.lines.0,
+                    found
+                        .iter()
+                        .map(|c| format!("{:?} {} {:.2}", c.lines, c.shape, c.score))
+                        .collect::<Vec<_>>()
+                        .join(" | ")
+                );
+            }
+            row[1] += usize::from(hits.first().copied().unwrap_or(false));
+            row[2] += usize::from(hits.iter().any(|h| *h));
+            row[3] += found.iter().filter(|c| c.lines.0 == c.lines.1 && one_call(&file, c.lines)).count();
+        }
+    }
+    let mut all = [0usize; 5];
+    println!("| project | records | top-1 | top-3 | single calls in a top-3 | no spec |\n|---|---|---|---|---|---|");
+    for (p, r) in &per {
+        for i in 0..5 {
+            all[i] += r[i];
+        }
+        print_row(p, r);
+    }
+    print_row("all", &all);
+}
+
+fn print_row(name: &str, r: &[usize; 5]) {
+    let pct = |n: usize| n as f64 / r[0].max(1) as f64;
+    println!("| {name} | {} | {:.3} | {:.3} | {} | {} |", r[0], pct(r[1]), pct(r[2]), r[3], r[4]);
+}
+
+/// Whether the one statement on `lines` is a single call.
+fn one_call(file: &SourceFile, lines: (usize, usize)) -> bool {
+    let mut stmts = Vec::new();
+    mantra::java::syntax::walk(file.root(), &mut |n| {
+        if mantra::java::syntax::is_statement_kind(n.kind())
+            && n.start_position().row + 1 == lines.0
+            && n.end_position().row + 1 == lines.1
+        {
+            stmts.push(n);
+            return false;
+        }
+        true
+    });
+    mantra::plan::extract::single_call(&stmts)
+}
