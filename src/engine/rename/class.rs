@@ -1,7 +1,8 @@
 //! Rename of a class, interface, enum, record or annotation type: its declaration, its
 //! constructors, every reference to it as a type (`Old x`, `List<Old>`, `new Old()`, `Old.class`,
 //! `Old[]`, `extends Old`, `Outer.Old`, `a.b.Old`, `@Old`), every static use (`Old.CONST`,
-//! `Old.make()`, `Old::new`, `Old.this`), imports and static imports; and the file, when the
+//! `Old.make()`, `Old::new`, `Old.this`), imports and static imports, Javadoc references
+//! (`{@link Old}`, `@see a.b.Old#m`, `@throws Old`); and the file, when the
 //! type is the top-level type it is named after (`Old.java` becomes `New.java`, a deletion and a
 //! creation in the change set).
 //!
@@ -13,6 +14,7 @@
 use std::collections::BTreeMap;
 
 use super::field::ancestor;
+use super::javadoc;
 use super::resolve::{Referent, Scopes, Use, use_of};
 use super::{check_identifier, syntax_refusal};
 use crate::engine::{ChangeSet, Edit, FileChange, Reason, Refusal};
@@ -102,11 +104,21 @@ pub fn class_edits(project: &Project, ty: TypeId, new: &str) -> Result<ChangeSet
             }
             true
         });
-        if found.is_empty() {
+        let docs: Vec<_> = javadoc::references(source)
+            .into_iter()
+            .filter_map(|r| javadoc::type_segment(&r, &old).map(|seg| (r.start, seg)))
+            .collect();
+        if found.is_empty() && docs.is_empty() {
             continue;
         }
         if let Some(err) = source.syntax_error() {
             return Err(syntax_refusal(source, err.line, &err.snippet));
+        }
+        for (at, (range, prefix)) in docs {
+            let scope = scopes.type_at(at).map(|t| scopes.types[t].index());
+            if project.resolve_type(f, scope, &prefix) == Some(ty) || project.find_type(&prefix) == Some(ty) {
+                edits.entry(f).or_default().push(range);
+            }
         }
         for n in found {
             if refers_to(&scopes, n, ty, &old) {

@@ -1,6 +1,6 @@
 //! Rename of a field or enum constant: its declarator and every access, by simple name in its
 //! class, subclasses and nested classes, qualified (`this.x`, `other.x`, `Type.X`, `a.b.x`) in
-//! any file, and single static imports.
+//! any file, single static imports, and Javadoc references (`{@link #x}`, `@see Type#X`).
 //!
 //! A simple-name access that a local variable or parameter of the new name would capture is
 //! qualified (`this.count = count` stays an assignment to the field). Refused: a field of the
@@ -51,6 +51,11 @@ pub fn rename_field(project: &Project, owner: TypeId, index: usize, new: &str) -
         let Some(scopes) = Scopes::of(project, f) else { continue };
         let source = scopes.source;
         let found = identifiers(source, source.root(), &old);
+        for (range, ty) in doc_members(&scopes, &old) {
+            if field_in(project, ty, &old) == Some((owner, index)) && !has_method(project, ty, &old) {
+                edits.entry(f).or_default().push(Edit::replace(range, new));
+            }
+        }
         if found.is_empty() {
             continue;
         }
@@ -162,6 +167,40 @@ fn static_import_of(scopes: &Scopes<'_>, n: tree_sitter::Node<'_>, owner: TypeId
         p.kind() == "scoped_identifier" && p.child_by_field_name("name") == Some(n) && p.parent() == Some(import)
     });
     last_segment && last == scopes.source.text_of(n) && scopes.project.find_type(ty) == Some(owner)
+}
+
+/// The Javadoc references `#name` and `Type#name` of the file: the member's range and the type
+/// it is looked up in (the type the comment is in or documents, or the one named).
+fn doc_members(scopes: &Scopes<'_>, name: &str) -> Vec<(std::ops::Range<usize>, TypeId)> {
+    let mut out = Vec::new();
+    for r in super::javadoc::references(scopes.source) {
+        let (ty, Some(member)) = r.split() else { continue };
+        if member != name {
+            continue;
+        }
+        let here = scopes.type_at(r.start).or_else(|| {
+            // A class's own Javadoc comes before its declaration.
+            scopes.syms.types.iter().position(|t| t.span.start_byte >= r.start)
+        });
+        let scope = here.map(|t| scopes.types[t].index());
+        let resolved = if ty.is_empty() {
+            here.map(|t| scopes.types[t])
+        } else {
+            scopes.project.resolve_type(scopes.file, scope, ty).or_else(|| scopes.project.find_type(ty))
+        };
+        if let Some(t) = resolved {
+            let start = r.start + ty.len() + 1;
+            out.push((start..start + name.len(), t));
+        }
+    }
+    out
+}
+
+/// Whether `ty` (or a supertype) has a method named `name`: `#name` in Javadoc could mean it.
+fn has_method(project: &Project, ty: TypeId, name: &str) -> bool {
+    std::iter::once(ty)
+        .chain(project.supertypes(ty))
+        .any(|t| project.methods_of(t).iter().any(|&m| project.method(m).name == name))
 }
 
 /// Whether `n` is the constant of a `case` label.

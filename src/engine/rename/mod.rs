@@ -34,6 +34,7 @@ mod class;
 pub mod element;
 mod family;
 mod field;
+mod javadoc;
 pub mod resolve;
 mod scan;
 #[cfg(test)]

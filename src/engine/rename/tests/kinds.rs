@@ -241,3 +241,29 @@ fn a_field_read_through_a_typed_receiver_in_another_class_is_renamed() {
     assert!(t.contains("return b.size + box.size + local.next.size + this.box.size;"), "{t}");
     assert!(t.contains("int g(Other o) { return o.count; }\n}\nclass Other { int count; }"), "{t}");
 }
+
+#[test]
+fn javadoc_references_follow_class_and_field_renames() {
+    let files = [
+        (
+            "src/a/Shop.java",
+            "package a;\n/** Sells; see {@link Shop#count} and {@link #LIMIT}. */\npublic class Shop {\n  /** At most {@link #LIMIT}; the {@linkplain Shop shop} counts. */\n  int count;\n  static final int LIMIT = 3;\n}\n",
+        ),
+        (
+            "src/b/Use.java",
+            "package b;\nimport a.Shop;\n/**\n * Uses {@link Shop}, {@link a.Shop#count}.\n * @see Shop\n * @see ShopKeeper\n */\nclass Use { Shop s; }\n",
+        ),
+    ];
+    let out = run(&files, "src/a/Shop.java", "Shop", Kind::Class, "Store").unwrap();
+    let s = text(&out, "src/a/Store.java");
+    assert!(s.contains("see {@link Store#count} and {@link #LIMIT}"), "{s}");
+    assert!(s.contains("{@linkplain Store shop}"), "{s}");
+    let u = text(&out, "src/b/Use.java");
+    assert!(u.contains("Uses {@link Store}, {@link a.Store#count}.\n * @see Store\n * @see ShopKeeper\n"), "{u}");
+    let out = run(&files, "src/a/Shop.java", "LIMIT", Kind::Field, "MAX").unwrap();
+    let s = text(&out, "src/a/Shop.java");
+    assert!(s.contains("{@link Shop#count} and {@link #MAX}") && s.contains("At most {@link #MAX};"), "{s}");
+    let out = run(&files, "src/a/Shop.java", "count", Kind::Field, "stock").unwrap();
+    assert!(text(&out, "src/b/Use.java").contains("{@link a.Shop#stock}"));
+    assert!(text(&out, "src/a/Shop.java").contains("see {@link Shop#stock}"));
+}
