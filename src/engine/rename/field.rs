@@ -86,8 +86,11 @@ pub fn rename_field(project: &Project, owner: TypeId, index: usize, new: &str) -
                 Use::Member(object) => match scopes.type_of(object) {
                     Ok(Some(t)) => field_in(project, t, &old) == Some((owner, index)),
                     Ok(None) => false,
+                    // A private field is not reachable from outside its top-level class (nor from a
+                    // file without types, such as `package-info.java`).
                     Err(())
-                        if private && project.top_level_of(scopes.types[scopes.type_at(at).unwrap_or(0)]) != top =>
+                        if private
+                            && scopes.type_at(at).map(|t| project.top_level_of(scopes.types[t])) != Some(top) =>
                     {
                         false
                     }

@@ -24,8 +24,8 @@ impl DocRef {
 
 const TAGS: [&str; 5] = ["{@link ", "{@linkplain ", "@see ", "@throws ", "@exception "];
 
-/// Every reference of every `/** ... */` comment of `source`.
-pub(super) fn references(source: &SourceFile) -> Vec<DocRef> {
+/// The byte ranges of the `/** ... */` comments of `source`.
+pub(super) fn doc_comments(source: &SourceFile) -> Vec<std::ops::Range<usize>> {
     let text = source.text.as_str();
     let mut comments = Vec::new();
     walk(source.root(), &mut |n| {
@@ -34,8 +34,14 @@ pub(super) fn references(source: &SourceFile) -> Vec<DocRef> {
         }
         true
     });
+    comments
+}
+
+/// Every reference of every `/** ... */` comment of `source`.
+pub(super) fn references(source: &SourceFile) -> Vec<DocRef> {
+    let text = source.text.as_str();
     let mut out = Vec::new();
-    for range in comments {
+    for range in doc_comments(source) {
         let doc = &text[range.clone()];
         for tag in TAGS {
             let mut from = 0;

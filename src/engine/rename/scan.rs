@@ -369,15 +369,8 @@ impl Renamer<'_> {
     pub(super) fn javadoc_links(&mut self, f: FileId, source: &SourceFile) {
         let project = self.project;
         let text = source.text.as_str();
-        let mut comments = Vec::new();
-        walk(source.root(), &mut |n| {
-            if n.kind() == "block_comment" && text[n.byte_range()].starts_with("/**") {
-                comments.push(n.byte_range());
-            }
-            true
-        });
         let pattern = format!("#{}", self.old);
-        for range in comments {
+        for range in super::javadoc::doc_comments(source) {
             let doc = &text[range.clone()];
             let mut from = 0;
             while let Some(i) = doc[from..].find(&pattern) {
