@@ -61,6 +61,9 @@ pub enum Command {
     /// Rename a class, method, field, parameter or local variable, and with --coordinated the
     /// names that go with it
     Rename(RenameArgs),
+    /// Bind the names of pasted code (FILE:START-END) to the variables, fields and getters in
+    /// scope where it landed; names without a clear binding are reported with their candidates
+    Wire(WireArgs),
     /// Write the change a `mantra refactor` without --apply showed (the latest, or run RUN), exactly
     /// as shown; refused, naming the file, if a file changed since
     Apply(ApplyArgs),
@@ -348,6 +351,31 @@ pub struct RenameArgs {
     #[arg(long)]
     pub keep_workspace: bool,
     /// With --coordinated: `none` keeps the model out of it even when one is configured
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub llm: Option<LlmChoice>,
+    /// Record every model exchange into DIR (to replay the run offline)
+    #[arg(long, value_name = "DIR", conflicts_with = "llm_replay")]
+    pub llm_record: Option<PathBuf>,
+    /// Answer the model's requests from a recording in DIR; no server is contacted
+    #[arg(long, value_name = "DIR")]
+    pub llm_replay: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct WireArgs {
+    /// The pasted lines: `path/to/File.java:START-END` (1-based, inclusive)
+    #[arg(value_name = "FILE:START-END")]
+    pub target: String,
+    /// Compile the wired file and write it (the tests run and are reported, but do not block)
+    #[arg(long)]
+    pub apply: bool,
+    /// With --apply: write without compiling
+    #[arg(long, requires = "apply")]
+    pub no_verify: bool,
+    /// Keep the verification workspace afterwards and print its path
+    #[arg(long)]
+    pub keep_workspace: bool,
+    /// `none` keeps the model out of it even when one is configured
     #[arg(long, value_enum, value_name = "MODE")]
     pub llm: Option<LlmChoice>,
     /// Record every model exchange into DIR (to replay the run offline)

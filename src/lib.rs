@@ -153,6 +153,7 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Report(args) => commands::report::run(&mut ctx, &args),
         Command::Store(args) => commands::store::run(&mut ctx, &args),
         Command::Verify(args) => commands::verify::run(&mut ctx, &args),
+        Command::Wire(args) => commands::wire::run(&mut ctx, &args),
         Command::Completions(_) => unreachable!("handled above"),
     };
     if let Err(err) = &result {

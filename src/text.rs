@@ -53,6 +53,37 @@ pub fn compact(text: &str) -> String {
     text.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
+/// The words of an identifier as written: split at `_`, `$`, lower-to-upper and letter-digit
+/// changes, and before the last capital of a run of capitals followed by a lower-case letter
+/// (`IOStats` → `IO`, `Stats`).
+pub fn identifier_words(name: &str) -> Vec<String> {
+    let chars: Vec<char> = name.chars().collect();
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if c == '_' || c == '$' {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            continue;
+        }
+        if let Some(&p) = cur.chars().last().as_ref() {
+            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
+            let boundary = (p.is_lowercase() && c.is_uppercase())
+                || (p.is_uppercase() && c.is_uppercase() && next_lower)
+                || (p.is_ascii_digit() != c.is_ascii_digit());
+            if boundary {
+                out.push(std::mem::take(&mut cur));
+            }
+        }
+        cur.push(c);
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
 pub fn is_identifier_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '$'
 }

@@ -153,11 +153,8 @@ pub fn review(
     Ok(Outcome { suggestions: out, ignored: None })
 }
 
-/// The JSON object in the model's answer (bare, or in a code block, or amid prose).
 fn parse(text: &str) -> Option<Answer> {
-    let start = text.find('{')?;
-    let end = text.rfind('}')?;
-    serde_json::from_str(text.get(start..=end)?).ok()
+    super::json_object(text)
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@
 //! Files: [`turn`] is one agent turn (request, tool calls, budget); [`tools`] the tool registry
 //! the model sees; [`developer`], [`review_loop`] (the driver: Developer → Reviewer → Repair),
 //! [`repair`], [`raw`] (the RawGPT baseline: one prompt, no agents); [`session`] opens the example store a run
-//! searches. The Markdown prompts load in [`crate::llm::prompts`].
+//! searches; [`corename`] and [`wire`] are the model's one-question parts in coordinated renames and code wiring. The Markdown prompts load in [`crate::llm::prompts`].
 
 pub mod corename;
 pub mod developer;
@@ -21,6 +21,7 @@ pub mod review_loop;
 pub mod session;
 pub mod tools;
 pub mod turn;
+pub mod wire;
 
 use crate::llm::{LlmError, UsageMeter, UsageSummary};
 
@@ -86,6 +87,13 @@ impl crate::error::Classify for AgentError {
             _ => None,
         }
     }
+}
+
+/// The JSON object in a model's answer (bare, in a code block, or amid prose), if it parses as `T`.
+pub(crate) fn json_object<T: serde::de::DeserializeOwned>(text: &str) -> Option<T> {
+    let start = text.find('{')?;
+    let end = text.rfind('}')?;
+    serde_json::from_str(text.get(start..=end)?).ok()
 }
 
 #[cfg(test)]

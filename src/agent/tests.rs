@@ -117,6 +117,22 @@ fn rendered_prompts_match_their_snapshots() {
             )
             .unwrap(),
         ),
+        (
+            "wire",
+            p.render(
+                "wire",
+                &[
+                    ("file", "src/A.java"),
+                    ("method", "A.total(List<Item>)"),
+                    ("paste", "for (Item i : lines) { sum += i.price(); }"),
+                    (
+                        "names",
+                        "- `lines` (lines 7; its uses need an array or Iterable):\n  - `items`: List<Item> (type List<Item> fits an array or Iterable)\n  - `others`: List<Item> (type List<Item> fits an array or Iterable)",
+                    ),
+                ],
+            )
+            .unwrap(),
+        ),
     ];
     assert_eq!(rendered.len(), BUILTIN.len(), "every prompt has a snapshot");
     let dir = root.join("prompts/snapshots");

@@ -18,6 +18,7 @@ pub mod result;
 pub mod source;
 pub mod suggest_eval;
 pub mod task;
+pub mod wire_eval;
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;

@@ -12,6 +12,7 @@ pub mod report;
 pub mod store;
 pub mod suggest;
 pub mod verify;
+pub mod wire;
 
 use std::path::PathBuf;
 

@@ -311,11 +311,11 @@ fn finish(
 }
 
 /// FILE as a file of the project: a usage error naming what is wrong otherwise.
-fn project_file(ctx: &Context, project: &Project, file: &Path) -> anyhow::Result<FileId> {
+pub(super) fn project_file(ctx: &Context, project: &Project, file: &Path) -> anyhow::Result<FileId> {
     let abs = if file.is_absolute() { file.to_path_buf() } else { ctx.cwd.join(file) };
     if !abs.is_file() {
-        return Err(UserError::usage(format!("{}: no such file", file.display()))
-            .with_hint("give the path of the .java file that declares the identifier")
+        return Err(UserError::new(Exit::TargetNotFound, format!("{}: no such file", file.display()))
+            .with_hint("give the path of a .java file of the project")
             .into());
     }
     let abs = abs.canonicalize().unwrap_or(abs);

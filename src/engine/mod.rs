@@ -19,6 +19,7 @@ pub mod refusal;
 pub mod rename;
 pub mod spec;
 pub mod variable_names;
+pub mod wire;
 
 pub use edit::{ChangeSet, Edit, EditConflict, FileChange};
 pub use extract::{ExtractSpec, Extraction, extract_method};

@@ -679,7 +679,7 @@ pub fn violation_line(v: &Violation) -> String {
 }
 
 /// The last `n` non-empty lines of a tool's output, for a failure without diagnostics.
-fn tail(output: &str, n: usize) -> String {
+pub fn tail(output: &str, n: usize) -> String {
     let lines: Vec<&str> = output.lines().filter(|l| !l.trim().is_empty()).collect();
     lines[lines.len().saturating_sub(n)..].join("\n")
 }

@@ -28,4 +28,5 @@ mod rename;
 mod store;
 mod suggest;
 mod verify;
+mod wire;
 mod workspace;

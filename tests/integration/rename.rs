@@ -144,7 +144,7 @@ fn ambiguous_unknown_and_bad_names_are_clear_errors_that_write_nothing() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("declares nothing named `nothingHere`"), "{}", r.stderr);
     let r = mantra(root, &["rename", "src/Missing.java", "--old", "a", "--name", "b"]);
-    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(r.code, 3, "{}", r.stderr);
     assert!(r.stderr.contains("no such file"), "{}", r.stderr);
     let r = mantra(root, &["rename", CUSTOMER, "--old", "email", "--kind", "field", "--name", "class"]);
     assert_eq!(r.code, 1, "{}", r.stderr);

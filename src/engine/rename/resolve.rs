@@ -28,7 +28,7 @@ pub enum Referent {
 
 /// How an identifier token is used.
 #[derive(Debug, Clone, Copy)]
-pub(super) enum Use<'t> {
+pub(crate) enum Use<'t> {
     /// A simple name in an expression: a variable, a field, or a type (`Math.max`).
     Bare,
     /// `object.name`.
@@ -40,7 +40,7 @@ pub(super) enum Use<'t> {
 }
 
 /// The identifier's use, from its parent in the syntax tree.
-pub(super) fn use_of(node: Node<'_>) -> Use<'_> {
+pub(crate) fn use_of(node: Node<'_>) -> Use<'_> {
     let Some(parent) = node.parent() else { return Use::Other };
     let is = |field: &str| parent.child_by_field_name(field) == Some(node);
     match parent.kind() {
@@ -92,17 +92,17 @@ pub(super) fn use_of(node: Node<'_>) -> Use<'_> {
 }
 
 /// One file's declarations, for name lookups at byte offsets.
-pub(super) struct Scopes<'a> {
-    pub(super) project: &'a Project,
-    pub(super) file: FileId,
-    pub(super) source: &'a SourceFile,
-    pub(super) syms: &'a FileSymbols,
-    pub(super) types: Vec<TypeId>,
-    pub(super) methods: Vec<MethodId>,
+pub(crate) struct Scopes<'a> {
+    pub(crate) project: &'a Project,
+    pub(crate) file: FileId,
+    pub(crate) source: &'a SourceFile,
+    pub(crate) syms: &'a FileSymbols,
+    pub(crate) types: Vec<TypeId>,
+    pub(crate) methods: Vec<MethodId>,
 }
 
 impl<'a> Scopes<'a> {
-    pub(super) fn of(project: &'a Project, file: FileId) -> Option<Scopes<'a>> {
+    pub(crate) fn of(project: &'a Project, file: FileId) -> Option<Scopes<'a>> {
         let f = project.file(file).ok()?;
         Some(Scopes {
             project,
@@ -115,7 +115,7 @@ impl<'a> Scopes<'a> {
     }
 
     /// The innermost type whose declaration holds `at`.
-    pub(super) fn type_at(&self, at: usize) -> Option<usize> {
+    pub(crate) fn type_at(&self, at: usize) -> Option<usize> {
         let mut best: Option<usize> = None;
         for (i, t) in self.syms.types.iter().enumerate() {
             if t.span.start_byte <= at && at < t.span.end_byte {
@@ -134,7 +134,7 @@ impl<'a> Scopes<'a> {
     }
 
     /// The method of type `ty` (by index) whose declaration holds `at`.
-    fn method_of_type_at(&self, ty: usize, at: usize) -> Option<usize> {
+    pub(crate) fn method_of_type_at(&self, ty: usize, at: usize) -> Option<usize> {
         self.syms.types[ty].methods.iter().map(|&m| m as usize).find(|&m| {
             let s = &self.syms.methods[m].span;
             s.start_byte <= at && at < s.end_byte
@@ -142,13 +142,13 @@ impl<'a> Scopes<'a> {
     }
 
     /// The innermost method or constructor whose declaration holds `at`.
-    pub(super) fn method_at(&self, at: usize) -> Option<MethodId> {
+    pub(crate) fn method_at(&self, at: usize) -> Option<MethodId> {
         let ty = self.type_at(at)?;
         self.method_of_type_at(ty, at).map(|m| self.methods[m])
     }
 
     /// What the simple name `name` written at `at` refers to.
-    pub(super) fn bare(&self, at: usize, name: &str) -> Referent {
+    pub(crate) fn bare(&self, at: usize, name: &str) -> Referent {
         let mut ty = self.type_at(at);
         while let Some(t) = ty {
             if let Some(m) = self.method_of_type_at(t, at) {
@@ -180,7 +180,7 @@ impl<'a> Scopes<'a> {
     /// The project type of `object`'s value where `object` is simple enough to type without a
     /// type checker: `Ok(None)` when it is typed but not by a project type (`String`, an array),
     /// `Err(())` when it cannot be typed here (a call's result, `var`).
-    pub(super) fn type_of(&self, object: Node<'_>) -> Result<Option<TypeId>, ()> {
+    pub(crate) fn type_of(&self, object: Node<'_>) -> Result<Option<TypeId>, ()> {
         let at = object.start_byte();
         let scope = self.type_at(at).map(|t| self.types[t].index());
         match object.kind() {

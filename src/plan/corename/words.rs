@@ -32,31 +32,7 @@ pub enum Style {
 /// The words of `name`: split at `_`, `$`, lower-to-upper and letter-digit changes, and before the
 /// last capital of a run of capitals followed by a lower-case letter (`IOStats` → `IO`, `Stats`).
 pub fn split(name: &str) -> Vec<Word> {
-    let chars: Vec<char> = name.chars().collect();
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    for (i, &c) in chars.iter().enumerate() {
-        if c == '_' || c == '$' {
-            if !cur.is_empty() {
-                out.push(Word { text: std::mem::take(&mut cur) });
-            }
-            continue;
-        }
-        if let Some(&p) = cur.chars().last().as_ref() {
-            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
-            let boundary = (p.is_lowercase() && c.is_uppercase())
-                || (p.is_uppercase() && c.is_uppercase() && next_lower)
-                || (p.is_ascii_digit() != c.is_ascii_digit());
-            if boundary {
-                out.push(Word { text: std::mem::take(&mut cur) });
-            }
-        }
-        cur.push(c);
-    }
-    if !cur.is_empty() {
-        out.push(Word { text: cur });
-    }
-    out
+    crate::text::identifier_words(name).into_iter().map(|text| Word { text }).collect()
 }
 
 pub fn style_of(name: &str) -> Style {

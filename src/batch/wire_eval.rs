@@ -1,0 +1,396 @@
+//! Code wiring measured on real inlines. Every Inline Method and Move And Inline Method label of
+//! RefactoringMiner's oracle is a real case of "paste a method body at a call site and bind its
+//! parameters to the caller's names": the callee's body is pasted at each of its call sites in
+//! the caller (a `foo(a, b);` statement becomes the body; a call in an expression becomes the
+//! returned expression, after the statements before the `return`), with the callee's own names,
+//! in the commit's `before/` files, and [`crate::engine::wire::wire`] binds the paste's names.
+//! The truth is what the call passed: parameter `p` bound to the argument's text. A truth is
+//! *bindable* when the argument is a name, a `this.` field, or a chain of no-argument calls
+//! (`getOrder()`, `cart.getOrder()`): what wiring can write. An argument that is a literal or
+//! a computed expression must stay unbound, and a binding there counts as wrong.
+
+use std::collections::BTreeMap;
+
+use tree_sitter::Node;
+
+use crate::detect::RefactoringType;
+use crate::detect::oracle::Commit;
+use crate::engine::wire;
+use crate::java::project::{MethodId, Project};
+use crate::java::symbols::{CallKind, Receiver};
+use crate::review::refactoring_miner::subject_of;
+
+/// Binding counts of a set of cases.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Cases (call sites) built.
+    pub cases: usize,
+    /// Labels whose callee or caller could not be found, or whose call could not be pasted.
+    pub skipped: usize,
+    /// Parameters whose argument differs from the parameter's name.
+    pub truths: usize,
+    /// Of those, arguments that wiring can write.
+    pub bindable: usize,
+    /// Bindings equal to the argument.
+    pub correct: usize,
+    /// Bindings of a truth name to anything else.
+    pub wrong: usize,
+    /// Of those, where the argument was a computed expression or a literal.
+    pub wrong_computed: usize,
+    /// Bindings of names without a truth (a moved callee's own members).
+    pub unscored: usize,
+}
+
+impl Counts {
+    pub fn precision(&self) -> f64 {
+        self.correct as f64 / (self.correct + self.wrong).max(1) as f64
+    }
+    /// Over the bindable truths.
+    pub fn recall(&self) -> f64 {
+        self.correct as f64 / self.bindable.max(1) as f64
+    }
+    /// Over every truth, computed arguments included.
+    pub fn recall_all(&self) -> f64 {
+        self.correct as f64 / self.truths.max(1) as f64
+    }
+    pub fn add(&mut self, o: &Counts) {
+        self.cases += o.cases;
+        self.skipped += o.skipped;
+        self.truths += o.truths;
+        self.bindable += o.bindable;
+        self.correct += o.correct;
+        self.wrong += o.wrong;
+        self.wrong_computed += o.wrong_computed;
+        self.unscored += o.unscored;
+    }
+}
+
+/// One pasted call site and what wiring made of it.
+#[derive(Debug, Clone)]
+pub struct Case {
+    pub label: String,
+    /// (parameter, argument as passed, what wiring bound, bindable)
+    pub truths: Vec<(String, String, Option<String>, bool)>,
+    /// Per parameter, the candidates wiring scored: `expr score [evidence]`.
+    pub considered: Vec<String>,
+    pub paste: String,
+    /// Names bound that have no truth.
+    pub unscored: usize,
+}
+
+/// Where a case comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Family {
+    /// Inline Method and Move And Inline Method labels, on the `before/` side.
+    Inline,
+    /// Extract Method and Extract And Move Method labels, on the `after/` side: the extracted
+    /// method's body pasted back at its call site.
+    Extract,
+}
+
+/// One commit's outcome.
+#[derive(Debug, Clone, Default)]
+pub struct Outcome {
+    pub project: String,
+    pub inline: Counts,
+    pub extract: Counts,
+    pub cases: Vec<Case>,
+}
+
+/// One label as a callee pasted into a caller.
+struct Job {
+    family: Family,
+    label: String,
+    callee_class: String,
+    callee: String,
+    /// `name(T1,T2)` when the label gives the callee's signature.
+    signature: Option<String>,
+    caller_class: String,
+    caller: String,
+}
+
+/// Builds and wires the cases of one commit.
+pub fn run(commit: &Commit) -> Outcome {
+    use RefactoringType as T;
+    let mut out = Outcome { project: commit.project.clone(), ..Outcome::default() };
+    let jobs: Vec<Job> = commit
+        .expected
+        .iter()
+        .filter_map(|d| {
+            let t = [T::InlineMethod, T::MoveAndInlineMethod, T::ExtractMethod, T::ExtractAndMoveMethod]
+                .into_iter()
+                .find(|t| d.starts_with(t.display_name()))?;
+            let s = subject_of(t, d)?;
+            let label = d.clone();
+            Some(match t {
+                T::InlineMethod | T::MoveAndInlineMethod => Job {
+                    family: Family::Inline,
+                    label,
+                    callee_class: s.class,
+                    callee: s.method,
+                    signature: Some(s.signature),
+                    caller_class: s.other_class,
+                    caller: s.other_method,
+                },
+                _ => Job {
+                    family: Family::Extract,
+                    label,
+                    callee_class: s.other_class,
+                    callee: s.other_method,
+                    signature: None,
+                    caller_class: s.class,
+                    caller: s.method,
+                },
+            })
+        })
+        .collect();
+    if jobs.is_empty() {
+        return out;
+    }
+    let mut projects: BTreeMap<Family, Option<Project>> = BTreeMap::new();
+    for job in jobs {
+        let project = projects.entry(job.family).or_insert_with(|| {
+            let side = if job.family == Family::Inline { "before" } else { "after" };
+            Project::open(&commit.dir.join(side)).ok()
+        });
+        let counts = if job.family == Family::Inline { &mut out.inline } else { &mut out.extract };
+        let Some(project) = project.as_ref() else {
+            counts.skipped += 1;
+            continue;
+        };
+        let callees: Vec<MethodId> = methods_named(project, &job.callee_class, &job.callee)
+            .into_iter()
+            .filter(|&m| job.signature.as_deref().is_none_or(|sig| signature_fits(project, m, sig)))
+            .collect();
+        let mut built = 0;
+        for caller in methods_named(project, &job.caller_class, &job.caller) {
+            for callee in &callees {
+                let arity = project.method(*callee).params.len();
+                let calls = project.method(caller).calls.iter().enumerate().filter(|(_, c)| {
+                    c.kind == CallKind::Method
+                        && c.name == job.callee
+                        && c.arg_count() == Some(arity)
+                        && (job.callee_class != job.caller_class
+                            || matches!(c.receiver, Receiver::Implicit | Receiver::This))
+                });
+                for (call, _) in calls {
+                    if let Some(case) = paste_case(project, *callee, caller, call, &job.label) {
+                        built += 1;
+                        counts.cases += 1;
+                        score(counts, &case);
+                        out.cases.push(case);
+                    }
+                }
+            }
+        }
+        if built == 0 {
+            counts.skipped += 1;
+        }
+    }
+    out
+}
+
+fn score(counts: &mut Counts, case: &Case) {
+    counts.unscored += case.unscored;
+    for (_, arg, bound, bindable) in &case.truths {
+        counts.truths += 1;
+        counts.bindable += usize::from(*bindable);
+        match bound {
+            Some(b) if same(b, arg) => counts.correct += 1,
+            Some(_) => {
+                counts.wrong += 1;
+                counts.wrong_computed += usize::from(!*bindable);
+            }
+            None => {}
+        }
+    }
+}
+
+fn same(bound: &str, arg: &str) -> bool {
+    let norm = |s: &str| squash(s).trim_start_matches("this.").to_string();
+    norm(bound) == norm(arg)
+}
+
+fn squash(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// Whether wiring can write `arg`: a name, `this.name`, or a chain of no-argument calls on one.
+pub fn bindable(arg: &str) -> bool {
+    if arg.trim().starts_with("new") && arg.trim()[3..].starts_with(char::is_whitespace) {
+        return false;
+    }
+    let s = squash(arg);
+    let s = s.strip_prefix("this.").unwrap_or(&s);
+    !s.is_empty()
+        && s.split('.').all(|part| {
+            let name = part.strip_suffix("()").unwrap_or(part);
+            crate::java::syntax::is_java_identifier(name)
+        })
+        && s.chars().next().is_some_and(|c| c.is_lowercase() || c == '_')
+}
+
+/// The methods named `name` of the type `class` (qualified, nested as `Outer.Inner`).
+fn methods_named(project: &Project, class: &str, name: &str) -> Vec<MethodId> {
+    let Some(ty) = project.find_type(class) else { return Vec::new() };
+    project
+        .methods_of(ty)
+        .into_iter()
+        .filter(|&m| project.method(m).name == name && project.method(m).body.is_some())
+        .collect()
+}
+
+fn signature_fits(project: &Project, m: MethodId, signature: &str) -> bool {
+    let erased = project.method(m).erased_params().join(",");
+    signature.split_once('(').is_some_and(|(_, rest)| rest.trim_end_matches(')') == erased)
+}
+
+/// The callee's body pasted at call `call` of `caller`, wired.
+fn paste_case(project: &Project, callee: MethodId, caller: MethodId, call: usize, label: &str) -> Option<Case> {
+    let csrc = project.method_source(callee);
+    let body = project.method(callee).body?;
+    let body_node = node_at(csrc.root(), body.start_byte, body.end_byte)?;
+    let statements: Vec<Node<'_>> = crate::java::syntax::statements_of(body_node);
+    let (first, last) = (statements.first()?, statements.last()?);
+    let base = crate::text::line_indent(&csrc.text, first.start_byte()).to_string();
+    let returned = (last.kind() == "return_statement").then(|| last.named_child(0)).flatten();
+    let returns = count_returns(body_node);
+
+    let file = caller.file();
+    let src = project.method_source(caller);
+    let site = &project.method(caller).calls[call];
+    let call_node = node_at(src.root(), site.span.start_byte, site.span.end_byte)?;
+    let args: Vec<String> = call_node
+        .child_by_field_name("arguments")
+        .map(|a| {
+            let mut c = a.walk();
+            a.named_children(&mut c)
+                .filter(|n| !crate::java::syntax::is_comment(n.kind()))
+                .map(|n| src.text_of(n).to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut stmt = call_node;
+    while let Some(p) = stmt.parent() {
+        if p.kind() == "block" || p.kind() == "switch_block_statement_group" {
+            break;
+        }
+        if matches!(p.kind(), "lambda_expression" | "class_body" | "method_declaration" | "constructor_declaration") {
+            return None;
+        }
+        stmt = p;
+    }
+    let indent = crate::text::line_indent(&src.text, stmt.start_byte()).to_string();
+    let text = &src.text;
+    let (new_text, from, to) = if stmt.kind() == "expression_statement" && stmt.named_child(0) == Some(call_node) {
+        let pasted = crate::text::reindent(&csrc.text[first.start_byte()..last.end_byte()], &base, &indent);
+        let new = format!("{}{}{}", &text[..stmt.start_byte()], pasted, &text[stmt.end_byte()..]);
+        (new, stmt.start_byte(), stmt.start_byte() + pasted.len())
+    } else {
+        let returned = returned.filter(|_| returns == 1)?;
+        let expr = crate::text::reindent(csrc.text_of(returned), &base, &indent);
+        let expr = if matches!(
+            call_node.parent().map(|p| p.kind()),
+            Some("argument_list" | "variable_declarator" | "return_statement" | "expression_statement")
+        ) {
+            expr
+        } else {
+            format!("({expr})")
+        };
+        let pre = if statements.len() > 1 {
+            let prev = statements[statements.len() - 2];
+            format!(
+                "{}\n{indent}",
+                crate::text::reindent(&csrc.text[first.start_byte()..prev.end_byte()], &base, &indent)
+            )
+        } else {
+            String::new()
+        };
+        let new = format!(
+            "{}{pre}{}{expr}{}",
+            &text[..stmt.start_byte()],
+            &text[stmt.start_byte()..call_node.start_byte()],
+            &text[call_node.end_byte()..]
+        );
+        let end = stmt.end_byte() + pre.len() + expr.len() - (call_node.end_byte() - call_node.start_byte());
+        (new, stmt.start_byte(), end)
+    };
+    let start_line = crate::text::line_starts(&new_text[..from]).len();
+    let end_line = crate::text::line_starts(&new_text[..to]).len();
+    let rel = project.path(file).to_path_buf();
+    let pasted = project.with_file(rel.clone(), new_text.clone()).ok()?;
+    let fid = pasted.file_id(&rel)?;
+    let wiring = wire::wire(&pasted, fid, start_line, end_line).ok();
+    let considered = wiring
+        .iter()
+        .flat_map(|w| &w.bindings)
+        .map(|b| {
+            let c: Vec<String> =
+                b.candidates.iter().map(|c| format!("{} {:.2} [{}]", c.expr, c.score, c.evidence.join("; "))).collect();
+            format!("{}: {} | {}", b.name, b.reason, c.join(" ; "))
+        })
+        .collect();
+    let bound: BTreeMap<&str, Option<&str>> = wiring
+        .as_ref()
+        .map(|w| w.bindings.iter().map(|b| (b.name.as_str(), b.bound.as_deref())).collect())
+        .unwrap_or_default();
+    let params = &project.method(callee).params;
+    let truths = params
+        .iter()
+        .zip(&args)
+        .filter(|(p, a)| !same(a, &p.name))
+        .map(|(p, a)| {
+            (p.name.clone(), squash(a), bound.get(p.name.as_str()).copied().flatten().map(str::to_string), bindable(a))
+        })
+        .collect();
+    let paste = new_text.lines().skip(start_line - 1).take(end_line + 1 - start_line).collect::<Vec<_>>().join("\n");
+    let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+    let unscored = wiring
+        .as_ref()
+        .map_or(0, |w| w.bindings.iter().filter(|b| b.bound.is_some() && !names.contains(&b.name.as_str())).count());
+    Some(Case { label: label.to_string(), truths, considered, paste, unscored })
+}
+
+fn node_at(root: Node<'_>, start: usize, end: usize) -> Option<Node<'_>> {
+    let mut n = root.descendant_for_byte_range(start, end)?;
+    while !(n.start_byte() == start && n.end_byte() == end) {
+        n = n.parent()?;
+    }
+    Some(n)
+}
+
+fn count_returns(node: Node<'_>) -> usize {
+    let mut n = 0;
+    crate::java::syntax::walk(node, &mut |c| {
+        if matches!(c.kind(), "lambda_expression" | "class_body") {
+            return false;
+        }
+        n += usize::from(c.kind() == "return_statement");
+        true
+    });
+    n
+}
+
+/// Sums per project and family.
+#[derive(Debug, Clone, Default)]
+pub struct Totals {
+    pub per_project: BTreeMap<(String, Family), Counts>,
+}
+
+impl Totals {
+    pub fn add(&mut self, o: &Outcome) {
+        self.per_project.entry((o.project.clone(), Family::Inline)).or_default().add(&o.inline);
+        self.per_project.entry((o.project.clone(), Family::Extract)).or_default().add(&o.extract);
+    }
+
+    /// The counts of `projects` (all when empty) and `families`.
+    pub fn over(&self, projects: &[String], families: &[Family]) -> Counts {
+        let mut c = Counts::default();
+        for ((p, f), counts) in &self.per_project {
+            if (projects.is_empty() || projects.contains(p)) && families.contains(f) {
+                c.add(counts);
+            }
+        }
+        c
+    }
+}

@@ -1,0 +1,668 @@
+//! Choosing a binding: each candidate scored by the evidence the collectors found (type
+//! compatibility with every use's role, name similarity by words and edit distance, being unused,
+//! being what identical calls pass), and a name bound only when one candidate stands clearly
+//! above the others.
+
+use serde::Serialize;
+
+use super::collect::{Candidate, Source, is_accessor_word};
+use super::locate::{Need, Unresolved, is_numeric};
+use crate::java::project::{Project, TypeId};
+use crate::java::symbols::TypeName;
+
+/// How well a candidate's type fits what the uses need.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fit {
+    /// A use needs something the candidate's type cannot be.
+    Incompatible,
+    /// Nothing is known either way.
+    Unknown,
+    /// Assignable through a supertype, widening or boxing.
+    Assignable,
+    /// The type every use needs.
+    Exact,
+}
+
+/// One candidate with its score and the evidence for it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Scored {
+    pub expr: String,
+    pub source: Source,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ty: Option<String>,
+    pub fit: Fit,
+    pub score: f64,
+    pub evidence: Vec<String>,
+    /// Evidence that points at this candidate rather than at any of its type: a similar name,
+    /// or a fitting type with a related name or no other use.
+    #[serde(skip)]
+    pub specific: bool,
+    /// A local or parameter of the enclosing method.
+    #[serde(skip)]
+    pub local: bool,
+}
+
+/// The least margin between the best candidate and the next for a binding without the model.
+pub const MARGIN: f64 = 1.0;
+
+/// The candidates for `name`, best first, incompatible ones left out.
+pub fn score(
+    project: &Project,
+    resolve: &dyn Fn(&TypeName) -> Option<TypeId>,
+    name: &Unresolved,
+    candidates: &[Candidate],
+    identical: &[(String, usize)],
+) -> Vec<Scored> {
+    let mut out = Vec::new();
+    for c in candidates {
+        if !c.static_context_ok
+            || name.other_operands.iter().any(|o| o.trim_start_matches("this.") == c.expr.trim_start_matches("this."))
+        {
+            continue;
+        }
+        let mut evidence = Vec::new();
+        let fit = fit(project, resolve, c.ty.as_ref(), &name.needs);
+        if fit == Fit::Incompatible {
+            continue;
+        }
+        let mut score = match fit {
+            Fit::Exact => 3.0,
+            Fit::Assignable => 2.0,
+            _ => 0.0,
+        };
+        if fit >= Fit::Assignable {
+            evidence.push(format!("type {} fits {}", c.ty.as_ref().map_or("?", |t| &t.text), describe(&name.needs)));
+        }
+        let by_name = similarity(&name.name, &c.name);
+        if by_name > 0.0 {
+            score += 3.0 * by_name;
+            evidence.push(format!("name similarity {by_name:.2}"));
+        }
+        let by_type = c.ty.as_ref().map_or(0.0, |ty| similarity(&name.name, ty.simple()));
+        if by_type > 0.0 {
+            score += 2.0 * by_type;
+            evidence.push(format!("type name similarity {by_type:.2}"));
+        }
+        let local = matches!(c.source, Source::Local | Source::Parameter);
+        if c.unused && local {
+            score += 1.0;
+            evidence.push("declared and not used elsewhere".to_string());
+        }
+        if let Some((_, line)) = identical.iter().find(|(t, _)| *t == c.expr) {
+            score += 1.0;
+            evidence.push(format!("an identical call passes it (line {line})"));
+        }
+        match c.source {
+            Source::Local if c.distance <= 3 => score += 1.0,
+            Source::Local if c.distance <= 10 => score += 0.3,
+            Source::Field | Source::OuterField => score -= 0.5,
+            Source::Getter | Source::Chain => score -= 1.0,
+            _ => {}
+        }
+        // A method to call is a weaker guess than a variable: it needs a type that fits.
+        if matches!(c.source, Source::Getter | Source::Chain) && (fit < Fit::Assignable || by_name < 0.5) {
+            continue;
+        }
+        // A constant rarely stands for a variable's name.
+        if c.constant && !is_constant_name(&name.name) {
+            score -= 1.0;
+        }
+        let named = by_name.max(by_type);
+        let unused = c.unused && local;
+        let specific = if c.constant {
+            named >= 0.5
+        } else {
+            named >= 0.5 || (fit >= Fit::Assignable && (named >= 0.3 || unused)) || (unused && named >= 0.3)
+        };
+        out.push(Scored {
+            expr: c.expr.clone(),
+            source: c.source,
+            ty: c.ty.as_ref().map(|t| t.text.clone()),
+            fit,
+            score: (score * 100.0).round() / 100.0,
+            evidence,
+            specific,
+            local,
+        });
+    }
+    out.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.expr.cmp(&b.expr)));
+    out
+}
+
+/// Whether the best candidate is clear: some evidence beyond being in scope, and `MARGIN` above
+/// the next. `Err` says why not.
+pub fn decide(scored: &[Scored]) -> Result<usize, String> {
+    let Some(best) = scored.first() else { return Err("no variable in scope can stand for it".to_string()) };
+    // The only local or parameter whose type fits is specific evidence too (WIRL's type filter).
+    let fitting = scored.iter().filter(|s| s.fit >= Fit::Assignable).count();
+    let only_fit = best.local && best.fit >= Fit::Assignable && fitting == 1;
+    if !best.specific && !only_fit {
+        return Err(format!(
+            "nothing points at one candidate: the best, `{}` ({:.2}), has neither a related name nor a type only it fits",
+            best.expr, best.score
+        ));
+    }
+    match scored.get(1) {
+        Some(next) if best.score - next.score < MARGIN => Err(format!(
+            "`{}` ({:.2}) and `{}` ({:.2}) are too close to choose",
+            best.expr, best.score, next.expr, next.score
+        )),
+        _ => Ok(0),
+    }
+}
+
+pub fn describe(needs: &[Need]) -> String {
+    let parts: Vec<String> = needs
+        .iter()
+        .map(|n| match n {
+            Need::Type(t) => t.text.clone(),
+            Need::Member { name, call: true, .. } => format!(".{name}()"),
+            Need::Member { name, .. } => format!(".{name}"),
+            Need::Numeric => "a number".to_string(),
+            Need::Boolean => "a boolean".to_string(),
+            Need::Array => "an array".to_string(),
+            Need::Iterable => "an array or Iterable".to_string(),
+            Need::Reference => "a reference".to_string(),
+        })
+        .collect();
+    if parts.is_empty() { "its uses".to_string() } else { parts.join(", ") }
+}
+
+/// The fit of a candidate of type `ty` with every need: the weakest of the needs' fits.
+pub fn fit(
+    project: &Project,
+    resolve: &dyn Fn(&TypeName) -> Option<TypeId>,
+    ty: Option<&TypeName>,
+    needs: &[Need],
+) -> Fit {
+    let Some(ty) = ty else { return Fit::Unknown };
+    // Needs nothing is known of do not cancel a known one: the weakest of the informative fits.
+    needs.iter().map(|n| fit_one(project, resolve, ty, n)).filter(|f| *f != Fit::Unknown).min().unwrap_or(Fit::Unknown)
+}
+
+fn fit_one(project: &Project, resolve: &dyn Fn(&TypeName) -> Option<TypeId>, ty: &TypeName, need: &Need) -> Fit {
+    let simple = ty.simple();
+    let primitive = is_primitive(simple) && ty.dims == 0;
+    match need {
+        // A project class is neither a number nor a boolean nor an array.
+        Need::Numeric | Need::Boolean | Need::Array if ty.dims == 0 && resolve(ty).is_some() => Fit::Incompatible,
+        Need::Numeric => {
+            if ty.dims == 0 && is_numeric(simple) {
+                Fit::Exact
+            } else if ty.dims > 0 || primitive || known_reference(simple) {
+                Fit::Incompatible
+            } else {
+                Fit::Unknown
+            }
+        }
+        Need::Boolean => match (simple, ty.dims) {
+            ("boolean" | "Boolean", 0) => Fit::Exact,
+            _ if ty.dims > 0 || primitive || known_reference(simple) || is_numeric(simple) => Fit::Incompatible,
+            _ => Fit::Unknown,
+        },
+        Need::Array => {
+            if ty.dims > 0 {
+                Fit::Exact
+            } else if primitive || known_reference(simple) || is_numeric(simple) {
+                Fit::Incompatible
+            } else {
+                Fit::Unknown
+            }
+        }
+        Need::Iterable => {
+            if ty.dims > 0 || is_collection(simple) {
+                Fit::Exact
+            } else if primitive || is_numeric(simple) || simple == "String" || simple == "boolean" {
+                Fit::Incompatible
+            } else {
+                Fit::Unknown
+            }
+        }
+        Need::Reference => {
+            if primitive {
+                Fit::Incompatible
+            } else {
+                Fit::Unknown
+            }
+        }
+        Need::Member { name, call, args } => {
+            if primitive || (ty.dims > 0 && !(name == "clone" && *call)) {
+                return Fit::Incompatible;
+            }
+            match resolve(ty) {
+                Some(id) => {
+                    let owners: Vec<TypeId> = std::iter::once(id).chain(project.supertypes(id)).collect();
+                    let has = owners.iter().any(|&o| {
+                        if *call {
+                            project.methods_of(o).iter().any(|&m| {
+                                let d = project.method(m);
+                                d.name == *name && d.accepts_arity(*args)
+                            })
+                        } else {
+                            project.type_decl(o).fields.iter().any(|f| f.name == *name)
+                        }
+                    });
+                    if has {
+                        Fit::Exact
+                    } else if project.external_supertypes(id).is_empty() && !is_object_method(name) {
+                        Fit::Incompatible
+                    } else {
+                        Fit::Unknown
+                    }
+                }
+                None => match jdk_members(simple) {
+                    Some(members) if *call && members.contains(&name.as_str()) || is_object_method(name) => Fit::Exact,
+                    Some(_) => Fit::Incompatible,
+                    None => Fit::Unknown,
+                },
+            }
+        }
+        Need::Type(want) => assignable(project, resolve, ty, want),
+    }
+}
+
+/// Whether a value of type `have` can be passed where `want` is declared.
+fn assignable(
+    project: &Project,
+    resolve: &dyn Fn(&TypeName) -> Option<TypeId>,
+    have: &TypeName,
+    want: &TypeName,
+) -> Fit {
+    let (h, w) = (have.simple(), want.simple());
+    if have.dims != want.dims {
+        return if w == "Object" && want.dims == 0 { Fit::Assignable } else { Fit::Incompatible };
+    }
+    if h == w {
+        return Fit::Exact;
+    }
+    if have.dims > 0 {
+        return Fit::Incompatible;
+    }
+    if is_primitive(h) || is_primitive(w) {
+        return if boxes(h, w) || widens(h, w) || boxes(w, h) && is_primitive(h) {
+            Fit::Assignable
+        } else {
+            Fit::Incompatible
+        };
+    }
+    if w == "Object" {
+        return Fit::Assignable;
+    }
+    if let (Some(hid), wid) = (resolve(have), resolve(want)) {
+        if let Some(wid) = wid {
+            return if project.supertypes(hid).contains(&wid) { Fit::Assignable } else { Fit::Incompatible };
+        }
+        let externals = project.external_supertypes(hid);
+        if externals.iter().any(|e| e.split('<').next().unwrap_or(e).rsplit('.').next() == Some(w)) {
+            return Fit::Assignable;
+        }
+        return Fit::Unknown;
+    }
+    if resolve(want).is_some() {
+        // An external type cannot extend a project type.
+        return if known_reference(h) || is_collection(h) { Fit::Incompatible } else { Fit::Unknown };
+    }
+    if jdk_subtype(h, w) {
+        return Fit::Assignable;
+    }
+    if known_reference(h) && known_reference(w) {
+        return Fit::Incompatible;
+    }
+    Fit::Unknown
+}
+
+fn is_primitive(s: &str) -> bool {
+    matches!(s, "byte" | "short" | "char" | "int" | "long" | "float" | "double" | "boolean")
+}
+
+fn boxes(primitive: &str, boxed: &str) -> bool {
+    matches!(
+        (primitive, boxed),
+        ("byte", "Byte")
+            | ("short", "Short")
+            | ("char", "Character")
+            | ("int", "Integer")
+            | ("long", "Long")
+            | ("float", "Float")
+            | ("double", "Double")
+            | ("boolean", "Boolean")
+            | (_, "Object")
+            | ("byte" | "short" | "int" | "long" | "float" | "double", "Number")
+    )
+}
+
+/// Java's widening primitive conversions.
+fn widens(from: &str, to: &str) -> bool {
+    const ORDER: [&str; 6] = ["byte", "short", "int", "long", "float", "double"];
+    let rank = |s: &str| ORDER.iter().position(|o| *o == s);
+    match (from, to) {
+        ("char", t) => matches!(t, "int" | "long" | "float" | "double"),
+        (f, t) => matches!((rank(f), rank(t)), (Some(a), Some(b)) if a < b),
+    }
+}
+
+/// Final JDK value types whose members and supertypes are fixed.
+fn known_reference(s: &str) -> bool {
+    matches!(
+        s,
+        "String"
+            | "Integer"
+            | "Long"
+            | "Short"
+            | "Byte"
+            | "Character"
+            | "Boolean"
+            | "Double"
+            | "Float"
+            | "Class"
+            | "StringBuilder"
+            | "File"
+            | "Path"
+            | "URI"
+            | "URL"
+            | "UUID"
+            | "Pattern"
+            | "Duration"
+            | "Instant"
+            | "LocalDate"
+            | "LocalDateTime"
+    )
+}
+
+fn is_collection(s: &str) -> bool {
+    matches!(
+        s,
+        "Iterable"
+            | "Collection"
+            | "List"
+            | "Set"
+            | "SortedSet"
+            | "NavigableSet"
+            | "Queue"
+            | "Deque"
+            | "ArrayList"
+            | "LinkedList"
+            | "HashSet"
+            | "LinkedHashSet"
+            | "TreeSet"
+            | "ArrayDeque"
+            | "PriorityQueue"
+            | "CopyOnWriteArrayList"
+            | "ImmutableList"
+            | "ImmutableSet"
+    )
+}
+
+/// The public methods of the JDK types code uses most, for a receiver whose type is one of them.
+fn jdk_members(simple: &str) -> Option<&'static [&'static str]> {
+    const COLLECTION: &[&str] = &[
+        "add",
+        "addAll",
+        "clear",
+        "contains",
+        "containsAll",
+        "isEmpty",
+        "iterator",
+        "remove",
+        "removeAll",
+        "removeIf",
+        "retainAll",
+        "size",
+        "stream",
+        "parallelStream",
+        "toArray",
+        "forEach",
+        "spliterator",
+        "get",
+        "set",
+        "indexOf",
+        "lastIndexOf",
+        "listIterator",
+        "subList",
+        "sort",
+        "replaceAll",
+        "addFirst",
+        "addLast",
+        "getFirst",
+        "getLast",
+        "removeFirst",
+        "removeLast",
+        "reversed",
+        "offer",
+        "poll",
+        "peek",
+        "element",
+        "push",
+        "pop",
+        "first",
+        "last",
+        "headSet",
+        "tailSet",
+        "subSet",
+        "descendingIterator",
+        "ceiling",
+        "floor",
+        "higher",
+        "lower",
+        "pollFirst",
+        "pollLast",
+        "offerFirst",
+        "offerLast",
+        "peekFirst",
+        "peekLast",
+        "ensureCapacity",
+        "trimToSize",
+    ];
+    const MAP: &[&str] = &[
+        "clear",
+        "compute",
+        "computeIfAbsent",
+        "computeIfPresent",
+        "containsKey",
+        "containsValue",
+        "entrySet",
+        "forEach",
+        "get",
+        "getOrDefault",
+        "isEmpty",
+        "keySet",
+        "merge",
+        "put",
+        "putAll",
+        "putIfAbsent",
+        "remove",
+        "replace",
+        "replaceAll",
+        "size",
+        "values",
+        "firstKey",
+        "lastKey",
+        "headMap",
+        "tailMap",
+        "subMap",
+        "firstEntry",
+        "lastEntry",
+        "ceilingKey",
+        "floorKey",
+        "higherKey",
+        "lowerKey",
+        "navigableKeySet",
+        "descendingMap",
+    ];
+    const STRING: &[&str] = &[
+        "charAt",
+        "chars",
+        "codePointAt",
+        "compareTo",
+        "compareToIgnoreCase",
+        "concat",
+        "contains",
+        "contentEquals",
+        "endsWith",
+        "equalsIgnoreCase",
+        "format",
+        "formatted",
+        "getBytes",
+        "getChars",
+        "indexOf",
+        "intern",
+        "isBlank",
+        "isEmpty",
+        "lastIndexOf",
+        "length",
+        "lines",
+        "matches",
+        "regionMatches",
+        "repeat",
+        "replace",
+        "replaceAll",
+        "replaceFirst",
+        "split",
+        "startsWith",
+        "strip",
+        "stripLeading",
+        "stripTrailing",
+        "subSequence",
+        "substring",
+        "toCharArray",
+        "toLowerCase",
+        "toUpperCase",
+        "trim",
+        "codePoints",
+    ];
+    const BUILDER: &[&str] = &[
+        "append",
+        "insert",
+        "delete",
+        "deleteCharAt",
+        "replace",
+        "reverse",
+        "setLength",
+        "setCharAt",
+        "length",
+        "charAt",
+        "indexOf",
+        "lastIndexOf",
+        "substring",
+        "subSequence",
+        "capacity",
+        "chars",
+        "isEmpty",
+    ];
+    const OPTIONAL: &[&str] = &[
+        "get",
+        "isPresent",
+        "isEmpty",
+        "ifPresent",
+        "ifPresentOrElse",
+        "orElse",
+        "orElseGet",
+        "orElseThrow",
+        "map",
+        "flatMap",
+        "filter",
+        "or",
+        "stream",
+    ];
+    match simple {
+        "Collection"
+        | "List"
+        | "Set"
+        | "Queue"
+        | "Deque"
+        | "ArrayList"
+        | "LinkedList"
+        | "HashSet"
+        | "LinkedHashSet"
+        | "TreeSet"
+        | "SortedSet"
+        | "NavigableSet"
+        | "ArrayDeque"
+        | "PriorityQueue"
+        | "CopyOnWriteArrayList" => Some(COLLECTION),
+        "Map" | "HashMap" | "LinkedHashMap" | "TreeMap" | "SortedMap" | "NavigableMap" | "ConcurrentHashMap"
+        | "ConcurrentMap" => Some(MAP),
+        "String" => Some(STRING),
+        "StringBuilder" | "StringBuffer" => Some(BUILDER),
+        "Optional" => Some(OPTIONAL),
+        _ => None,
+    }
+}
+
+fn is_object_method(name: &str) -> bool {
+    matches!(name, "equals" | "hashCode" | "toString" | "getClass" | "wait" | "notify" | "notifyAll")
+}
+
+/// The JDK's well-known subtype relations between collection, map and text types.
+fn jdk_subtype(have: &str, want: &str) -> bool {
+    let supers: &[&str] = match have {
+        "ArrayList" | "LinkedList" | "CopyOnWriteArrayList" | "ImmutableList" => &["List", "Collection", "Iterable"],
+        "List" | "Set" | "Queue" => &["Collection", "Iterable"],
+        "HashSet" | "LinkedHashSet" | "TreeSet" | "ImmutableSet" | "SortedSet" | "NavigableSet" => {
+            &["Set", "Collection", "Iterable"]
+        }
+        "Deque" | "ArrayDeque" | "PriorityQueue" => &["Queue", "Collection", "Iterable"],
+        "Collection" => &["Iterable"],
+        "HashMap" | "LinkedHashMap" | "TreeMap" | "ConcurrentHashMap" | "SortedMap" | "NavigableMap"
+        | "ImmutableMap" => &["Map"],
+        "String" | "StringBuilder" | "StringBuffer" => &["CharSequence"],
+        "Integer" | "Long" | "Double" | "Float" | "Short" | "Byte" | "BigInteger" | "BigDecimal" => &["Number"],
+        _ => &[],
+    };
+    supers.contains(&want)
+}
+
+/// `MAX_SIZE`: upper case words joined by `_`.
+fn is_constant_name(name: &str) -> bool {
+    name.chars().any(char::is_uppercase) && !name.chars().any(char::is_lowercase)
+}
+
+/// How alike a name and a candidate's name (or type name) are, in [0, 1]: the share of words in
+/// common, an edit distance close to the length, or an abbreviation (`o` for `order`, `sb` for
+/// `stringBuilder`). Accessor prefixes (`get`, `is`) do not count.
+pub fn similarity(name: &str, other: &str) -> f64 {
+    let words = |s: &str| -> Vec<String> {
+        crate::text::identifier_words(s)
+            .into_iter()
+            .filter(|w| !is_accessor_word(w))
+            .map(|w| w.to_lowercase())
+            .collect()
+    };
+    let (a, b) = (words(name), words(other));
+    if a.is_empty() || b.is_empty() {
+        return 0.0;
+    }
+    let (ja, jb) = (a.join(""), b.join(""));
+    if ja == jb {
+        return 1.0;
+    }
+    let common = a.iter().filter(|w| b.contains(w)).count();
+    // A word that abbreviates another by its start (`conf`, `configuration`) counts most of one.
+    let prefixed = a
+        .iter()
+        .filter(|w| !b.contains(w))
+        .filter(|w| {
+            b.iter().any(|v| w.len() >= 3 && v.len() >= 3 && (v.starts_with(w.as_str()) || w.starts_with(v.as_str())))
+        })
+        .count();
+    let by_words = (common as f64 + 0.8 * prefixed as f64) / a.len().max(b.len()) as f64;
+    let distance = crate::java::target::edit_distance(&ja, &jb);
+    let longest = ja.chars().count().max(jb.chars().count());
+    let by_edit = if longest >= 4 { (1.0 - distance as f64 / longest as f64 - 0.3).max(0.0) / 0.7 } else { 0.0 };
+    let initials = |ws: &[String]| ws.iter().filter_map(|w| w.chars().next()).collect::<String>();
+    let abbreviation = if (ja.len() <= 3 && (ja == initials(&b) || (ja.len() == 1 && jb.starts_with(&ja))))
+        || (jb.len() <= 3 && (jb == initials(&a) || (jb.len() == 1 && ja.starts_with(&jb))))
+    {
+        0.5
+    } else {
+        0.0
+    };
+    let contains = if common + prefixed == 0 && ja.len() >= 3 && jb.len() >= 3 && (ja.contains(&jb) || jb.contains(&ja))
+    {
+        0.4
+    } else {
+        0.0
+    };
+    by_words.max(by_edit).max(abbreviation).max(contains)
+}

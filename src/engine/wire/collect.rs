@@ -1,0 +1,309 @@
+//! The collectors: what the paste could name instead. Variables declared before the paste and in
+//! scope there (locals, parameters, fields of the enclosing types and of their outer types,
+//! inherited ones included), whether each is used anywhere else, the no-argument methods of the
+//! enclosing types and of the candidates' types that return a value, and the arguments that
+//! identical calls elsewhere in the file pass.
+
+use std::collections::HashSet;
+
+use serde::Serialize;
+
+use super::locate::Unresolved;
+use crate::engine::rename::resolve::{self, Referent, Scopes, Use, Var};
+use crate::java::project::{MethodId, Project, TypeId};
+use crate::java::symbols::{CallKind, TypeName};
+
+/// Where a candidate comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    Local,
+    Parameter,
+    Field,
+    /// A field of an enclosing (outer) type.
+    OuterField,
+    /// A no-argument method of the enclosing types: `getOrder()`.
+    Getter,
+    /// A no-argument method of a candidate's type: `cart.getOrder()`.
+    Chain,
+}
+
+/// One expression the paste could name.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    /// The text to write: `items`, `this.count`, `getOrder()`, `cart.getOrder()`.
+    pub expr: String,
+    /// The simple name the candidate is known by (a getter's name for getters).
+    pub name: String,
+    pub source: Source,
+    pub ty: Option<TypeName>,
+    /// Declared in the enclosing method and never used outside the paste.
+    pub unused: bool,
+    /// Lines between its declaration and the paste (0 for fields and getters).
+    pub distance: usize,
+    pub static_context_ok: bool,
+    /// A `static final` field.
+    pub constant: bool,
+}
+
+/// The candidates visible at byte `at` (the paste's start) in `method`.
+pub(crate) fn candidates(scopes: &Scopes<'_>, at: usize, paste: std::ops::Range<usize>) -> Vec<Candidate> {
+    let project = scopes.project;
+    let source = scopes.source;
+    let line = source.line_of(at);
+    let mut out: Vec<Candidate> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    // Variables, innermost method first (a local class's method sees its enclosing method's).
+    let mut ty = scopes.type_at(at);
+    let mut static_only = false;
+    let mut first_type = true;
+    while let Some(t) = ty {
+        if let Some(m) = scopes.method_of_type_at(t, at) {
+            let mid = scopes.methods[m];
+            let decl = project.method(mid);
+            let mut locals: Vec<(usize, &crate::java::symbols::LocalVar)> = decl
+                .locals
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| l.scope.start_byte <= at && at < l.scope.end_byte && l.scope.start_byte < paste.start)
+                .collect();
+            // Innermost (latest declared) first, so shadowing keeps the one the paste would see.
+            locals.sort_by_key(|(_, l)| std::cmp::Reverse(l.scope.start_byte));
+            for (i, l) in locals {
+                if seen.insert(l.name.clone()) {
+                    let unused = !used_elsewhere(scopes, mid, Var::Local(mid, i), &l.name, &paste);
+                    out.push(Candidate {
+                        expr: l.name.clone(),
+                        name: l.name.clone(),
+                        source: Source::Local,
+                        ty: l.ty.clone(),
+                        unused,
+                        distance: line.saturating_sub(source.line_of(l.scope.start_byte)),
+                        static_context_ok: true,
+                        constant: false,
+                    });
+                }
+            }
+            for (i, p) in decl.params.iter().enumerate() {
+                if seen.insert(p.name.clone()) {
+                    let unused = !used_elsewhere(scopes, mid, Var::Param(mid, i), &p.name, &paste);
+                    let mut ty = p.ty.clone();
+                    if p.varargs {
+                        ty.dims = ty.dims.max(1);
+                    }
+                    out.push(Candidate {
+                        expr: p.name.clone(),
+                        name: p.name.clone(),
+                        source: Source::Parameter,
+                        ty: Some(ty),
+                        unused,
+                        distance: line.saturating_sub(source.line_of(decl.span.start_byte)),
+                        static_context_ok: true,
+                        constant: false,
+                    });
+                }
+            }
+            if decl.is_static() {
+                static_only = true;
+            }
+        }
+        let id = scopes.types[t];
+        for owner in std::iter::once(id).chain(project.supertypes(id)) {
+            for f in &project.type_decl(owner).fields {
+                if static_only && !f.is_static() {
+                    continue;
+                }
+                if seen.insert(f.name.clone()) {
+                    let shadowed =
+                        scopes.bare(at, &f.name) != Referent::Field(owner, field_index(project, owner, &f.name));
+                    let expr = if shadowed && first_type { format!("this.{}", f.name) } else { f.name.clone() };
+                    if shadowed && !first_type {
+                        continue;
+                    }
+                    out.push(Candidate {
+                        expr,
+                        name: f.name.clone(),
+                        source: if first_type { Source::Field } else { Source::OuterField },
+                        ty: Some(f.ty.clone()),
+                        unused: false,
+                        distance: 0,
+                        static_context_ok: !static_only || f.is_static(),
+                        constant: f.is_static() && f.modifiers.iter().any(|m| m == "final"),
+                    });
+                }
+            }
+            for m in project.methods_of(owner) {
+                let decl = project.method(m);
+                let returns = decl.return_type.as_ref().filter(|r| r.raw != "void");
+                if let Some(r) = returns
+                    && decl.params.is_empty()
+                    && !decl.is_constructor()
+                    && (!static_only || decl.is_static())
+                    && seen.insert(format!("{}()", decl.name))
+                {
+                    out.push(Candidate {
+                        expr: format!("{}()", decl.name),
+                        name: decl.name.clone(),
+                        source: Source::Getter,
+                        ty: Some(r.clone()),
+                        unused: false,
+                        distance: 0,
+                        static_context_ok: true,
+                        constant: false,
+                    });
+                }
+            }
+        }
+        let decl = project.type_decl(id);
+        if decl.modifiers.iter().any(|m| m == "static") || decl.kind != crate::java::symbols::TypeKind::Class {
+            static_only = true;
+        }
+        first_type = false;
+        ty = decl.parent.map(|p| p as usize);
+    }
+    out
+}
+
+fn field_index(project: &Project, owner: TypeId, name: &str) -> usize {
+    project.type_decl(owner).fields.iter().position(|f| f.name == name).unwrap_or(usize::MAX)
+}
+
+/// Whether the variable is read or written anywhere in its method outside the paste.
+fn used_elsewhere(scopes: &Scopes<'_>, method: MethodId, var: Var, name: &str, paste: &std::ops::Range<usize>) -> bool {
+    let decl = scopes.project.method(method);
+    let Some(body) = decl.body else { return false };
+    let source = scopes.source;
+    let text = source.slice(&body);
+    if !crate::text::word_occurrences(text, name).any(|_| true) {
+        return false;
+    }
+    let Some(node) = source.root().descendant_for_byte_range(body.start_byte, body.end_byte) else { return false };
+    let mut used = false;
+    crate::java::syntax::walk(node, &mut |n| {
+        if used {
+            return false;
+        }
+        if n.kind() == "identifier"
+            && !(paste.start <= n.start_byte() && n.end_byte() <= paste.end)
+            && source.text_of(n) == name
+            && matches!(resolve::use_of(n), Use::Bare)
+            && scopes.bare(n.start_byte(), name) == Referent::Var(var)
+        {
+            used = true;
+        }
+        true
+    });
+    used
+}
+
+/// `v.getX()` for the candidate variables `v` of a project type whose no-argument methods have a
+/// name sharing a word with one of `names`.
+pub(crate) fn chains(
+    project: &Project,
+    scopes: &Scopes<'_>,
+    at: usize,
+    base: &[Candidate],
+    names: &[&str],
+) -> Vec<Candidate> {
+    let scope = scopes.type_at(at).map(|t| scopes.types[t].index());
+    let mut out = Vec::new();
+    for c in base.iter().filter(|c| matches!(c.source, Source::Local | Source::Parameter | Source::Field)) {
+        let Some(ty) = c.ty.as_ref().filter(|t| t.dims == 0) else { continue };
+        let Some(id) = project.resolve_type(scopes.file, scope, &ty.raw) else { continue };
+        for owner in std::iter::once(id).chain(project.supertypes(id)) {
+            for m in project.methods_of(owner) {
+                let decl = project.method(m);
+                let Some(r) = decl.return_type.as_ref().filter(|r| r.raw != "void") else { continue };
+                if !decl.params.is_empty() || decl.is_constructor() || decl.is_static() {
+                    continue;
+                }
+                if decl.modifiers.iter().any(|m| m == "private")
+                    && project.top_level_of(owner)
+                        != project.top_level_of(scopes.types[scopes.type_at(at).unwrap_or(0)])
+                {
+                    continue;
+                }
+                let shares = names.iter().any(|n| super::choose::similarity(n, &decl.name) >= 0.5);
+                if shares {
+                    out.push(Candidate {
+                        expr: format!("{}.{}()", c.expr, decl.name),
+                        name: decl.name.clone(),
+                        source: Source::Chain,
+                        ty: Some(r.clone()),
+                        unused: false,
+                        distance: 0,
+                        static_context_ok: true,
+                        constant: false,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+pub fn is_accessor_word(w: &str) -> bool {
+    matches!(w.to_lowercase().as_str(), "get" | "is" | "has" | "to" | "as")
+}
+
+/// The arguments other calls of the file pass where the paste passes `name`: the texts passed
+/// at the same position of a call of the same method with as many arguments, outside the paste,
+/// and the receivers of the same members.
+pub(crate) fn identical_calls(
+    scopes: &Scopes<'_>,
+    name: &Unresolved,
+    paste: &std::ops::Range<usize>,
+) -> Vec<(String, usize)> {
+    let source = scopes.source;
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for m in &scopes.syms.methods {
+        for call in &m.calls {
+            if call.span.start_byte >= paste.start && call.span.end_byte <= paste.end {
+                continue;
+            }
+            if call.kind != CallKind::Method && call.kind != CallKind::New {
+                continue;
+            }
+            let Some(node) = source.root().descendant_for_byte_range(call.span.start_byte, call.span.end_byte) else {
+                continue;
+            };
+            let node = ancestor_with_span(node, call.span.start_byte, call.span.end_byte);
+            for a in &name.arguments {
+                if a.method != call.name || call.arg_count() != Some(a.args) {
+                    continue;
+                }
+                let Some(args) = node.child_by_field_name("arguments") else { continue };
+                let mut cursor = args.walk();
+                let list: Vec<_> = args
+                    .named_children(&mut cursor)
+                    .filter(|c| c.kind() != "line_comment" && c.kind() != "block_comment")
+                    .collect();
+                if let Some(arg) = list.get(a.index) {
+                    out.push((squash(source.text_of(*arg)), source.line_of(call.span.start_byte)));
+                }
+            }
+            if call.kind == CallKind::Method
+                && name.members.contains(&call.name)
+                && let crate::java::symbols::Receiver::Name(r) = &call.receiver
+            {
+                out.push((r.clone(), source.line_of(call.span.start_byte)));
+            }
+        }
+    }
+    out
+}
+
+fn ancestor_with_span(node: tree_sitter::Node<'_>, start: usize, end: usize) -> tree_sitter::Node<'_> {
+    let mut n = node;
+    while !(n.start_byte() == start && n.end_byte() == end) {
+        match n.parent() {
+            Some(p) if p.start_byte() <= start && end <= p.end_byte() => n = p,
+            _ => break,
+        }
+    }
+    n
+}
+
+fn squash(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}

@@ -1,0 +1,210 @@
+//! Code wiring (WIRL's problem): lines pasted into a method name variables that do not exist
+//! where they land, and each must be bound to the right element in scope.
+//!
+//! The pipeline follows WIRL's: a locator ([`locate`]: the names of the paste that nothing in
+//! scope declares, and what each use needs of its value), collectors ([`collect`]: the
+//! variables, fields, getters and chains in scope at the paste; whether each is used elsewhere;
+//! what identical calls elsewhere in the file pass), and a choice ([`choose`]) that binds a name
+//! only when one candidate stands clearly above the rest. A name without a clear winner is left
+//! unbound with its best candidates, for the model (when one is configured, in the agent layer)
+//! or the developer to decide; nothing is guessed silently.
+
+pub mod choose;
+pub mod collect;
+pub mod locate;
+#[cfg(test)]
+mod tests;
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::ChangeSet;
+use super::edit::Edit;
+use super::refusal::{Reason, Refusal};
+use crate::engine::rename::resolve::Scopes;
+use crate::java::project::{FileId, Project};
+pub use choose::{Fit, Scored};
+
+/// How many candidates a report lists per name.
+pub const LISTED: usize = 5;
+
+/// Who chose a binding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Chooser {
+    /// The collected evidence alone.
+    Evidence,
+    /// The model, among the collected candidates.
+    Model,
+}
+
+/// One unresolved name of the paste and what became of it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Binding {
+    pub name: String,
+    /// The lines of its uses.
+    pub lines: Vec<usize>,
+    /// What its uses need, as a phrase: `List<Item>, .size()`.
+    pub needs: String,
+    /// The expression bound to it, if any.
+    pub bound: Option<String>,
+    pub chosen_by: Option<Chooser>,
+    /// Why it is bound, or why not.
+    pub reason: String,
+    /// The best candidates considered, best first.
+    pub candidates: Vec<Scored>,
+    #[serde(skip)]
+    uses: Vec<std::ops::Range<usize>>,
+}
+
+impl Binding {
+    /// Binds the name to `expr`, one of its candidates, as the model chose.
+    pub fn choose(&mut self, expr: &str, why: &str) -> bool {
+        if !self.candidates.iter().any(|c| c.expr == expr) {
+            return false;
+        }
+        self.bound = Some(expr.to_string());
+        self.chosen_by = Some(Chooser::Model);
+        self.reason = format!("the model chose it: {why}");
+        true
+    }
+}
+
+/// The wiring of one paste.
+#[derive(Debug, Clone, Serialize)]
+pub struct Wiring {
+    pub file: PathBuf,
+    pub start_line: usize,
+    pub end_line: usize,
+    /// The enclosing method, as `Class.method(params)`.
+    pub method: String,
+    pub bindings: Vec<Binding>,
+}
+
+impl Wiring {
+    /// The names left unbound.
+    pub fn unbound(&self) -> impl Iterator<Item = &Binding> {
+        self.bindings.iter().filter(|b| b.bound.is_none())
+    }
+
+    /// The paste with every bound name replaced by its binding.
+    pub fn changes(&self, project: &Project, file: FileId) -> Result<ChangeSet, Refusal> {
+        let f = project.file(file).map_err(|e| Refusal::new(Reason::UnreadableFile, e.to_string()))?;
+        let mut changes = ChangeSet::new();
+        let path = project.path(file).to_path_buf();
+        for b in &self.bindings {
+            let Some(expr) = &b.bound else { continue };
+            for u in &b.uses {
+                changes.edit(&path, &f.source.text, Edit::replace(u.clone(), expr.clone()));
+            }
+        }
+        Ok(changes)
+    }
+}
+
+/// Wires lines `start..=end` (1-based) of `file`.
+pub fn wire(project: &Project, file: FileId, start: usize, end: usize) -> Result<Wiring, Refusal> {
+    let f = project.file(file).map_err(|e| Refusal::new(Reason::UnreadableFile, e.to_string()))?;
+    let source = &f.source;
+    let lines = source.line_count();
+    if start == 0 || start > end || end > lines {
+        return Err(Refusal::new(
+            Reason::InvalidLines,
+            format!("lines {start}-{end} are not lines of {} (it has {lines})", project.path(file).display()),
+        ));
+    }
+    let from = source.line_start(start).unwrap_or(0);
+    let to = source.line_start(end + 1).unwrap_or(source.text.len());
+    // The paste starts at its first code, not at the indentation before it.
+    let from = from + source.text[from..to].len() - source.text[from..to].trim_start().len();
+    let scopes = Scopes::of(project, file)
+        .ok_or_else(|| Refusal::new(Reason::UnreadableFile, format!("cannot read {}", project.path(file).display())))?;
+    let method = scopes.method_at(from).filter(|&m| {
+        let body = project.method(m).body;
+        body.is_some_and(|b| b.start_byte < from && to <= b.end_byte + 1)
+    });
+    let Some(method) = method else {
+        return Err(Refusal::new(
+            Reason::LinesOutsideMethod,
+            format!("lines {start}-{end} are not inside the body of a method or constructor"),
+        ));
+    };
+    let paste = from..to;
+    let names = locate::unresolved(&scopes, method, paste.clone());
+    let mut base = collect::candidates(&scopes, from, paste.clone());
+    let wanted: Vec<&str> = names.iter().map(|n| n.name.as_str()).collect();
+    let chained = collect::chains(project, &scopes, from, &base, &wanted);
+    base.extend(chained);
+    let scope = scopes.type_at(from).map(|t| scopes.types[t].index());
+    let resolve = |t: &crate::java::symbols::TypeName| {
+        if t.dims > 0 { None } else { project.resolve_type(file, scope, &t.raw) }
+    };
+    let mut scored: Vec<Vec<Scored>> = names
+        .iter()
+        .map(|n| {
+            let identical = collect::identical_calls(&scopes, n, &paste);
+            choose::score(project, &resolve, n, &base, &identical)
+        })
+        .collect();
+    let decisions = assign(&mut scored);
+    let bindings = names
+        .into_iter()
+        .zip(scored)
+        .zip(decisions)
+        .map(|((n, scored), decision)| {
+            let (bound, reason) = match decision {
+                Ok(i) => (Some(scored[i].expr.clone()), scored[i].evidence.join("; ")),
+                Err(why) => (None, why),
+            };
+            Binding {
+                lines: n
+                    .uses
+                    .iter()
+                    .map(|u| source.line_of(u.start))
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .into_iter()
+                    .collect(),
+                needs: choose::describe(&n.needs),
+                chosen_by: bound.as_ref().map(|_| Chooser::Evidence),
+                bound,
+                reason,
+                candidates: scored.into_iter().take(LISTED).collect(),
+                name: n.name,
+                uses: n.uses,
+            }
+        })
+        .collect();
+    Ok(Wiring {
+        file: project.path(file).to_path_buf(),
+        start_line: start,
+        end_line: end,
+        method: project.method_label(method),
+        bindings,
+    })
+}
+
+/// The decision for each name, two names not bound to one candidate: when two choose the same
+/// expression, the one with the higher score keeps it and the other decides again without it.
+fn assign(scored: &mut [Vec<Scored>]) -> Vec<Result<usize, String>> {
+    let mut decisions: Vec<Result<usize, String>> = scored.iter().map(|s| choose::decide(s)).collect();
+    for _ in 0..scored.len() {
+        let mut clash = None;
+        'find: for i in 0..scored.len() {
+            for j in i + 1..scored.len() {
+                if let (Ok(a), Ok(b)) = (&decisions[i], &decisions[j])
+                    && scored[i][*a].expr == scored[j][*b].expr
+                {
+                    clash = Some(if scored[i][*a].score >= scored[j][*b].score { (j, *b) } else { (i, *a) });
+                    break 'find;
+                }
+            }
+        }
+        let Some((loser, taken)) = clash else { break };
+        let expr = scored[loser][taken].expr.clone();
+        scored[loser].remove(taken);
+        decisions[loser] =
+            choose::decide(&scored[loser]).map_err(|e| format!("{e} (`{expr}` is bound to another name)"));
+    }
+    decisions
+}

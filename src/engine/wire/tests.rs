@@ -1,0 +1,123 @@
+use super::*;
+use crate::java::project::tests::project;
+
+/// Wires the lines of `Shop.java` holding the first and last line containing `// paste`.
+fn wire_shop(text: &str) -> (Wiring, String) {
+    let (_d, p) = project(&[("src/main/java/a/Shop.java", text), ("src/main/java/a/Item.java", ITEM)]);
+    let file = p.file_id(std::path::Path::new("src/main/java/a/Shop.java")).expect("file");
+    let lines: Vec<usize> =
+        text.lines().enumerate().filter(|(_, l)| l.contains("// paste")).map(|(i, _)| i + 1).collect();
+    let w = wire(&p, file, lines[0], *lines.last().expect("marked lines")).expect("wires");
+    let out = w.changes(&p, file).expect("changes").render().expect("renders");
+    let after = out.values().next().cloned().unwrap_or_else(|| text.to_string());
+    (w, after)
+}
+
+const ITEM: &str = "package a;\npublic class Item {\n  private int price;\n  public int getPrice() { return price; }\n  \
+                    public String getName() { return \"\"; }\n}\n";
+
+fn bound<'w>(w: &'w Wiring, name: &str) -> Option<&'w str> {
+    w.bindings
+        .iter()
+        .find(|b| b.name == name)
+        .unwrap_or_else(|| panic!("{name} is not unresolved: {w:#?}"))
+        .bound
+        .as_deref()
+}
+
+#[test]
+fn binds_a_local_by_type_and_name() {
+    let (w, after) = wire_shop(
+        "package a;\nimport java.util.List;\nclass Shop {\n  int total(List<Item> items) {\n    int sum = 0;\n    \
+         for (Item i : lines) { sum += i.getPrice(); } // paste\n    return sum;\n  }\n}\n",
+    );
+    assert_eq!(bound(&w, "lines"), Some("items"), "{w:#?}");
+    assert!(after.contains("for (Item i : items)"), "{after}");
+}
+
+#[test]
+fn binds_an_argument_by_the_parameter_type_of_a_known_method() {
+    let (w, _) = wire_shop(
+        "package a;\nclass Shop {\n  void log(Item item) {}\n  void run(String label, Item current) {\n    \
+         log(it); // paste\n  }\n}\n",
+    );
+    assert_eq!(bound(&w, "it"), Some("current"), "{w:#?}");
+}
+
+#[test]
+fn binds_a_field_and_an_outer_field() {
+    let (w, after) = wire_shop(
+        "package a;\nclass Shop {\n  private final java.util.List<Item> stock = null;\n  class Clerk {\n    \
+         int count() {\n      return stockItems.size(); // paste\n    }\n  }\n}\n",
+    );
+    assert_eq!(bound(&w, "stockItems"), Some("stock"), "{w:#?}");
+    assert!(after.contains("return stock.size();"), "{after}");
+}
+
+#[test]
+fn binds_a_getter_when_no_variable_fits() {
+    let (w, _) = wire_shop(
+        "package a;\nclass Shop {\n  Item current;\n  int price(Item other) { return 0; }\n  Item getSelected() { return current; }\n  \
+         void run(String label) {\n    int p = price(selected); // paste\n  }\n}\n",
+    );
+    let b = w.bindings.iter().find(|b| b.name == "selected").expect("selected");
+    assert!(b.candidates.iter().any(|c| c.expr == "getSelected()"), "{w:#?}");
+    assert_eq!(b.bound.as_deref(), Some("getSelected()"), "{w:#?}");
+}
+
+#[test]
+fn leaves_a_name_unbound_when_nothing_fits() {
+    let (w, after) = wire_shop(
+        "package a;\nclass Shop {\n  void run(String label) {\n    boolean ok = !enabled; // paste\n  }\n}\n",
+    );
+    assert_eq!(bound(&w, "enabled"), None, "{w:#?}");
+    assert!(after.contains("!enabled"), "{after}");
+    assert_eq!(w.unbound().count(), 1);
+}
+
+#[test]
+fn leaves_a_name_unbound_when_two_candidates_tie() {
+    let (w, _) =
+        wire_shop("package a;\nclass Shop {\n  void run(int a, int b) {\n    int c = x + 1; // paste\n  }\n}\n");
+    assert_eq!(bound(&w, "x"), None, "{w:#?}");
+    assert!(w.bindings[0].reason.contains("too"), "{w:#?}");
+}
+
+#[test]
+fn names_declared_in_the_paste_and_types_are_not_unresolved() {
+    let (w, _) = wire_shop(
+        "package a;\nclass Shop {\n  void run(java.util.List<String> names) {\n    \
+         StringBuilder sb = new StringBuilder(); // paste\n    for (String n : names) { sb.append(Math.max(1, n.length())); } // paste\n  }\n}\n",
+    );
+    assert!(w.bindings.is_empty(), "{w:#?}");
+}
+
+#[test]
+fn two_names_are_not_bound_to_one_variable() {
+    let (w, _) = wire_shop(
+        "package a;\nclass Shop {\n  int add(Item first, Item second) { return 0; }\n  void run(Item left, Item right) {\n    \
+         int s = add(leftItem, rightItem); // paste\n  }\n}\n",
+    );
+    assert_eq!(bound(&w, "leftItem"), Some("left"), "{w:#?}");
+    assert_eq!(bound(&w, "rightItem"), Some("right"), "{w:#?}");
+}
+
+#[test]
+fn refuses_lines_outside_a_method() {
+    let text = "package a;\nclass Shop {\n  int x = y;\n}\n";
+    let (_d, p) = project(&[("src/main/java/a/Shop.java", text)]);
+    let file = p.file_id(std::path::Path::new("src/main/java/a/Shop.java")).expect("file");
+    assert_eq!(wire(&p, file, 3, 3).unwrap_err().reason, Reason::LinesOutsideMethod);
+    assert_eq!(wire(&p, file, 3, 9).unwrap_err().reason, Reason::InvalidLines);
+}
+
+#[test]
+fn similarity_reads_words_abbreviations_and_edits() {
+    use choose::similarity;
+    assert_eq!(similarity("order", "order"), 1.0);
+    assert!(similarity("o", "order") > 0.0);
+    assert!(similarity("sb", "stringBuilder") > 0.0);
+    assert!(similarity("lineItems", "items") >= 0.5);
+    assert!(similarity("selected", "getSelected") == 1.0);
+    assert_eq!(similarity("count", "label"), 0.0);
+}
