@@ -62,6 +62,18 @@ pub fn diagnostics(review: &Review) -> String {
     out
 }
 
+/// [`diagnostics`] with, under them, the candidates in scope for each variable the compiler
+/// cannot find (code wiring's collectors), so the repair binds names instead of guessing.
+fn with_candidates(bench: &mut Workbench, review: &Review) -> String {
+    let mut out = diagnostics(review);
+    let wiring = super::tools::wiring::candidates_for(bench, &review.diagnostics);
+    if !wiring.is_empty() {
+        out.push_str("Names the compiler cannot find, and what is in scope there:\n");
+        out.push_str(&wiring);
+    }
+    out
+}
+
 fn stage_label(verdict: &Verdict) -> &'static str {
     match verdict {
         Verdict::Rejected { stage, .. } => stage.label(),
@@ -92,7 +104,7 @@ pub(crate) fn run(run: &mut Run, bench: &mut Workbench, failed: Review) -> Resul
             ("method", &method),
             ("failure", failure_class(&failed.verdict)),
             ("stage", stage_label(&failed.verdict)),
-            ("diagnostics", diagnostics(&failed).trim_end()),
+            ("diagnostics", with_candidates(bench, &failed).trim_end()),
             ("diff", shown.trim_end()),
             ("file", &file.display().to_string()),
             ("class_code", cap(&class_code).trim_end()),
@@ -108,7 +120,7 @@ pub(crate) fn run(run: &mut Run, bench: &mut Workbench, failed: Review) -> Resul
     );
 
     // `current`: the errors as they stand; `before`: as they stood before the last attempt.
-    let mut current = diagnostics(&failed);
+    let mut current = with_candidates(bench, &failed);
     let mut before = current.clone();
     let mut failure = (failure_class(&failed.verdict).to_string(), stage_label(&failed.verdict).to_string());
     let mut last = failed;
@@ -140,7 +152,7 @@ pub(crate) fn run(run: &mut Run, bench: &mut Workbench, failed: Review) -> Resul
             run.session.event("repair", attempt, 0, "verdict", format!("repaired in {attempt} attempt(s)"));
             return Ok((review, attempt));
         }
-        current = diagnostics(&review);
+        current = with_candidates(bench, &review);
         failure = (failure_class(&review.verdict).to_string(), stage_label(&review.verdict).to_string());
         last = review;
     }

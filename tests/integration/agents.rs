@@ -143,10 +143,23 @@ fn b_code_that_does_not_compile_is_repaired_in_two_attempts() {
     let task = analysis[1]["content"].as_str().unwrap();
     assert!(task.contains("fails: **compile error** at the compile stage"), "{task}");
     assert!(task.contains("cannot find symbol") && task.contains("invoce"), "{task}");
+    // Code wiring's candidates under the diagnostic: the Repair agent binds the name, not guesses it.
+    assert!(task.contains("`invoce` is not declared there; most likely `invoice`"), "{task}");
     assert_eq!(
         r[2].tool_names(),
-        ["get_file_content", "get_class_info", "get_method", "get_callers_and_callees", "write_file", "finish"]
+        [
+            "get_file_content",
+            "get_class_info",
+            "get_method",
+            "get_callers_and_callees",
+            "wire_code",
+            "write_file",
+            "finish"
+        ]
     );
+    // The Developer's `write_file` already said so.
+    let wrote = tool_results(&r[1]);
+    assert!(wrote[0].contains("`invoce`") && wrote[0].contains("`invoice`"), "{wrote:?}");
     // The reflection: errors before and after the patch, no tools.
     let reflect = r[4].last_content();
     assert!(reflect.contains("## Attempt 1 of 20 failed"), "{reflect}");

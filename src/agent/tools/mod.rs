@@ -9,6 +9,8 @@
 //! The engine tools take the fields of a refactoring spec (issue 3) and answer with the diff, or
 //! with the engine's refusal (its reason code and sentence), so the model can choose again.
 
+pub mod wiring;
+
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Component, Path, PathBuf};
 
@@ -393,13 +395,19 @@ impl<'a> Workbench<'a> {
         let rel = self.confine(&a.path, false)?;
         let lines = a.content.lines().count();
         let mut note = String::new();
-        if rel.extension().is_some_and(|e| e == "java") {
+        let old = self.text(&rel).unwrap_or_default();
+        let java = rel.extension().is_some_and(|e| e == "java");
+        if java {
             let parsed = crate::java::SourceFile::parse(rel.clone(), a.content.clone());
             if let Some(e) = parsed.syntax_error() {
                 note = format!(" Warning: it does not parse: line {}:{} near `{}`", e.line, e.column, e.snippet);
             }
         }
+        let new = a.content.clone();
         self.set(rel.clone(), a.content);
+        if java && note.is_empty() {
+            note = wiring::unresolved_note(self, &rel, &old, &new);
+        }
         if !self.written.contains(&rel) {
             self.written.push(rel.clone());
         }
@@ -430,6 +438,7 @@ impl ToolHost for Workbench<'_> {
             "get_type_hierarchy" => self.get_type_hierarchy(args),
             "search_similar_refactorings" => self.search(args),
             "write_file" => self.write_file(args),
+            "wire_code" => wiring::wire_code(self, args),
             "extract_method" => self.engine(RefactoringKind::ExtractMethod, args),
             "inline_method" => self.engine(RefactoringKind::InlineMethod, args),
             "move_method" => self.engine(RefactoringKind::MoveMethod, args),
@@ -443,7 +452,7 @@ impl ToolHost for Workbench<'_> {
 }
 
 const REPAIR_TOOLS: &[&str] =
-    &["get_file_content", "get_class_info", "get_method", "get_callers_and_callees", "write_file"];
+    &["get_file_content", "get_class_info", "get_method", "get_callers_and_callees", "wire_code", "write_file"];
 
 /// Every tool, in the order the model sees them.
 pub fn specs() -> Vec<ToolSpec> {
@@ -540,6 +549,14 @@ pub fn specs() -> Vec<ToolSpec> {
             "Engine: move a method, then rename it.",
             json!({"target": target, "to": to, "new_name": name, "keep_delegate": keep}),
             &["to", "new_name"],
+        ),
+        tool(
+            "wire_code",
+            "Bind the names of pasted or moved lines that nothing in scope declares to the variables, fields and getters in \
+             scope (by type, role, name and use); the clear bindings are written to the scratch copy, the others listed with \
+             their candidates.",
+            json!({"path": {"type": "string"}, "start_line": {"type": "integer", "minimum": 1}, "end_line": {"type": "integer", "minimum": 1}}),
+            &["path", "start_line", "end_line"],
         ),
         tool(
             "write_file",

@@ -131,3 +131,38 @@ fn context_tools_answer() {
     let names: Vec<String> = b.specs().into_iter().map(|s| s.name).collect();
     assert_eq!(names, REPAIR_TOOLS);
 }
+
+#[test]
+fn written_lines_that_do_not_resolve_are_reported_and_wire_code_binds_them() {
+    let dir = demo();
+    let mut b = bench(dir.path(), &NoExamples);
+    let text = std::fs::read_to_string(dir.path().join(ISSUE)).unwrap();
+    let pasted =
+        text.replacen("        invoice.cancel();\n", "        invoice.cancel();\n        repo.save(invoice);\n", 1);
+    let line = pasted.lines().position(|l| l.contains("repo.save")).unwrap() + 1;
+    let out = b.call("write_file", &json!({"path": ISSUE, "content": pasted})).unwrap();
+    assert!(out.contains("`repo`") && out.contains("bound to `repository`"), "{out}");
+    assert!(
+        b.text(Path::new(ISSUE)).unwrap().contains("        repo.save(invoice);"),
+        "write_file writes what it is given"
+    );
+    let out = b.call("wire_code", &json!({"path": ISSUE, "start_line": line, "end_line": line})).unwrap();
+    assert!(out.contains("bound to `repository`"), "{out}");
+    let now = b.text(Path::new(ISSUE)).unwrap();
+    assert!(now.contains("        repository.save(invoice);\n        repository.save(invoice);"), "{now}");
+    let out = b.call("wire_code", &json!({"path": ISSUE, "start_line": line, "end_line": line})).unwrap();
+    assert!(out.contains("nothing to wire"), "{out}");
+    // The Repair agent's view of javac's error on such a line.
+    let d = crate::build::Diagnostic {
+        file: ISSUE.into(),
+        line: 1,
+        column: None,
+        message: "cannot find symbol\n  symbol:   variable repo".into(),
+        source_line: None,
+    };
+    let mut b = bench(dir.path(), &NoExamples);
+    b.call("write_file", &json!({"path": ISSUE, "content": pasted})).unwrap();
+    let d = crate::build::Diagnostic { line, ..d };
+    let lines = wiring::candidates_for(&mut b, &[d]);
+    assert!(lines.contains("`repo` is not declared there; most likely `repository`"), "{lines}");
+}
