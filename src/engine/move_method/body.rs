@@ -25,6 +25,8 @@ pub(super) struct Member {
     pub(super) instance: bool,
     /// What another class's member must match to stand for it.
     pub(super) shape: Shape,
+    /// The bytes of the name as written at this use (the `x` of `this.x`).
+    pub(super) at: std::ops::Range<usize>,
 }
 
 /// A member's kind with what identifies it beyond its name.
@@ -63,6 +65,9 @@ pub(super) struct Rewriter<'m, 'p> {
     pub(super) recursive: Vec<Node<'p>>,
     /// The line of the first `this` used as a value (not to reach a member), if any.
     pub(super) bare_this: Option<usize>,
+    /// Names the body reads that the destination calls otherwise, bound to the destination's
+    /// equivalent member (code wiring): `old → new`, for the result's notes.
+    pub(super) wired: Vec<String>,
 }
 
 impl<'m, 'p> Rewriter<'m, 'p> {
@@ -121,6 +126,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
             static_imports: BTreeSet::new(),
             recursive: Vec::new(),
             bare_this: None,
+            wired: Vec::new(),
         }
     }
 
@@ -500,6 +506,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
             simple: d.name.clone(),
             instance: !d.is_static(),
             shape: Shape::Method(d.erased_params()),
+            at: at.byte_range(),
         });
     }
 
@@ -526,6 +533,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
             simple: f.name.clone(),
             instance: !f.is_static(),
             shape: Shape::Field(f.ty.text.clone()),
+            at: at.child_by_field_name("field").unwrap_or(at).byte_range(),
         }
     }
 

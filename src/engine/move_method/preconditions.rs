@@ -3,7 +3,7 @@
 
 use super::body::{Member, Rewriter, Shape};
 use super::{Destination, Mover, Via, Vis, Widening, refuse};
-use crate::engine::{Reason, Refusal};
+use crate::engine::{Edit, Reason, Refusal};
 use crate::java::calls::Resolution;
 use crate::java::project::{MethodId, TypeId};
 use crate::java::symbols::TypeKind;
@@ -480,6 +480,7 @@ impl<'p> Mover<'p> {
             return Err(used(format!("`this` as a value (line {line})")));
         }
         let dest_side: Vec<TypeId> = std::iter::once(dest).chain(project.supertypes(dest)).collect();
+        let mut wired: Vec<(std::ops::Range<usize>, String, String)> = Vec::new();
         for m in rw.members.iter().filter(|m| m.instance) {
             let inherited = dest_side.contains(&m.owner);
             // A test may use the destination's equivalent; a pulled-up method reads what its
@@ -505,7 +506,25 @@ impl<'p> Mover<'p> {
                         })
                 });
             if !inherited && !same && !dispatched {
-                return Err(used(format!("`{}` of `{}` (line {})", m.name, project.qualified_name(m.owner), m.line)));
+                // Code wiring: the destination's own field of the same type and meaning.
+                match self.equivalent_field(m, &dest_side) {
+                    Some(name) => wired.push((m.at.clone(), m.simple.clone(), name)),
+                    None => {
+                        return Err(used(format!(
+                            "`{}` of `{}` (line {})",
+                            m.name,
+                            project.qualified_name(m.owner),
+                            m.line
+                        )));
+                    }
+                }
+            }
+        }
+        for (at, old, new) in wired {
+            rw.edits.push(Edit::replace(at, new.clone()));
+            let note = format!("`{old}` → the destination's `{new}` (same type, related name)");
+            if !rw.wired.contains(&note) {
+                rw.wired.push(note);
             }
         }
         // Every use goes to the destination's own member again: undo `this` → `source` and the
@@ -520,6 +539,33 @@ impl<'p> Mover<'p> {
         rw.needs_source = false;
         rw.members.retain(|m| !m.instance);
         Ok(())
+    }
+
+    /// The field of the destination side (`dest_side`: the destination and its supertypes) that
+    /// stands for the source's field `m`: an instance field declared with the same type whose
+    /// name is related to `m`'s (code wiring's name similarity), or the only one of that type.
+    /// A test moved between test classes keeps reading its fixture this way (`server` →
+    /// `mockServer`). Pulled-up methods never take another member's place.
+    fn equivalent_field(&self, m: &Member, dest_side: &[TypeId]) -> Option<String> {
+        let Shape::Field(ty) = &m.shape else { return None };
+        if self.pull_up.is_some() {
+            return None;
+        }
+        let project = self.project;
+        let same_type: Vec<&str> = dest_side
+            .iter()
+            .flat_map(|&t| project.type_decl(t).fields.iter())
+            .filter(|f| !f.is_static() && f.ty.text == *ty)
+            .map(|f| f.name.as_str())
+            .collect();
+        let mut scored: Vec<(f64, &str)> =
+            same_type.iter().map(|n| (crate::engine::wire::choose::similarity(&m.simple, n), *n)).collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        match scored.as_slice() {
+            [(s, only)] if *s >= 0.3 || same_type.len() == 1 => Some(only.to_string()),
+            [(best, name), (next, _), ..] if *best >= 0.5 && best - next >= 0.3 => Some(name.to_string()),
+            _ => None,
+        }
     }
 
     /// A method of the same name and parameter types as `m` in a supertype or subtype of its

@@ -504,3 +504,35 @@ fn refused_spec(files: &[(&str, &str)], method: &str, spec: &MoveSpec) -> Refusa
     let id = p.methods_in(fid).unwrap().into_iter().find(|&m| p.method(m).name == method).unwrap();
     plan(&p, id, spec).expect_err("refused")
 }
+
+#[test]
+fn a_test_method_reads_the_destination_s_equivalent_fixture_field() {
+    let src = "package a;\n\nimport org.junit.Test;\n\npublic class Src {\n    Server server = new Server();\n\n    @Test\n    public void pings() {\n        if (!server.ping() || !this.server.ping()) {\n            throw new AssertionError();\n        }\n    }\n}\n";
+    let server = "package a;\n\npublic class Server {\n    public boolean ping() {\n        return true;\n    }\n}\n";
+    // Same type, a related name: the body reads the destination's field.
+    let dest =
+        "package a;\n\npublic class OtherTest {\n    Server mockServer = new Server();\n    String label = \"x\";\n}\n";
+    let files = [("src/a/Src.java", src), ("src/a/Server.java", server), ("src/a/OtherTest.java", dest)];
+    let (_dir, p) = project(&files);
+    let fid = p.file_id(Path::new("src/a/Src.java")).unwrap();
+    let id = p.methods_in(fid).unwrap().into_iter().find(|&m| p.method(m).name == "pings").unwrap();
+    let done = plan(&p, id, &MoveSpec::new("class:a.OtherTest".parse().unwrap())).unwrap();
+    let out = done.changes.render().unwrap();
+    let after = &out[Path::new("src/a/OtherTest.java")];
+    assert!(after.contains("        if (!mockServer.ping() || !this.mockServer.ping()) {"), "{after}");
+    assert!(
+        done.changes.notes.iter().any(|n| n.contains("wired: `server` → the destination's `mockServer`")),
+        "{:?}",
+        done.changes.notes
+    );
+    // Two fields of the type with unrelated names: nothing says which, so it is refused.
+    let two = "package a;\n\npublic class OtherTest {\n    Server primary = new Server();\n    Server backup = new Server();\n}\n";
+    assert_refused(
+        &[("src/a/Src.java", src), ("src/a/Server.java", server), ("src/a/OtherTest.java", two)],
+        "src/a/Src.java",
+        "pings",
+        "class:a.OtherTest",
+        "source_state_used",
+        "`server` of `a.Src`",
+    );
+}
