@@ -27,20 +27,7 @@ fn main() {
     for o in &outcomes {
         totals.add(o);
         if show.as_deref() == Some(o.project.as_str()) {
-            for c in &o.cases {
-                println!("--- {}\n{}", c.label, c.paste);
-                for (p, a, b, bindable) in &c.truths {
-                    let mark = match b {
-                        Some(b) if b.trim_start_matches("this.") == a.trim_start_matches("this.") => "ok   ",
-                        Some(_) => "WRONG",
-                        None => "unbnd",
-                    };
-                    println!("   {mark} {p} -> {a} (bound {b:?}, bindable {bindable})");
-                }
-                for c in &c.considered {
-                    println!("      {c}");
-                }
-            }
+            print_cases(o);
         }
     }
     let line = |c: Counts| {
@@ -82,7 +69,40 @@ fn main() {
         println!("  both halves: {}", line(totals.over(&[], fam)));
     }
     println!("{} commits in {:.2}s wall", commits.len(), wall.as_secs_f64());
+    // PureRefactor's records: a third set, neither half.
+    let mut records = Totals::default();
+    for (project, path) in mantra::dataset::pure_refactor_files(&shared).unwrap_or_else(|e| panic!("{e}")) {
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let list: Vec<serde_json::Value> =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let o = wire_eval::run_records(&project, &list);
+        if show.as_deref() == Some(project.as_str()) {
+            print_cases(&o);
+        }
+        records.add(&o);
+    }
+    println!("pure-refactor (hibernate-orm, hibernate-search, pmd; Extract and Inline Method records):");
+    println!("  inline: {}", line(records.over(&[], &[Family::Inline])));
+    println!("  extract: {}", line(records.over(&[], &[Family::Extract])));
+    println!("  all: {}", line(records.over(&[], &[Family::Inline, Family::Extract])));
     speed();
+}
+
+fn print_cases(o: &wire_eval::Outcome) {
+    for c in &o.cases {
+        println!("--- {}\n{}", c.label, c.paste);
+        for (p, a, b, bindable) in &c.truths {
+            let mark = match b {
+                Some(b) if b.trim_start_matches("this.") == a.trim_start_matches("this.") => "ok   ",
+                Some(_) => "WRONG",
+                None => "unbnd",
+            };
+            println!("   {mark} {p} -> {a} (bound {b:?}, bindable {bindable})");
+        }
+        for c in &c.considered {
+            println!("      {c}");
+        }
+    }
 }
 
 /// A 2,000-line class whose last method holds a 50-line paste naming variables it does not have.

@@ -109,41 +109,40 @@ struct Job {
     caller: String,
 }
 
+/// The job a label describes, for the four types whose cases are pastes of a callee.
+fn job_of(d: &str) -> Option<Job> {
+    use RefactoringType as T;
+    let t = [T::InlineMethod, T::MoveAndInlineMethod, T::ExtractMethod, T::ExtractAndMoveMethod]
+        .into_iter()
+        .find(|t| d.starts_with(t.display_name()))?;
+    let s = subject_of(t, d)?;
+    let label = d.to_string();
+    Some(match t {
+        T::InlineMethod | T::MoveAndInlineMethod => Job {
+            family: Family::Inline,
+            label,
+            callee_class: s.class,
+            callee: s.method,
+            signature: Some(s.signature),
+            caller_class: s.other_class,
+            caller: s.other_method,
+        },
+        _ => Job {
+            family: Family::Extract,
+            label,
+            callee_class: s.other_class,
+            callee: s.other_method,
+            signature: None,
+            caller_class: s.class,
+            caller: s.method,
+        },
+    })
+}
+
 /// Builds and wires the cases of one commit.
 pub fn run(commit: &Commit) -> Outcome {
-    use RefactoringType as T;
     let mut out = Outcome { project: commit.project.clone(), ..Outcome::default() };
-    let jobs: Vec<Job> = commit
-        .expected
-        .iter()
-        .filter_map(|d| {
-            let t = [T::InlineMethod, T::MoveAndInlineMethod, T::ExtractMethod, T::ExtractAndMoveMethod]
-                .into_iter()
-                .find(|t| d.starts_with(t.display_name()))?;
-            let s = subject_of(t, d)?;
-            let label = d.clone();
-            Some(match t {
-                T::InlineMethod | T::MoveAndInlineMethod => Job {
-                    family: Family::Inline,
-                    label,
-                    callee_class: s.class,
-                    callee: s.method,
-                    signature: Some(s.signature),
-                    caller_class: s.other_class,
-                    caller: s.other_method,
-                },
-                _ => Job {
-                    family: Family::Extract,
-                    label,
-                    callee_class: s.other_class,
-                    callee: s.other_method,
-                    signature: None,
-                    caller_class: s.class,
-                    caller: s.method,
-                },
-            })
-        })
-        .collect();
+    let jobs: Vec<Job> = commit.expected.iter().filter_map(|d| job_of(d)).collect();
     if jobs.is_empty() {
         return out;
     }
@@ -158,32 +157,68 @@ pub fn run(commit: &Commit) -> Outcome {
             counts.skipped += 1;
             continue;
         };
-        let callees: Vec<MethodId> = methods_named(project, &job.callee_class, &job.callee)
-            .into_iter()
-            .filter(|&m| job.signature.as_deref().is_none_or(|sig| signature_fits(project, m, sig)))
-            .collect();
-        let mut built = 0;
-        for caller in methods_named(project, &job.caller_class, &job.caller) {
-            for callee in &callees {
-                let arity = project.method(*callee).params.len();
-                let calls = project.method(caller).calls.iter().enumerate().filter(|(_, c)| {
-                    c.kind == CallKind::Method
-                        && c.name == job.callee
-                        && c.arg_count() == Some(arity)
-                        && (job.callee_class != job.caller_class
-                            || matches!(c.receiver, Receiver::Implicit | Receiver::This))
-                });
-                for (call, _) in calls {
-                    if let Some(case) = paste_case(project, *callee, caller, call, &job.label) {
-                        built += 1;
-                        counts.cases += 1;
-                        score(counts, &case);
-                        out.cases.push(case);
-                    }
+        let built = run_job(project, &job, counts, &mut out.cases);
+        if built == 0 {
+            counts.skipped += 1;
+        }
+    }
+    out
+}
+
+/// Pastes the callee of `job` at each of its calls in the caller; the number of cases built.
+fn run_job(project: &Project, job: &Job, counts: &mut Counts, cases: &mut Vec<Case>) -> usize {
+    let callees: Vec<MethodId> = methods_named(project, &job.callee_class, &job.callee)
+        .into_iter()
+        .filter(|&m| job.signature.as_deref().is_none_or(|sig| signature_fits(project, m, sig)))
+        .collect();
+    let mut built = 0;
+    for caller in methods_named(project, &job.caller_class, &job.caller) {
+        for callee in &callees {
+            let arity = project.method(*callee).params.len();
+            let calls = project.method(caller).calls.iter().enumerate().filter(|(_, c)| {
+                c.kind == CallKind::Method
+                    && c.name == job.callee
+                    && c.arg_count() == Some(arity)
+                    && (job.callee_class != job.caller_class
+                        || matches!(c.receiver, Receiver::Implicit | Receiver::This))
+            });
+            for (call, _) in calls {
+                if let Some(case) = paste_case(project, *callee, caller, call, &job.label) {
+                    built += 1;
+                    counts.cases += 1;
+                    score(counts, &case);
+                    cases.push(case);
                 }
             }
         }
-        if built == 0 {
+    }
+    built
+}
+
+/// The cases of PureRefactor's records (`../shared/data/pure-refactor/`) of one project: Extract
+/// Method records on the file after the commit, Inline Method records on the file before it
+/// (both methods are in that one file). A third set, outside both halves of the oracle.
+pub fn run_records(project: &str, records: &[serde_json::Value]) -> Outcome {
+    let mut out = Outcome { project: project.to_string(), ..Outcome::default() };
+    let Ok(empty) = crate::workspace::TempPath::dir("mantra-wire-eval") else { return out };
+    for r in records {
+        let kind = r["type"].as_str().unwrap_or_default();
+        let (side, path) = match kind {
+            "Extract Method" => ("sourceCodeAfterForWhole", "filePathAfter"),
+            "Inline Method" => ("sourceCodeBeforeForWhole", "filePathBefore"),
+            _ => continue,
+        };
+        let description = r["description"].as_str().unwrap_or_default().replace('\t', " ");
+        let (Some(job), Some(text), Some(rel)) = (job_of(&description), r[side].as_str(), r[path].as_str()) else {
+            continue;
+        };
+        let counts = if job.family == Family::Inline { &mut out.inline } else { &mut out.extract };
+        let overlay = std::iter::once((std::path::PathBuf::from(rel), text.to_string())).collect();
+        let Ok(p) = Project::open_with_overlay(empty.path(), overlay) else {
+            counts.skipped += 1;
+            continue;
+        };
+        if run_job(&p, &job, counts, &mut out.cases) == 0 {
             counts.skipped += 1;
         }
     }

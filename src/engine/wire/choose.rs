@@ -74,12 +74,15 @@ pub fn score(
         if fit >= Fit::Assignable {
             evidence.push(format!("type {} fits {}", c.ty.as_ref().map_or("?", |t| &t.text), describe(&name.needs)));
         }
-        let by_name = similarity(&name.name, &c.name);
+        // The words of the candidate's type (type arguments included: `List<Item>`), which a
+        // name often adds to the variable's own (`leftItem` for `left: Item`).
+        let type_words: Vec<String> = c.ty.as_ref().map(|t| type_identifiers(&t.text)).unwrap_or_default();
+        let by_name = similarity(&name.name, &c.name).max(similarity_without(&name.name, &type_words, &c.name));
         if by_name > 0.0 {
             score += 3.0 * by_name;
             evidence.push(format!("name similarity {by_name:.2}"));
         }
-        let by_type = c.ty.as_ref().map_or(0.0, |ty| similarity(&name.name, ty.simple()));
+        let by_type = type_words.iter().map(|t| similarity(&name.name, t)).fold(0.0, f64::max);
         if by_type > 0.0 {
             score += 2.0 * by_type;
             evidence.push(format!("type name similarity {by_type:.2}"));
@@ -613,6 +616,33 @@ fn jdk_subtype(have: &str, want: &str) -> bool {
     supers.contains(&want)
 }
 
+/// The type names written in a declared type: `Map<String, List<Item>>` → `Map`, `String`,
+/// `List`, `Item`.
+fn type_identifiers(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
+        .map(str::to_string)
+        .collect()
+}
+
+/// [`similarity`] of `name` without the words of `types` (when some words remain) to `other`.
+fn similarity_without(name: &str, types: &[String], other: &str) -> f64 {
+    let type_words: Vec<String> =
+        types.iter().flat_map(|t| crate::text::identifier_words(t)).map(|w| singular(&w.to_lowercase())).collect();
+    let words = crate::text::identifier_words(name);
+    let kept: Vec<&String> = words.iter().filter(|w| !type_words.contains(&singular(&w.to_lowercase()))).collect();
+    if kept.is_empty() || kept.len() == words.len() {
+        return 0.0;
+    }
+    let rest: String = kept.iter().map(|w| w.as_str()).collect::<Vec<_>>().join("_");
+    similarity(&rest, other)
+}
+
+/// A word without a plural `s`: `items` → `item`.
+fn singular(w: &str) -> String {
+    w.strip_suffix('s').filter(|s| s.len() >= 3).unwrap_or(w).to_string()
+}
+
 /// `MAX_SIZE`: upper case words joined by `_`.
 fn is_constant_name(name: &str) -> bool {
     name.chars().any(char::is_uppercase) && !name.chars().any(char::is_lowercase)
@@ -646,7 +676,12 @@ pub fn similarity(name: &str, other: &str) -> f64 {
             b.iter().any(|v| w.len() >= 3 && v.len() >= 3 && (v.starts_with(w.as_str()) || w.starts_with(v.as_str())))
         })
         .count();
-    let by_words = (common as f64 + 0.8 * prefixed as f64) / a.len().max(b.len()) as f64;
+    let mut by_words = (common as f64 + 0.8 * prefixed as f64) / a.len().max(b.len()) as f64;
+    // The last word of a Java name is its head noun: `templateOrder` and `templateString` share a
+    // modifier but name different things, `fencingPath` and `fencingNodePath` the same thing.
+    if (a.len() > 1 || b.len() > 1) && a.last().map(|w| singular(w)) != b.last().map(|w| singular(w)) {
+        by_words *= 0.5;
+    }
     let distance = crate::java::target::edit_distance(&ja, &jb);
     let longest = ja.chars().count().max(jb.chars().count());
     let by_edit = if longest >= 4 { (1.0 - distance as f64 / longest as f64 - 0.3).max(0.0) / 0.7 } else { 0.0 };

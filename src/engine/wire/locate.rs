@@ -52,7 +52,8 @@ pub struct Unresolved {
     /// A member name the name is the receiver of (`x.foo()` → `foo`), for identical receivers.
     pub members: Vec<String>,
     /// The other operand of a comparison, an arithmetic operation or an assignment the name is
-    /// part of: binding the name to it would make `x < x` or `x = x`.
+    /// part of, and the other arguments and the receiver of a call it is an argument of: binding
+    /// the name to one would make `x < x`, `x = x` or `x.get(x)`.
     pub other_operands: Vec<String>,
 }
 
@@ -179,6 +180,16 @@ fn role(project: &Project, scopes: &Scopes<'_>, method: MethodId, node: Node<'_>
             };
             if let Some(name) = name {
                 out.arguments.push(ArgumentOf { method: name, args: args.len(), index });
+            }
+            // The call's other arguments and its receiver: `props.get(key)` does not read `props`
+            // for `key`.
+            for (i, a) in args.iter().enumerate() {
+                if i != index {
+                    out.other_operands.push(text(*a));
+                }
+            }
+            if let Some(receiver) = call.child_by_field_name("object") {
+                out.other_operands.push(text(receiver));
             }
             if let Some(ty) = parameter_type(project, method, call, index, args.len()) {
                 out.needs.push(Need::Type(ty));
