@@ -225,6 +225,45 @@ pub fn run_records(project: &str, records: &[serde_json::Value]) -> Outcome {
     out
 }
 
+/// Cases from a whole project (a real repository at one commit): every private method with
+/// parameters, pasted at each of its calls in its own class, as if inlined by hand. With every
+/// file present, the types and getters the oracle's snapshots lack are known.
+pub fn run_project(name: &str, project: &Project) -> Outcome {
+    let mut out = Outcome { project: name.to_string(), ..Outcome::default() };
+    let files: Vec<_> = project.file_ids().collect();
+    for file in files {
+        let Ok(methods) = project.methods_in(file) else { continue };
+        for m in methods {
+            let d = project.method(m);
+            if d.params.is_empty()
+                || d.body.is_none()
+                || d.is_constructor()
+                || !d.modifiers.iter().any(|k| k == "private")
+            {
+                continue;
+            }
+            let owner = project.owner(m);
+            let class = project.qualified_name(owner);
+            for caller in project.methods_of(owner) {
+                if caller == m {
+                    continue;
+                }
+                let job = Job {
+                    family: Family::Inline,
+                    label: format!("{}#{} pasted into {}", class, d.name, project.method(caller).name),
+                    callee_class: class.clone(),
+                    callee: d.name.clone(),
+                    signature: Some(format!("{}({})", d.name, d.erased_params().join(","))),
+                    caller_class: class.clone(),
+                    caller: project.method(caller).name.clone(),
+                };
+                run_job(project, &job, &mut out.inline, &mut out.cases);
+            }
+        }
+    }
+    out
+}
+
 fn score(counts: &mut Counts, case: &Case) {
     counts.unscored += case.unscored;
     for (_, arg, bound, bindable) in &case.truths {

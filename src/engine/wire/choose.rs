@@ -104,7 +104,7 @@ pub fn score(
             _ => {}
         }
         // A method to call is a weaker guess than a variable: it needs a type that fits.
-        if matches!(c.source, Source::Getter | Source::Chain) && (fit < Fit::Assignable || by_name < 0.5) {
+        if matches!(c.source, Source::Getter | Source::Chain) && (fit < Fit::Assignable || by_name < 0.8) {
             continue;
         }
         // A constant rarely stands for a variable's name.
@@ -684,7 +684,12 @@ pub fn similarity(name: &str, other: &str) -> f64 {
     }
     let distance = crate::java::target::edit_distance(&ja, &jb);
     let longest = ja.chars().count().max(jb.chars().count());
-    let by_edit = if longest >= 4 { (1.0 - distance as f64 / longest as f64 - 0.3).max(0.0) / 0.7 } else { 0.0 };
+    // Edit distance says little about short words (`next`, `text`) or words that start apart.
+    let by_edit = if longest >= 6 && ja.chars().next() == jb.chars().next() {
+        (1.0 - distance as f64 / longest as f64 - 0.3).max(0.0) / 0.7
+    } else {
+        0.0
+    };
     let initials = |ws: &[String]| ws.iter().filter_map(|w| w.chars().next()).collect::<String>();
     let abbreviation = if (ja.len() <= 3 && (ja == initials(&b) || (ja.len() == 1 && jb.starts_with(&ja))))
         || (jb.len() <= 3 && (jb == initials(&a) || (jb.len() == 1 && ja.starts_with(&jb))))
