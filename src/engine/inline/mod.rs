@@ -117,10 +117,24 @@ pub fn inline_method_in_project(project: &Project, method: MethodId, spec: &Inli
 }
 
 /// The files that can refer to `method`: its own and every file whose text mentions its name,
-/// test sources included, with their project ids.
+/// test sources included, where Java lets them call it, with their project ids.
 fn files_mentioning(project: &Project, method: MethodId) -> Result<(Vec<SourceFile>, Vec<FileId>), Refusal> {
     let own = method.file();
-    let mut ids = project.files_containing(&project.method(method).name);
+    let decl = project.method(method);
+    let owner = project.owner(method);
+    let mut ids = project.files_containing(&decl.name);
+    // Java's access rules bound where a call can be: a private method's in its own file (its
+    // top-level class), a package-private class member's in its package.
+    let has = |m: &str| decl.modifiers.iter().any(|x| x == m);
+    let in_interface = project.type_decl(owner).kind == crate::java::symbols::TypeKind::Interface;
+    if has("private") {
+        ids.retain(|&id| id == own);
+    } else if !has("public") && !has("protected") && !in_interface {
+        let package = project.package_of(owner).to_string();
+        ids.retain(|&id| {
+            id == own || project.file(id).is_ok_and(|f| f.symbols.package.as_deref().unwrap_or("") == package)
+        });
+    }
     if !ids.contains(&own) {
         ids.push(own);
     }

@@ -574,3 +574,20 @@ fn a_shadowing_parameter_in_an_anonymous_class_does_not_crash_the_inline() {
     let src = "class A {\n    interface L { void on(String request); }\n    void add(L l) {}\n\n    void start(String request) {\n        go(request, null);\n    }\n\n    void go(String request, Runnable upgrade) {\n        if (upgrade != null) {\n            add(new L() {\n                public void on(String request) {\n                    upgrade.run();\n                    System.out.println(request);\n                }\n            });\n        }\n        System.out.println(request);\n    }\n}\n";
     assert_eq!(refusal(src, "go"), "overlapping_edits");
 }
+
+#[test]
+fn only_the_files_java_lets_call_the_method_are_searched() {
+    // A call the model cannot type (`h.norm(3)` on a `var`) of a same-named method elsewhere would be a
+    // doubt; it cannot reach a private method of another file, nor a package-private one of
+    // another package.
+    let other = "package b;\n\nclass Other {\n    int use(Object o) {\n        var h = make();\n        return h.norm(3);\n    }\n\n    static Other make() {\n        return null;\n    }\n\n    int norm(int x) {\n        return x;\n    }\n}\n";
+    for modifier in ["private ", ""] {
+        let own = format!(
+            "package a;\n\nclass Calc {{\n    int f(int a) {{\n        return norm(a) + 1;\n    }}\n\n    {modifier}int norm(int x) {{\n        return x * 2;\n    }}\n}}\n"
+        );
+        let out = run_project(&[("a/Calc.java", &own), ("b/Other.java", other)], "Calc", "norm", None)
+            .unwrap_or_else(|r| panic!("{modifier:?}: refused: {r:?}"));
+        assert!(out.iter().all(|(p, _)| p == "a/Calc.java"), "{out:?}");
+        assert!(out[0].1.contains("return a * 2 + 1;"), "{out:?}");
+    }
+}
