@@ -30,22 +30,7 @@ fn main() {
             print_cases(o);
         }
     }
-    let line = |c: Counts| {
-        format!(
-            "precision {:.3} ({}/{}, {} wrong where the argument is computed), recall {:.3} of {} bindable, {:.3} of all {}; {} cases, {} labels skipped, {} unscored bindings",
-            c.precision(),
-            c.correct,
-            c.correct + c.wrong,
-            c.wrong_computed,
-            c.recall(),
-            c.bindable,
-            c.recall_all(),
-            c.truths,
-            c.cases,
-            c.skipped,
-            c.unscored
-        )
-    };
+    let line = |c: Counts| c.line();
     let families: [(&str, &[Family]); 3] = [
         ("inline labels", &[Family::Inline]),
         ("extract labels", &[Family::Extract]),

@@ -27,17 +27,5 @@ fn main() {
             }
         }
     }
-    println!(
-        "{name}: {} cases; precision {:.3} ({}/{}, {} wrong where the argument is computed); recall {:.3} of {} bindable, {:.3} of all {}; {:.1}s",
-        c.cases,
-        c.precision(),
-        c.correct,
-        c.correct + c.wrong,
-        c.wrong_computed,
-        c.recall(),
-        c.bindable,
-        c.recall_all(),
-        c.truths,
-        start.elapsed().as_secs_f64()
-    );
+    println!("{name}: {}; {:.1}s", c.line(), start.elapsed().as_secs_f64());
 }

@@ -350,15 +350,9 @@ pub struct RenameArgs {
     /// Keep the verification workspace afterwards and print its path
     #[arg(long)]
     pub keep_workspace: bool,
-    /// With --coordinated: `none` keeps the model out of it even when one is configured
-    #[arg(long, value_enum, value_name = "MODE")]
-    pub llm: Option<LlmChoice>,
-    /// Record every model exchange into DIR (to replay the run offline)
-    #[arg(long, value_name = "DIR", conflicts_with = "llm_replay")]
-    pub llm_record: Option<PathBuf>,
-    /// Answer the model's requests from a recording in DIR; no server is contacted
-    #[arg(long, value_name = "DIR")]
-    pub llm_replay: Option<PathBuf>,
+    /// With --coordinated, the model's review of the candidates
+    #[command(flatten)]
+    pub model: ModelArgs,
 }
 
 #[derive(Debug, Args)]
@@ -375,6 +369,14 @@ pub struct WireArgs {
     /// Keep the verification workspace afterwards and print its path
     #[arg(long)]
     pub keep_workspace: bool,
+    /// The model's choice among the candidates of the names left open
+    #[command(flatten)]
+    pub model: ModelArgs,
+}
+
+/// The model flags of the commands that ask it one question (`rename --coordinated`, `wire`).
+#[derive(Debug, Args, Default)]
+pub struct ModelArgs {
     /// `none` keeps the model out of it even when one is configured
     #[arg(long, value_enum, value_name = "MODE")]
     pub llm: Option<LlmChoice>,
@@ -384,6 +386,18 @@ pub struct WireArgs {
     /// Answer the model's requests from a recording in DIR; no server is contacted
     #[arg(long, value_name = "DIR")]
     pub llm_replay: Option<PathBuf>,
+}
+
+impl ModelArgs {
+    /// As the agents' flags (the others at their defaults).
+    pub fn agents(&self) -> AgentArgs {
+        AgentArgs {
+            llm: self.llm,
+            llm_record: self.llm_record.clone(),
+            llm_replay: self.llm_replay.clone(),
+            ..AgentArgs::default()
+        }
+    }
 }
 
 /// `--kind` of `mantra rename`.

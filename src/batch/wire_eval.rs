@@ -53,6 +53,24 @@ impl Counts {
     pub fn recall_all(&self) -> f64 {
         self.correct as f64 / self.truths.max(1) as f64
     }
+    /// One line for a report: precision, recall, the counts behind them.
+    pub fn line(&self) -> String {
+        format!(
+            "precision {:.3} ({}/{}, {} wrong where the argument is computed), recall {:.3} of {} bindable, {:.3} of all {}; {} cases, {} labels skipped, {} unscored bindings",
+            self.precision(),
+            self.correct,
+            self.correct + self.wrong,
+            self.wrong_computed,
+            self.recall(),
+            self.bindable,
+            self.recall_all(),
+            self.truths,
+            self.cases,
+            self.skipped,
+            self.unscored
+        )
+    }
+
     pub fn add(&mut self, o: &Counts) {
         self.cases += o.cases;
         self.skipped += o.skipped;

@@ -14,7 +14,7 @@ use serde::Serialize;
 use super::Context;
 use super::refactor::Refused;
 use super::verify;
-use crate::cli::{AgentArgs, RenameArgs};
+use crate::cli::RenameArgs;
 use crate::engine::ChangeSet;
 use crate::engine::rename::{self, Element, FileMove, Narrowing, element};
 use crate::error::UserError;
@@ -164,12 +164,7 @@ fn with_model(
     seed: Element,
     suggestions: Vec<Suggestion>,
 ) -> anyhow::Result<Vec<Suggestion>> {
-    let agents = AgentArgs {
-        llm: args.llm,
-        llm_record: args.llm_record.clone(),
-        llm_replay: args.llm_replay.clone(),
-        ..AgentArgs::default()
-    };
+    let agents = args.model.agents();
     let Some((model, _)) = super::refactor::open_model(ctx, &agents)? else { return Ok(suggestions) };
     let prompts = crate::llm::prompts::Prompts::load(ctx.config.config.prompts_dir.as_deref())?;
     ctx.reporter.progress("model", format!("reviewing {} candidate(s) with the model", suggestions.len()));

@@ -18,7 +18,7 @@ use serde::Serialize;
 use super::Context;
 use super::refactor::Refused;
 use crate::build::{self, Outcome};
-use crate::cli::{AgentArgs, WireArgs};
+use crate::cli::WireArgs;
 use crate::engine::wire::{self, Binding, Chooser, Wiring};
 use crate::error::UserError;
 use crate::exit::Exit;
@@ -194,12 +194,7 @@ fn with_model(
     if wiring.unbound().all(|b| b.candidates.is_empty()) {
         return Ok(());
     }
-    let agents = AgentArgs {
-        llm: args.llm,
-        llm_record: args.llm_record.clone(),
-        llm_replay: args.llm_replay.clone(),
-        ..AgentArgs::default()
-    };
+    let agents = args.model.agents();
     let Some((model, _)) = super::refactor::open_model(ctx, &agents)? else { return Ok(()) };
     let prompts = crate::llm::prompts::Prompts::load(ctx.config.config.prompts_dir.as_deref())?;
     let source = &project.file(file)?.source;

@@ -23,8 +23,8 @@ use crate::java::syntax::walk;
 use tree_sitter::Node;
 
 /// `java.lang` types a class of the project must not be renamed to: every unqualified use of
-/// them in its package would change meaning.
-const JAVA_LANG: &[&str] = &[
+/// them in its package would change meaning. (Code wiring reads them as types, not variables.)
+pub(crate) const JAVA_LANG: &[&str] = &[
     "Boolean",
     "Byte",
     "Character",

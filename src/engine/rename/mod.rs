@@ -31,6 +31,7 @@
 //! `class` (their engines); [`rename`] dispatches.
 
 mod class;
+pub(crate) use class::JAVA_LANG;
 pub mod element;
 mod family;
 mod field;

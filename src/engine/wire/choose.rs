@@ -569,21 +569,7 @@ fn jdk_members(simple: &str) -> Option<&'static [&'static str]> {
         "stream",
     ];
     match simple {
-        "Collection"
-        | "List"
-        | "Set"
-        | "Queue"
-        | "Deque"
-        | "ArrayList"
-        | "LinkedList"
-        | "HashSet"
-        | "LinkedHashSet"
-        | "TreeSet"
-        | "SortedSet"
-        | "NavigableSet"
-        | "ArrayDeque"
-        | "PriorityQueue"
-        | "CopyOnWriteArrayList" => Some(COLLECTION),
+        s if is_collection(s) => Some(COLLECTION),
         "Map" | "HashMap" | "LinkedHashMap" | "TreeMap" | "SortedMap" | "NavigableMap" | "ConcurrentHashMap"
         | "ConcurrentMap" => Some(MAP),
         "String" => Some(STRING),

@@ -127,31 +127,7 @@ fn is_type_or_import(scopes: &Scopes<'_>, node: Node<'_>, name: &str) -> bool {
 
 /// The `java.lang` types code names without an import.
 fn is_java_lang(name: &str) -> bool {
-    const LANG: [&str; 22] = [
-        "Boolean",
-        "Byte",
-        "Character",
-        "Class",
-        "Double",
-        "Enum",
-        "Exception",
-        "Float",
-        "Integer",
-        "Iterable",
-        "Long",
-        "Math",
-        "Number",
-        "Object",
-        "Runnable",
-        "Runtime",
-        "Short",
-        "String",
-        "StringBuilder",
-        "System",
-        "Thread",
-        "Throwable",
-    ];
-    LANG.contains(&name)
+    crate::engine::rename::JAVA_LANG.contains(&name)
 }
 
 /// Records what the use `node` needs, from its parent.
