@@ -81,7 +81,7 @@ pub fn run(ctx: &mut Context, args: &WireArgs) -> anyhow::Result<Exit> {
     let refused = |refusal| Refused { kind: "wire".into(), refusal, planned: false };
     let mut wiring = wire::wire(&project, file, start, end).map_err(|r| {
         UserError::new(Exit::Usage, format!("cannot wire {}: {}", args.target, r.message))
-            .with_hint("name the lines of the paste, inside the body of one method or constructor")
+            .with_hint("name the lines of the paste: inside the body of one method or constructor, or whole methods")
     })?;
     with_model(ctx, args, &project, file, &mut wiring)?;
     let changes = wiring.changes(&project, file).map_err(refused)?;

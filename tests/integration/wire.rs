@@ -1,5 +1,5 @@
 //! `mantra wire`: pasted snippets in the demo project whose names bind to a local, a parameter,
-//! a field, an outer class's field, a getter and a getter through a variable, each wired result
+//! a field, an outer class's field, a getter and a getter through a variable, and a whole pasted method, each wired result
 //! proven by the real Maven build and tests; a name that must stay unbound (nothing written,
 //! exit 1); a wired paste that does not compile (nothing written); the model choosing among the
 //! candidates of a tie, and an answer outside them ignored; usage errors; and the wiring floors
@@ -102,7 +102,18 @@ fn pasted_names_bind_to_locals_parameters_fields_outer_fields_and_getters_and_th
     let data = wire(SERVICE, lines, &["--apply", "--no-verify"]);
     assert_eq!(bound(&data, "customerName").as_deref(), Some("invoice.getCustomerName()"), "{data:#}");
 
+    // A whole method pasted into the class, wired on its body.
+    let lines = paste(
+        root,
+        SERVICE,
+        "private final TaxCalculator taxCalculator;",
+        "\n    boolean numberedWith(String p) {\n        return generator.getPrefix().startsWith(p);\n    }\n",
+    );
+    let data = wire(SERVICE, lines, &["--apply", "--no-verify"]);
+    assert_eq!(bound(&data, "generator").as_deref(), Some("numberGenerator"), "{data:#}");
+
     let service = read(root, SERVICE);
+    assert!(service.contains("return numberGenerator.getPrefix().startsWith(p);"), "{service}");
     assert!(service.contains("repository.save(invoice);\n        repository.save(invoice);"), "{service}");
     assert!(service.contains("return numberGenerator.hashCode();"), "{service}");
     assert!(service.contains("String buyer = invoice.getCustomerName().trim();"), "{service}");
@@ -201,7 +212,7 @@ fn bad_targets_are_clear_errors() {
         ("src/main/java/com/acme/invoicing/invoice/InvoiceService.java:9-3", 2, "START is at most END"),
         ("src/Missing.java:1-2", 3, "no such file"),
         ("src/main/java/com/acme/invoicing/invoice/InvoiceService.java:900-901", 2, "are not lines of"),
-        ("src/main/java/com/acme/invoicing/invoice/InvoiceService.java:18-18", 2, "not inside the body of a method"),
+        ("src/main/java/com/acme/invoicing/invoice/InvoiceService.java:18-18", 2, "nor whole methods"),
     ];
     for (target, code, message) in cases {
         let r = mantra(root, &["wire", target]);

@@ -23,7 +23,7 @@ use super::ChangeSet;
 use super::edit::Edit;
 use super::refusal::{Reason, Refusal};
 use crate::engine::rename::resolve::Scopes;
-use crate::java::project::{FileId, Project};
+use crate::java::project::{FileId, MethodId, Project};
 pub use choose::{Fit, Scored};
 
 /// How many candidates a report lists per name.
@@ -77,7 +77,8 @@ pub struct Wiring {
     pub file: PathBuf,
     pub start_line: usize,
     pub end_line: usize,
-    /// The enclosing method, as `Class.method(params)`.
+    /// The enclosing method, as `Class.method(params)` (the pasted methods, comma-separated, when
+    /// the lines hold whole methods).
     pub method: String,
     pub bindings: Vec<Binding>,
 }
@@ -103,7 +104,8 @@ impl Wiring {
     }
 }
 
-/// Wires lines `start..=end` (1-based) of `file`.
+/// Wires lines `start..=end` (1-based) of `file`: lines inside one method's body, or lines
+/// holding whole methods.
 pub fn wire(project: &Project, file: FileId, start: usize, end: usize) -> Result<Wiring, Refusal> {
     let f = project.file(file).map_err(|e| Refusal::new(Reason::UnreadableFile, e.to_string()))?;
     let source = &f.source;
@@ -124,17 +126,71 @@ pub fn wire(project: &Project, file: FileId, start: usize, end: usize) -> Result
         let body = project.method(m).body;
         body.is_some_and(|b| b.start_byte < from && to <= b.end_byte + 1)
     });
-    let Some(method) = method else {
+    // Lines inside one body are wired there; lines holding whole methods (a method pasted into a
+    // class) are wired method by method, on each body.
+    let pieces: Vec<(MethodId, std::ops::Range<usize>)> = match method {
+        Some(m) => vec![(m, from..to)],
+        None => whole_methods(project, &scopes, from, to),
+    };
+    if pieces.is_empty() {
         return Err(Refusal::new(
             Reason::LinesOutsideMethod,
-            format!("lines {start}-{end} are not inside the body of a method or constructor"),
+            format!("lines {start}-{end} are neither inside the body of a method or constructor nor whole methods"),
         ));
-    };
-    let paste = from..to;
-    let names = locate::unresolved(&scopes, method, paste.clone());
-    let mut base = collect::candidates(&scopes, from, paste.clone());
+    }
+    let mut bindings = Vec::new();
+    for (m, paste) in &pieces {
+        bindings.extend(wire_range(project, file, &scopes, *m, paste.clone()));
+    }
+    let method = pieces.iter().map(|(m, _)| project.method_label(*m)).collect::<Vec<_>>().join(", ");
+    Ok(Wiring { file: project.path(file).to_path_buf(), start_line: start, end_line: end, method, bindings })
+}
+
+/// The methods and constructors declared wholly within bytes `from..to` (not those nested in
+/// another of them), each with the inside of its body.
+fn whole_methods(
+    project: &Project,
+    scopes: &Scopes<'_>,
+    from: usize,
+    to: usize,
+) -> Vec<(MethodId, std::ops::Range<usize>)> {
+    let inside: Vec<MethodId> = scopes
+        .methods
+        .iter()
+        .copied()
+        .filter(|&m| {
+            let d = project.method(m);
+            d.body.is_some() && from <= d.span.start_byte && d.span.end_byte <= to
+        })
+        .collect();
+    inside
+        .iter()
+        .copied()
+        .filter(|&m| {
+            let s = project.method(m).span;
+            !inside.iter().any(|&o| {
+                let os = project.method(o).span;
+                o != m && os.start_byte <= s.start_byte && s.end_byte <= os.end_byte
+            })
+        })
+        .filter_map(|m| project.method(m).body.map(|b| (m, b.start_byte + 1..b.end_byte.saturating_sub(1))))
+        .collect()
+}
+
+/// The bindings of the names of `paste` (bytes inside the body of `method`).
+fn wire_range(
+    project: &Project,
+    file: FileId,
+    scopes: &Scopes<'_>,
+    method: MethodId,
+    paste: std::ops::Range<usize>,
+) -> Vec<Binding> {
+    let source = scopes.source;
+    let from = paste.start;
+    let names = locate::unresolved(scopes, method, paste.clone());
+    let mut base = collect::candidates(scopes, from, paste.clone());
     let wanted: Vec<&str> = names.iter().map(|n| n.name.as_str()).collect();
-    let chained = collect::chains(project, &scopes, from, &base, &wanted);
+    let chained = collect::chains(project, scopes, from, &base, &wanted);
     base.extend(chained);
     let scope = scopes.type_at(from).map(|t| scopes.types[t].index());
     let resolve = |t: &crate::java::symbols::TypeName| {
@@ -143,12 +199,12 @@ pub fn wire(project: &Project, file: FileId, start: usize, end: usize) -> Result
     let mut scored: Vec<Vec<Scored>> = names
         .iter()
         .map(|n| {
-            let identical = collect::identical_calls(&scopes, n, &paste);
+            let identical = collect::identical_calls(scopes, n, &paste);
             choose::score(project, &resolve, n, &base, &identical)
         })
         .collect();
     let decisions = assign(&mut scored);
-    let bindings = names
+    names
         .into_iter()
         .zip(scored)
         .zip(decisions)
@@ -174,14 +230,7 @@ pub fn wire(project: &Project, file: FileId, start: usize, end: usize) -> Result
                 uses: n.uses,
             }
         })
-        .collect();
-    Ok(Wiring {
-        file: project.path(file).to_path_buf(),
-        start_line: start,
-        end_line: end,
-        method: project.method_label(method),
-        bindings,
-    })
+        .collect()
 }
 
 /// The decision for each name, two names not bound to one candidate: when two choose the same

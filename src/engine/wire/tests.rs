@@ -103,6 +103,17 @@ fn two_names_are_not_bound_to_one_variable() {
 }
 
 #[test]
+fn a_pasted_whole_method_is_wired_on_its_body() {
+    let (w, after) = wire_shop(
+        "package a;\nimport java.util.List;\nclass Shop {\n  private List<Item> stock;\n  \
+         int count() { // paste\n    return stockItems.size(); // paste\n  } // paste\n}\n",
+    );
+    assert_eq!(bound(&w, "stockItems"), Some("stock"), "{w:#?}");
+    assert_eq!(w.method, "Shop.count()");
+    assert!(after.contains("return stock.size();"), "{after}");
+}
+
+#[test]
 fn refuses_lines_outside_a_method() {
     let text = "package a;\nclass Shop {\n  int x = y;\n}\n";
     let (_d, p) = project(&[("src/main/java/a/Shop.java", text)]);
