@@ -75,11 +75,17 @@ pub fn run(ctx: &mut Context, args: &BatchArgs) -> anyhow::Result<Exit> {
         ctx.repo.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "project".into())
     });
     let mut plan = plan(ctx, args, runner.as_ref(), &project)?;
+    let before_shard = plan.tasks.len();
     if let Some(spec) = &args.shard {
         let (k, n) = super::suggest::parse_shard(spec)?;
         plan.tasks.retain(|t| super::suggest::shard_key(&t.id, n) == k);
+        if plan.tasks.is_empty() && before_shard > 0 {
+            // Fewer tasks than shards, or an uneven split: this shard's part of the run is empty,
+            // which a CI matrix must not take for a failure.
+            ctx.reporter.progress("batch", format!("shard {spec} holds none of the {before_shard} task(s)"));
+        }
     }
-    if plan.tasks.is_empty() {
+    if plan.tasks.is_empty() && before_shard == 0 {
         let what = if args.impure { "method-level refactorings" } else { "pure method-level refactorings" };
         let what = if args.types.is_empty() {
             what.to_string()
