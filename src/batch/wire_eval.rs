@@ -299,12 +299,8 @@ fn score(counts: &mut Counts, case: &Case) {
 }
 
 fn same(bound: &str, arg: &str) -> bool {
-    let norm = |s: &str| squash(s).trim_start_matches("this.").to_string();
+    let norm = |s: &str| crate::text::compact(s).trim_start_matches("this.").to_string();
     norm(bound) == norm(arg)
-}
-
-fn squash(s: &str) -> String {
-    s.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
 /// Whether wiring can write `arg`: a name, `this.name`, or a chain of no-argument calls on one.
@@ -312,7 +308,7 @@ pub fn bindable(arg: &str) -> bool {
     if arg.trim().starts_with("new") && arg.trim()[3..].starts_with(char::is_whitespace) {
         return false;
     }
-    let s = squash(arg);
+    let s = crate::text::compact(arg);
     let s = s.strip_prefix("this.").unwrap_or(&s);
     !s.is_empty()
         && s.split('.').all(|part| {
@@ -341,7 +337,7 @@ fn signature_fits(project: &Project, m: MethodId, signature: &str) -> bool {
 fn paste_case(project: &Project, callee: MethodId, caller: MethodId, call: usize, label: &str) -> Option<Case> {
     let csrc = project.method_source(callee);
     let body = project.method(callee).body?;
-    let body_node = node_at(csrc.root(), body.start_byte, body.end_byte)?;
+    let body_node = crate::java::syntax::node_spanning(csrc.root(), body.start_byte, body.end_byte)?;
     let statements: Vec<Node<'_>> = crate::java::syntax::statements_of(body_node);
     let (first, last) = (statements.first()?, statements.last()?);
     let base = crate::text::line_indent(&csrc.text, first.start_byte()).to_string();
@@ -351,7 +347,7 @@ fn paste_case(project: &Project, callee: MethodId, caller: MethodId, call: usize
     let file = caller.file();
     let src = project.method_source(caller);
     let site = &project.method(caller).calls[call];
-    let call_node = node_at(src.root(), site.span.start_byte, site.span.end_byte)?;
+    let call_node = crate::java::syntax::node_spanning(src.root(), site.span.start_byte, site.span.end_byte)?;
     let args: Vec<String> = call_node
         .child_by_field_name("arguments")
         .map(|a| {
@@ -432,7 +428,12 @@ fn paste_case(project: &Project, callee: MethodId, caller: MethodId, call: usize
         .zip(&args)
         .filter(|(p, a)| !same(a, &p.name))
         .map(|(p, a)| {
-            (p.name.clone(), squash(a), bound.get(p.name.as_str()).copied().flatten().map(str::to_string), bindable(a))
+            (
+                p.name.clone(),
+                crate::text::compact(a),
+                bound.get(p.name.as_str()).copied().flatten().map(str::to_string),
+                bindable(a),
+            )
         })
         .collect();
     let paste = new_text.lines().skip(start_line - 1).take(end_line + 1 - start_line).collect::<Vec<_>>().join("\n");
@@ -441,14 +442,6 @@ fn paste_case(project: &Project, callee: MethodId, caller: MethodId, call: usize
         .as_ref()
         .map_or(0, |w| w.bindings.iter().filter(|b| b.bound.is_some() && !names.contains(&b.name.as_str())).count());
     Some(Case { label: label.to_string(), truths, considered, paste, unscored })
-}
-
-fn node_at(root: Node<'_>, start: usize, end: usize) -> Option<Node<'_>> {
-    let mut n = root.descendant_for_byte_range(start, end)?;
-    while !(n.start_byte() == start && n.end_byte() == end) {
-        n = n.parent()?;
-    }
-    Some(n)
 }
 
 fn count_returns(node: Node<'_>) -> usize {

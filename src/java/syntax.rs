@@ -78,6 +78,15 @@ pub fn enclosing_callable(root: Node<'_>, start: usize, end: usize) -> Option<No
     }
 }
 
+/// The innermost node spanning exactly bytes `start..end`, if one does.
+pub fn node_spanning(root: Node<'_>, start: usize, end: usize) -> Option<Node<'_>> {
+    let mut n = root.descendant_for_byte_range(start, end)?;
+    while !(n.start_byte() == start && n.end_byte() == end) {
+        n = n.parent()?;
+    }
+    Some(n)
+}
+
 pub fn named_child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
     let mut cursor = node.walk();
     node.named_children(&mut cursor).find(|c| c.kind() == kind)

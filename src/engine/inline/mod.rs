@@ -130,10 +130,8 @@ fn files_mentioning(project: &Project, method: MethodId) -> Result<(Vec<SourceFi
     if has("private") {
         ids.retain(|&id| id == own);
     } else if !has("public") && !has("protected") && !in_interface {
-        let package = project.package_of(owner).to_string();
-        ids.retain(|&id| {
-            id == own || project.file(id).is_ok_and(|f| f.symbols.package.as_deref().unwrap_or("") == package)
-        });
+        let package = project.files_in_package(project.package_of(owner));
+        ids.retain(|&id| id == own || package.contains(&id));
     }
     if !ids.contains(&own) {
         ids.push(own);

@@ -233,7 +233,7 @@ fn refers_to(scopes: &Scopes<'_>, n: Node<'_>, ty: TypeId, old: &str) -> bool {
     match use_of(n) {
         Use::Bare => matches!(scopes.bare(at, old), Referent::None) && resolves(old),
         Use::Member(object) => {
-            let dotted = format!("{}.{old}", squash(scopes.source.text_of(object)));
+            let dotted = format!("{}.{old}", crate::text::compact(scopes.source.text_of(object)));
             dotted.split('.').all(crate::java::syntax::is_java_identifier) && resolves(&dotted)
         }
         _ => false,
@@ -246,7 +246,7 @@ fn prefix(scopes: &Scopes<'_>, n: Node<'_>, kind: &str) -> String {
     while let Some(p) = top.parent().filter(|p| p.kind() == kind) {
         top = p;
     }
-    squash(&scopes.source.text[top.start_byte()..n.end_byte()])
+    crate::text::compact(&scopes.source.text[top.start_byte()..n.end_byte()])
 }
 
 /// Another type `new` already means at `n`: an import of that simple name, a member or nested
@@ -263,8 +263,4 @@ fn captured(scopes: &Scopes<'_>, n: Node<'_>, ty: TypeId, new: &str) -> Option<S
         Some(t) if t != ty => Some(project.qualified_name(t)),
         _ => None,
     }
-}
-
-fn squash(s: &str) -> String {
-    s.chars().filter(|c| !c.is_whitespace()).collect()
 }

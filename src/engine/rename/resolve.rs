@@ -210,11 +210,11 @@ impl<'a> Scopes<'a> {
                 };
                 let name = self.source.text_of(field);
                 if name == "this" {
-                    let outer = squash(self.source.text_of(inner));
+                    let outer = crate::text::compact(self.source.text_of(inner));
                     return Ok(self.project.resolve_type(self.file, scope, &outer));
                 }
                 // `a.b.C` may name a type outright.
-                let dotted = squash(self.source.text_of(object));
+                let dotted = crate::text::compact(self.source.text_of(object));
                 if dotted.split('.').all(crate::java::syntax::is_java_identifier)
                     && let Some(t) = self.project.resolve_type(self.file, scope, &dotted)
                 {
@@ -289,8 +289,4 @@ pub(super) fn identifiers<'t>(source: &'t SourceFile, node: Node<'t>, name: &str
         true
     });
     out
-}
-
-fn squash(s: &str) -> String {
-    s.chars().filter(|c| !c.is_whitespace()).collect()
 }

@@ -56,9 +56,7 @@ pub fn score(
 ) -> Vec<Scored> {
     let mut out = Vec::new();
     for c in candidates {
-        if !c.static_context_ok
-            || name.other_operands.iter().any(|o| o.trim_start_matches("this.") == c.expr.trim_start_matches("this."))
-        {
+        if name.other_operands.iter().any(|o| o.trim_start_matches("this.") == c.expr.trim_start_matches("this.")) {
             continue;
         }
         let mut evidence = Vec::new();
@@ -88,7 +86,8 @@ pub fn score(
             evidence.push(format!("type name similarity {by_type:.2}"));
         }
         let local = matches!(c.source, Source::Local | Source::Parameter);
-        if c.unused && local {
+        let unused = c.unused && local;
+        if unused {
             score += 1.0;
             evidence.push("declared and not used elsewhere".to_string());
         }
@@ -112,7 +111,6 @@ pub fn score(
             score -= 1.0;
         }
         let named = by_name.max(by_type);
-        let unused = c.unused && local;
         let specific = if c.constant {
             named >= 0.5
         } else {
@@ -133,9 +131,9 @@ pub fn score(
     out
 }
 
-/// Whether the best candidate is clear: some evidence beyond being in scope, and `MARGIN` above
-/// the next. `Err` says why not.
-pub fn decide(scored: &[Scored]) -> Result<usize, String> {
+/// Whether the best candidate (the first) is clear: some evidence beyond being in scope, and
+/// `MARGIN` above the next. `Err` says why not.
+pub fn decide(scored: &[Scored]) -> Result<(), String> {
     let Some(best) = scored.first() else { return Err("no variable in scope can stand for it".to_string()) };
     // The only local or parameter whose type fits is specific evidence too (WIRL's type filter).
     let fitting = scored.iter().filter(|s| s.fit >= Fit::Assignable).count();
@@ -151,7 +149,7 @@ pub fn decide(scored: &[Scored]) -> Result<usize, String> {
             "`{}` ({:.2}) and `{}` ({:.2}) are too close to choose",
             best.expr, best.score, next.expr, next.score
         )),
-        _ => Ok(0),
+        _ => Ok(()),
     }
 }
 

@@ -41,7 +41,6 @@ pub struct Candidate {
     pub unused: bool,
     /// Lines between its declaration and the paste (0 for fields and getters).
     pub distance: usize,
-    pub static_context_ok: bool,
     /// A `static final` field.
     pub constant: bool,
 }
@@ -79,7 +78,6 @@ pub(crate) fn candidates(scopes: &Scopes<'_>, at: usize, paste: std::ops::Range<
                         ty: l.ty.clone(),
                         unused,
                         distance: line.saturating_sub(source.line_of(l.scope.start_byte)),
-                        static_context_ok: true,
                         constant: false,
                     });
                 }
@@ -98,7 +96,6 @@ pub(crate) fn candidates(scopes: &Scopes<'_>, at: usize, paste: std::ops::Range<
                         ty: Some(ty),
                         unused,
                         distance: line.saturating_sub(source.line_of(decl.span.start_byte)),
-                        static_context_ok: true,
                         constant: false,
                     });
                 }
@@ -127,7 +124,6 @@ pub(crate) fn candidates(scopes: &Scopes<'_>, at: usize, paste: std::ops::Range<
                         ty: Some(f.ty.clone()),
                         unused: false,
                         distance: 0,
-                        static_context_ok: !static_only || f.is_static(),
                         constant: f.is_static() && f.modifiers.iter().any(|m| m == "final"),
                     });
                 }
@@ -148,7 +144,6 @@ pub(crate) fn candidates(scopes: &Scopes<'_>, at: usize, paste: std::ops::Range<
                         ty: Some(r.clone()),
                         unused: false,
                         distance: 0,
-                        static_context_ok: true,
                         constant: false,
                     });
                 }
@@ -205,7 +200,9 @@ pub(crate) fn chains(
     base: &[Candidate],
     names: &[&str],
 ) -> Vec<Candidate> {
-    let scope = scopes.type_at(at).map(|t| scopes.types[t].index());
+    let here = scopes.type_at(at);
+    let scope = here.map(|t| scopes.types[t].index());
+    let top_level = here.map(|t| project.top_level_of(scopes.types[t]));
     let mut out = Vec::new();
     for c in base.iter().filter(|c| matches!(c.source, Source::Local | Source::Parameter | Source::Field)) {
         let Some(ty) = c.ty.as_ref().filter(|t| t.dims == 0) else { continue };
@@ -217,10 +214,7 @@ pub(crate) fn chains(
                 if !decl.params.is_empty() || decl.is_constructor() || decl.is_static() {
                     continue;
                 }
-                if decl.modifiers.iter().any(|m| m == "private")
-                    && project.top_level_of(owner)
-                        != project.top_level_of(scopes.types[scopes.type_at(at).unwrap_or(0)])
-                {
+                if decl.modifiers.iter().any(|m| m == "private") && Some(project.top_level_of(owner)) != top_level {
                     continue;
                 }
                 let shares = names.iter().any(|n| super::choose::similarity(n, &decl.name) >= 0.5);
@@ -232,7 +226,6 @@ pub(crate) fn chains(
                         ty: Some(r.clone()),
                         unused: false,
                         distance: 0,
-                        static_context_ok: true,
                         constant: false,
                     });
                 }
@@ -264,10 +257,11 @@ pub(crate) fn identical_calls(
             if call.kind != CallKind::Method && call.kind != CallKind::New {
                 continue;
             }
-            let Some(node) = source.root().descendant_for_byte_range(call.span.start_byte, call.span.end_byte) else {
+            let Some(node) =
+                crate::java::syntax::node_spanning(source.root(), call.span.start_byte, call.span.end_byte)
+            else {
                 continue;
             };
-            let node = ancestor_with_span(node, call.span.start_byte, call.span.end_byte);
             for a in &name.arguments {
                 if a.method != call.name || call.arg_count() != Some(a.args) {
                     continue;
@@ -279,7 +273,7 @@ pub(crate) fn identical_calls(
                     .filter(|c| c.kind() != "line_comment" && c.kind() != "block_comment")
                     .collect();
                 if let Some(arg) = list.get(a.index) {
-                    out.push((squash(source.text_of(*arg)), source.line_of(call.span.start_byte)));
+                    out.push((crate::text::compact(source.text_of(*arg)), source.line_of(call.span.start_byte)));
                 }
             }
             if call.kind == CallKind::Method
@@ -291,19 +285,4 @@ pub(crate) fn identical_calls(
         }
     }
     out
-}
-
-fn ancestor_with_span(node: tree_sitter::Node<'_>, start: usize, end: usize) -> tree_sitter::Node<'_> {
-    let mut n = node;
-    while !(n.start_byte() == start && n.end_byte() == end) {
-        match n.parent() {
-            Some(p) if p.start_byte() <= start && end <= p.end_byte() => n = p,
-            _ => break,
-        }
-    }
-    n
-}
-
-fn squash(s: &str) -> String {
-    s.chars().filter(|c| !c.is_whitespace()).collect()
 }

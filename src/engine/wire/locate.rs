@@ -63,18 +63,8 @@ pub(crate) fn unresolved(scopes: &Scopes<'_>, method: MethodId, range: std::ops:
     let project = scopes.project;
     let mut found: BTreeMap<String, Unresolved> = BTreeMap::new();
     let mut order: Vec<String> = Vec::new();
-    let root = source.root();
-    let Some(top) = root.descendant_for_byte_range(range.start, range.end.max(range.start + 1) - 1) else {
-        return Vec::new();
-    };
-    // The smallest node holding the whole range, so the walk sees every token of it.
-    let mut holder = top;
-    while !(holder.start_byte() <= range.start && range.end <= holder.end_byte()) {
-        match holder.parent() {
-            Some(p) => holder = p,
-            None => break,
-        }
-    }
+    // From the smallest node holding the range; the walk skips every subtree outside it.
+    let holder = source.root().descendant_for_byte_range(range.start, range.end).unwrap_or(source.root());
     crate::java::syntax::walk(holder, &mut |n| {
         if n.end_byte() <= range.start || n.start_byte() >= range.end {
             return false;

@@ -210,7 +210,7 @@ fn wire_range(
         .zip(decisions)
         .map(|((n, scored), decision)| {
             let (bound, reason) = match decision {
-                Ok(i) => (Some(scored[i].expr.clone()), scored[i].evidence.join("; ")),
+                Ok(()) => (Some(scored[0].expr.clone()), scored[0].evidence.join("; ")),
                 Err(why) => (None, why),
             };
             Binding {
@@ -233,25 +233,23 @@ fn wire_range(
         .collect()
 }
 
-/// The decision for each name, two names not bound to one candidate: when two choose the same
-/// expression, the one with the higher score keeps it and the other decides again without it.
-fn assign(scored: &mut [Vec<Scored>]) -> Vec<Result<usize, String>> {
-    let mut decisions: Vec<Result<usize, String>> = scored.iter().map(|s| choose::decide(s)).collect();
+/// The decision for each name (`Ok`: its first candidate), two names not bound to one candidate:
+/// when two choose the same expression, the one with the higher score keeps it and the other
+/// decides again without it.
+fn assign(scored: &mut [Vec<Scored>]) -> Vec<Result<(), String>> {
+    let mut decisions: Vec<Result<(), String>> = scored.iter().map(|s| choose::decide(s)).collect();
     for _ in 0..scored.len() {
         let mut clash = None;
         'find: for i in 0..scored.len() {
             for j in i + 1..scored.len() {
-                if let (Ok(a), Ok(b)) = (&decisions[i], &decisions[j])
-                    && scored[i][*a].expr == scored[j][*b].expr
-                {
-                    clash = Some(if scored[i][*a].score >= scored[j][*b].score { (j, *b) } else { (i, *a) });
+                if decisions[i].is_ok() && decisions[j].is_ok() && scored[i][0].expr == scored[j][0].expr {
+                    clash = Some(if scored[i][0].score >= scored[j][0].score { j } else { i });
                     break 'find;
                 }
             }
         }
-        let Some((loser, taken)) = clash else { break };
-        let expr = scored[loser][taken].expr.clone();
-        scored[loser].remove(taken);
+        let Some(loser) = clash else { break };
+        let expr = scored[loser].remove(0).expr;
         decisions[loser] =
             choose::decide(&scored[loser]).map_err(|e| format!("{e} (`{expr}` is bound to another name)"));
     }
