@@ -41,7 +41,8 @@ fn main() {
 fn show(c: &oracle::Commit) {
     let project = mantra::java::Project::open(&c.dir.join("before")).expect("open");
     let files: Vec<_> = project.file_ids().collect();
-    let ranked = mantra::plan::suggest::opportunities(&project, &files, &mantra::plan::suggest::KINDS);
+    let ranked =
+        mantra::plan::suggest::opportunities(&project, &files, &mantra::plan::suggest::KINDS, usize::MAX, 0.0).best;
     println!("{} {}", c.project, &c.sha[..10]);
     for l in &c.expected {
         // Where the label's method first appears in the whole ranking, whatever the type.
@@ -56,7 +57,11 @@ fn show(c: &oracle::Commit) {
     }
 }
 
-/// Every `after/` tree, opened and scanned, the whole set timed.
+/// What `mantra suggest` lists by default (`--limit`).
+const LIMIT: usize = 20;
+
+/// Every `after/` tree, opened and scanned for its [`LIMIT`] best opportunities as `mantra
+/// suggest` does, the whole set timed.
 fn speed(commits: &[oracle::Commit]) {
     let start = Instant::now();
     let (files, found): (usize, usize) = commits
@@ -64,13 +69,14 @@ fn speed(commits: &[oracle::Commit]) {
         .map(|c| {
             let Ok(project) = mantra::java::Project::open(&c.dir.join("after")) else { return (0, 0) };
             let ids: Vec<_> = project.file_ids().collect();
-            let n = mantra::plan::suggest::opportunities(&project, &ids, &mantra::plan::suggest::KINDS).len();
+            let n =
+                mantra::plan::suggest::opportunities(&project, &ids, &mantra::plan::suggest::KINDS, LIMIT, 0.0).ranked;
             (ids.len(), n)
         })
         .reduce(|| (0, 0), |x, y| (x.0 + y.0, x.1 + y.1));
     let wall = start.elapsed().as_secs_f64();
     println!(
-        "suggest over every after/ tree: {files} files, {found} opportunities in {wall:.1}s ({:.0} files/s on {} thread(s))",
+        "suggest over every after/ tree: {files} files, {found} opportunities ranked in {wall:.1}s ({:.0} files/s on {} thread(s))",
         files as f64 / wall,
         rayon::current_num_threads()
     );

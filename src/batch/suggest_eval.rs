@@ -72,7 +72,7 @@ pub fn run(commit: &Commit) -> Outcome {
     let Ok(project) = Project::open(&commit.dir.join("before")) else { return out };
     let files: Vec<_> = project.file_ids().collect();
     out.files = files.len();
-    let ranked = suggest::opportunities(&project, &files, &suggest::KINDS);
+    let ranked = suggest::opportunities(&project, &files, &suggest::KINDS, 10, 0.0).best;
     let hit = |top: &[Opportunity], t: RefactoringType, class: &str, method: &str| {
         kind_for(t).is_some_and(|k| {
             top.iter().any(|o| {

@@ -20,7 +20,8 @@ use crate::report::Event;
 struct Suggestions<'a> {
     /// How many files were scanned.
     files: usize,
-    /// How many opportunities were found before `--limit` and `--min-score`.
+    /// How many opportunities were scored in full and dry-run to find the best: scoring stops
+    /// once no further one could make the list.
     found: usize,
     suggestions: &'a [Opportunity],
 }
@@ -43,9 +44,8 @@ pub fn run(ctx: &mut Context, args: &SuggestArgs) -> anyhow::Result<Exit> {
         files.retain(|&f| shard_of(project.path(f), n) == k);
     }
     ctx.reporter.progress("suggest", format!("scanning {} file(s)", files.len()));
-    let all = suggest::opportunities(&project, &files, &kinds);
-    let found = all.len();
-    let shown: Vec<Opportunity> = all.into_iter().filter(|o| o.score >= args.min_score).take(args.limit).collect();
+    let ranked = suggest::opportunities(&project, &files, &kinds, args.limit, args.min_score);
+    let (found, shown) = (ranked.ranked, ranked.best);
     let style = ctx.reporter.style();
     let mut human = String::new();
     for (i, o) in shown.iter().enumerate() {
@@ -59,7 +59,7 @@ pub fn run(ctx: &mut Context, args: &SuggestArgs) -> anyhow::Result<Exit> {
         ));
     }
     human.push_str(&format!(
-        "{} of {found} opportunities in {} file(s); `mantra refactor -t TYPE TARGET` makes one\n",
+        "{} of {found} opportunities ranked in {} file(s); `mantra refactor -t TYPE TARGET` makes one\n",
         shown.len(),
         files.len()
     ));

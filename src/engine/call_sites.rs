@@ -13,7 +13,7 @@
 
 use tree_sitter::Node;
 
-use super::variable_names::{descendants, erased_type, find_declaration};
+use super::variable_names::{erased_type, find_declaration};
 use crate::java::SourceFile;
 use crate::java::calls::{ReceiverType, Resolution};
 use crate::java::project::{FileId, MethodId, Project, TypeId};
@@ -118,22 +118,35 @@ pub fn find_call_sites<'t>(files: &'t [SourceFile], target: &TargetMethod<'t>) -
 /// Invocations with the method's name and arity, and method references with its name, outside
 /// its own declaration: everything that could refer to it, whatever it turns out to be.
 fn candidates<'t>(files: &'t [SourceFile], target: &TargetMethod<'t>) -> Vec<(usize, Node<'t>)> {
+    let name = target.name.as_str();
     let mut found = Vec::new();
     for (fi, file) in files.iter().enumerate() {
-        for node in descendants(file.root()) {
-            let in_decl = fi == target.file && target.node.byte_range().contains(&node.start_byte());
+        // Only where the name is spelled: the identifier there, if it is one, names the call or
+        // the reference. Walking every node of every file instead was most of an inline's cost.
+        let mut nodes: Vec<Node<'t>> = Vec::new();
+        for (at, _) in file.text.match_indices(name) {
+            let end = at + name.len();
+            let Some(id) = file.root().descendant_for_byte_range(at, end) else { continue };
+            if id.kind() != "identifier" || id.start_byte() != at || id.end_byte() != end {
+                continue;
+            }
+            let Some(node) = id.parent() else { continue };
             let named = match node.kind() {
                 "method_invocation" => {
-                    node.child_by_field_name("name").is_some_and(|n| file.text_of(n) == target.name)
+                    node.child_by_field_name("name").is_some_and(|n| n.id() == id.id())
                         && arguments(node).len() == target.param_types.len()
                 }
-                "method_reference" => reference_name(node).is_some_and(|n| file.text_of(n) == target.name),
+                "method_reference" => reference_name(node).is_some_and(|n| n.id() == id.id()),
                 _ => false,
             };
+            let in_decl = fi == target.file && target.node.byte_range().contains(&node.start_byte());
             if named && !in_decl {
-                found.push((fi, node));
+                nodes.push(node);
             }
         }
+        // In document order, an enclosing call before the calls inside it, as a walk finds them.
+        nodes.sort_by_key(|n| (n.start_byte(), std::cmp::Reverse(n.end_byte())));
+        found.extend(nodes.into_iter().map(|n| (fi, n)));
     }
     found
 }

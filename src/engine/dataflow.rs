@@ -11,7 +11,7 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
-use crate::java::syntax::{is_flow_boundary, is_loop, is_statement_container, walk};
+use crate::java::syntax::{is_flow_boundary, is_loop, is_statement_container, walk, walk_with_parent};
 
 /// How a local came into being; decides what "initialised" means and how its type is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,23 +58,28 @@ pub struct Reference {
 pub struct MethodFlow<'t> {
     pub vars: Vec<LocalVar<'t>>,
     pub refs: Vec<Reference>,
+    /// The callable analysed (its node id), so that a flow handed on is known to be its.
+    pub callable: usize,
 }
 
 impl<'t> MethodFlow<'t> {
     /// Collects declarations and resolves every identifier inside `callable`.
     pub fn analyze(callable: Node<'t>, src: &str) -> MethodFlow<'t> {
-        let mut flow = MethodFlow::default();
+        let mut flow = MethodFlow { callable: callable.id(), ..MethodFlow::default() };
         walk(callable, &mut |n| {
             flow.declare(n, callable, src);
             true
         });
         let mut refs = Vec::new();
-        walk(callable, &mut |n| {
+        // The walk hands each node its parent: tree-sitter finds a parent by descending from the
+        // root again, which over every identifier of a long method was most of the cost.
+        walk_with_parent(callable, None, &mut |n, parent| {
             if n.kind() == "identifier"
-                && is_variable_use(n)
+                && let Some(parent) = parent
+                && is_variable_use_under(n, parent)
                 && let Some(var) = flow.resolve(&src[n.byte_range()], n.start_byte())
             {
-                let (read, write) = access(n, src);
+                let (read, write) = access_under(n, parent, src);
                 refs.push(Reference { var, at: n.start_byte(), read, write });
             }
             true
@@ -286,7 +291,11 @@ fn with_annotations(param: Node<'_>, src: &str, ty: String) -> String {
 /// Whether an identifier node names a variable in an expression (not a method, field member,
 /// label, type, or a declaration's own name).
 pub(crate) fn is_variable_use(n: Node<'_>) -> bool {
-    let Some(parent) = n.parent() else { return false };
+    n.parent().is_some_and(|parent| is_variable_use_under(n, parent))
+}
+
+/// [`is_variable_use`] with the parent already known.
+fn is_variable_use_under(n: Node<'_>, parent: Node<'_>) -> bool {
     let field_is = |field: &str| parent.child_by_field_name(field).is_some_and(|c| c.id() == n.id());
     match parent.kind() {
         "method_invocation" => !field_is("name"),
@@ -314,9 +323,8 @@ pub(crate) fn is_variable_use(n: Node<'_>) -> bool {
     }
 }
 
-/// (read, write) of an identifier use.
-fn access(n: Node<'_>, src: &str) -> (bool, bool) {
-    let Some(parent) = n.parent() else { return (true, false) };
+/// (read, write) of an identifier use under `parent`.
+fn access_under(n: Node<'_>, parent: Node<'_>, src: &str) -> (bool, bool) {
     match parent.kind() {
         "assignment_expression" if parent.child_by_field_name("left").is_some_and(|l| l.id() == n.id()) => {
             let op = parent.child_by_field_name("operator").map(|o| &src[o.byte_range()]);
@@ -344,11 +352,17 @@ pub struct FragmentFlow {
 impl MethodFlow<'_> {
     /// Inputs and outputs of the fragment made of `statements` (consecutive, in one container).
     pub fn fragment(&self, statements: &[Node<'_>], src: &str) -> FragmentFlow {
+        let loops = statements.first().map(|first| loops_around(*first)).unwrap_or_default();
+        self.fragment_within(statements, &loops, src)
+    }
+
+    /// [`MethodFlow::fragment`] with the loops around the statements known ([`loops_around`] one
+    /// of them): the same for every run of one block.
+    pub fn fragment_within(&self, statements: &[Node<'_>], loops: &[Range<usize>], src: &str) -> FragmentFlow {
         let (Some(first), Some(last)) = (statements.first(), statements.last()) else {
             return FragmentFlow::default();
         };
         let range = first.start_byte()..last.end_byte();
-        let loops = enclosing_loops(*first);
         let mut out = FragmentFlow::default();
         let mut first_use: Vec<(usize, usize)> = Vec::new();
         for (i, var) in self.vars.iter().enumerate() {
@@ -437,7 +451,7 @@ enum Access {
 }
 
 /// Byte ranges of the loops around `node`, up to the nearest lambda or class body.
-fn enclosing_loops(node: Node<'_>) -> Vec<Range<usize>> {
+pub fn loops_around(node: Node<'_>) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut cur = node.parent();
     while let Some(n) = cur {

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::hierarchy::same_signature;
-use super::project::{MethodId, Project, TypeId};
+use super::project::{FileId, MethodId, Project, TypeId};
 use super::symbols::{ArgHint, CallKind, CallSite, MethodDecl, Receiver, TypeName};
 
 /// Where a call goes.
@@ -404,7 +404,33 @@ impl Project {
         }
     }
 
-    /// Every call site in the project that targets `target`, searching only files that mention its name.
+    /// The files that spell `needle` (the method's name) where Java's access rules let code call
+    /// `method`: a private method's own file (its top-level class), a package-private class
+    /// member's package, else every file.
+    pub fn files_that_may_call(&self, method: MethodId, needle: &str) -> Vec<FileId> {
+        let own = method.file();
+        let decl = self.method(method);
+        let owner = self.owner(method);
+        let has = |m: &str| decl.modifiers.iter().any(|x| x == m);
+        // Members of interfaces and annotations are public without saying so.
+        let implicitly_public = matches!(
+            self.type_decl(owner).kind,
+            crate::java::symbols::TypeKind::Interface | crate::java::symbols::TypeKind::Annotation
+        );
+        if has("private") {
+            let spelled = self.file(own).is_ok_and(|f| f.source.text.contains(needle));
+            return if spelled { vec![own] } else { Vec::new() };
+        }
+        let mut ids = self.files_containing(needle);
+        if !has("public") && !has("protected") && !implicitly_public {
+            let package = self.files_in_package(self.package_of(owner));
+            ids.retain(|&id| id == own || package.contains(&id));
+        }
+        ids
+    }
+
+    /// Every call site in the project that targets `target`, searching only files that mention
+    /// its name where Java lets them call it.
     pub fn callers(&self, target: MethodId) -> Vec<Caller> {
         let decl = self.method(target);
         let owner = self.owner(target);
@@ -414,7 +440,7 @@ impl Project {
             return Vec::new();
         }
         let mut out: Vec<Caller> = self
-            .files_containing(&needle)
+            .files_that_may_call(target, &needle)
             .into_par_iter()
             .flat_map_iter(|f| {
                 let mut found = Vec::new();

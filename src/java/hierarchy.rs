@@ -101,6 +101,11 @@ impl Project {
 
     /// The types directly extending or implementing `ty`, anonymous classes included.
     pub fn direct_subtypes(&self, ty: TypeId) -> Vec<TypeId> {
+        // Remembered: the files never change under a project, and the search reads every file
+        // that spells the name.
+        if let Some(known) = self.subtypes.lock().ok().and_then(|m| m.get(&ty).cloned()) {
+            return known.to_vec();
+        }
         let name = &self.type_decl(ty).name;
         if name.is_empty() {
             return Vec::new();
@@ -114,6 +119,9 @@ impl Project {
             })
             .collect();
         out.sort();
+        if let Ok(mut m) = self.subtypes.lock() {
+            m.insert(ty, out.as_slice().into());
+        }
         out
     }
 

@@ -145,6 +145,8 @@ pub struct Project {
     /// Which files of a package may declare a type name, built when a name is not found in the file
     /// named after it.
     package_types: Mutex<HashMap<String, Arc<PackageIndex>>>,
+    /// The direct subtypes of the types asked about so far (see `Project::direct_subtypes`).
+    pub(super) subtypes: Mutex<HashMap<TypeId, Arc<[TypeId]>>>,
     /// Texts that replace (or add to) the files on disk; see [`Project::open_with_overlay`].
     overlay: HashMap<PathBuf, String>,
 }
@@ -223,6 +225,7 @@ impl Project {
             by_path,
             scan: OnceLock::new(),
             package_types: Mutex::new(HashMap::new()),
+            subtypes: Mutex::new(HashMap::new()),
             overlay: HashMap::new(),
         }
     }

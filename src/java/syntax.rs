@@ -116,6 +116,22 @@ pub fn walk<'t>(node: Node<'t>, f: &mut impl FnMut(Node<'t>) -> bool) {
     }
 }
 
+/// [`walk`], handing each node its parent too (`parent` for `node` itself): tree-sitter finds a
+/// node's parent by descending from the root again, which over every node of a method adds up.
+pub fn walk_with_parent<'t>(
+    node: Node<'t>,
+    parent: Option<Node<'t>>,
+    f: &mut impl FnMut(Node<'t>, Option<Node<'t>>) -> bool,
+) {
+    if !f(node, parent) {
+        return;
+    }
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        walk_with_parent(child, Some(node), f);
+    }
+}
+
 /// Leaf tokens of `node` that are not comments, in order.
 pub fn code_leaves(node: Node<'_>) -> Vec<Node<'_>> {
     let mut out = Vec::new();

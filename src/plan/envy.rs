@@ -17,7 +17,7 @@ use serde::Serialize;
 use crate::engine::Destination;
 use crate::engine::dataflow::MethodFlow;
 use crate::java::symbols::{CallKind, Receiver};
-use crate::java::syntax::{enclosing_callable, walk};
+use crate::java::syntax::{enclosing_callable, walk_with_parent};
 use crate::java::{MethodId, Project, Resolution, TypeId};
 
 /// One possible destination with the evidence for it.
@@ -140,8 +140,9 @@ fn instance_destinations(
         .filter(|f| !channels.iter().any(|(d, n, _)| matches!(d, Destination::Field(_)) && n == f))
         .collect();
     if let Some(node) = enclosing_callable(source.root(), decl.name_span.start_byte, decl.name_span.end_byte) {
-        let flow = MethodFlow::analyze(node, src);
-        walk(node, &mut |n| {
+        // Only needed to tell an own field from a local of the same name.
+        let mut flow: Option<MethodFlow<'_>> = None;
+        walk_with_parent(node, None, &mut |n, parent| {
             if !in_range(n.start_position().row + 1) {
                 return true;
             }
@@ -167,11 +168,17 @@ fn instance_destinations(
                 }
                 "identifier" => {
                     let name = &src[n.byte_range()];
-                    let is_member_name = n.parent().is_some_and(|p| {
+                    let is_member_name = parent.is_some_and(|p| {
                         ["name", "field"].iter().any(|f| p.child_by_field_name(f).is_some_and(|c| c.id() == n.id()))
                             && matches!(p.kind(), "method_invocation" | "field_access" | "method_reference")
                     });
-                    if !is_member_name && own_fields.contains(&name) && flow.resolve(name, n.start_byte()).is_none() {
+                    if !is_member_name
+                        && own_fields.contains(&name)
+                        && flow
+                            .get_or_insert_with(|| MethodFlow::analyze(node, src))
+                            .resolve(name, n.start_byte())
+                            .is_none()
+                    {
                         own += 1;
                     }
                 }

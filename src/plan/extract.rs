@@ -23,7 +23,7 @@ use serde::Serialize;
 use tree_sitter::Node;
 
 use super::naming;
-use crate::engine::dataflow::{FragmentFlow, MethodFlow};
+use crate::engine::dataflow::{FragmentFlow, MethodFlow, loops_around};
 use crate::engine::extract::{self, ExtractSpec};
 use crate::java::SourceFile;
 use crate::java::syntax::{
@@ -60,6 +60,8 @@ type Scored<'t> = (f64, Vec<(&'static str, f64)>, Fragment<'t>, FragmentFlow);
 /// A run of statements before scoring.
 struct Fragment<'t> {
     stmts: Vec<Node<'t>>,
+    /// The block the statements are in.
+    container: Node<'t>,
     shape: &'static str,
     /// The `//` comment introducing the run, without the slashes.
     comment: Option<String>,
@@ -79,11 +81,14 @@ pub fn candidates(file: &SourceFile, at: usize, limit: usize) -> Vec<ExtractCand
 
     let mut scored: Vec<Scored<'_>> = Vec::new();
     let mut seen: HashMap<(usize, usize), usize> = HashMap::new();
+    // The loops around each block, found once for all of its runs.
+    let mut loops: HashMap<usize, Vec<std::ops::Range<usize>>> = HashMap::new();
     for frag in fragments(body, src) {
         if single_call(&frag.stmts) {
             continue;
         }
-        let ff = flow.fragment(&frag.stmts, src);
+        let around = loops.entry(frag.container.id()).or_insert_with(|| loops_around(frag.stmts[0]));
+        let ff = flow.fragment_within(&frag.stmts, around, src);
         if ff.outputs.len() >= 2 {
             continue;
         }
@@ -109,7 +114,7 @@ pub fn candidates(file: &SourceFile, at: usize, limit: usize) -> Vec<ExtractCand
         let name = naming::for_fragment(&frag.stmts, frag.comment.as_deref(), &flow, &ff, src, &taken);
         let lines = span_lines(&frag.stmts);
         let spec = spec_for(&file.path, method_line, lines, &name);
-        if let Ok(done) = extract::plan(file, &spec) {
+        if let Ok(done) = extract::plan_with_flow(file, &spec, &flow) {
             out.push(ExtractCandidate {
                 lines: done.lines,
                 name,
@@ -251,27 +256,27 @@ fn score(
 /// Statement containers inside `body` (itself included) with their depth, not crossing lambdas
 /// or nested classes (their statements belong to another method).
 fn containers(body: Node<'_>) -> Vec<(Node<'_>, usize)> {
-    let mut out = Vec::new();
-    walk(body, &mut |n| {
-        if n.id() != body.id() && is_flow_boundary(n.kind()) {
-            return false;
-        }
-        if is_statement_container(n.kind()) {
-            let mut depth = 0;
-            let mut cur = n.parent();
-            while let Some(p) = cur {
-                if p.id() == body.id() {
-                    break;
-                }
-                if is_statement_container(p.kind()) {
-                    depth += 1;
-                }
-                cur = p.parent();
+    // The depth is carried down the walk: asking tree-sitter for a parent costs a descent from
+    // the root each time.
+    fn visit<'t>(n: Node<'t>, depth: usize, out: &mut Vec<(Node<'t>, usize)>) {
+        let mut cursor = n.walk();
+        for child in n.children(&mut cursor) {
+            if is_flow_boundary(child.kind()) {
+                continue;
             }
-            out.push((n, if n.id() == body.id() { 0 } else { depth + 1 }));
+            if is_statement_container(child.kind()) {
+                out.push((child, depth));
+                visit(child, depth + 1, out);
+            } else {
+                visit(child, depth, out);
+            }
         }
-        true
-    });
+    }
+    let mut out = Vec::new();
+    if is_statement_container(body.kind()) {
+        out.push((body, 0));
+    }
+    visit(body, 1, &mut out);
     out
 }
 
@@ -284,11 +289,21 @@ fn fragments<'t>(body: Node<'t>, src: &str) -> Vec<Fragment<'t>> {
         }
         let is_body = container.id() == body.id();
         if !is_body {
-            out.push(Fragment { stmts: stmts.clone(), shape: block_shape(container), comment: None, depth });
+            out.push(Fragment { stmts: stmts.clone(), container, shape: block_shape(container), comment: None, depth });
         }
         // Comment-introduced runs.
         let mut cursor = container.walk();
         let children: Vec<Node<'t>> = container.named_children(&mut cursor).collect();
+        // The `//` comment on the line right above each statement, if any.
+        let leading: Vec<Option<String>> = stmts
+            .iter()
+            .map(|s| {
+                let i = children.iter().position(|c| c.id() == s.id())?;
+                let prev = children[i.checked_sub(1)?];
+                (prev.kind() == "line_comment" && starts_line(prev, src) && !blank_between(prev, *s, src))
+                    .then(|| src[prev.byte_range()].trim_start_matches('/').trim().to_string())
+            })
+            .collect();
         for (i, child) in children.iter().enumerate() {
             if child.kind() != "line_comment" || !starts_line(*child, src) {
                 continue;
@@ -310,17 +325,19 @@ fn fragments<'t>(body: Node<'t>, src: &str) -> Vec<Fragment<'t>> {
             let whole_body = is_body && run.len() == stmts.len();
             if !run.is_empty() && !whole_body {
                 let text = src[child.byte_range()].trim_start_matches('/').trim().to_string();
-                out.push(Fragment { stmts: run, shape: "comment run", comment: Some(text), depth });
+                out.push(Fragment { stmts: run, container, shape: "comment run", comment: Some(text), depth });
             }
         }
+        // Whether a blank line separates each statement from the next.
+        let gaps: Vec<bool> = stmts.windows(2).map(|w| blank_between(w[0], w[1], src)).collect();
         // Paragraphs between blank lines.
         let mut start = 0;
         for i in 1..=stmts.len() {
-            if i == stmts.len() || blank_between(stmts[i - 1], stmts[i], src) {
+            if i == stmts.len() || gaps[i - 1] {
                 if !(start == 0 && i == stmts.len()) {
                     let run = stmts[start..i].to_vec();
-                    let comment = leading_comment(container, run[0], src);
-                    out.push(Fragment { stmts: run, shape: "paragraph", comment, depth });
+                    let comment = leading[start].clone();
+                    out.push(Fragment { stmts: run, container, shape: "paragraph", comment, depth });
                 }
                 start = i;
             }
@@ -331,13 +348,9 @@ fn fragments<'t>(body: Node<'t>, src: &str) -> Vec<Fragment<'t>> {
                 continue;
             }
             let run = stmts[a..=b].to_vec();
-            let comment = leading_comment(container, run[0], src);
-            let shape = if run.windows(2).any(|w| blank_between(w[0], w[1], src)) {
-                "window across paragraphs"
-            } else {
-                "window"
-            };
-            out.push(Fragment { stmts: run, shape, comment, depth });
+            let comment = leading[a].clone();
+            let shape = if gaps[a..b].iter().any(|&blank| blank) { "window across paragraphs" } else { "window" };
+            out.push(Fragment { stmts: run, container, shape, comment, depth });
         }
     }
     out

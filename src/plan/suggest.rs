@@ -39,38 +39,208 @@ pub struct Opportunity {
 pub const KINDS: [RefactoringKind; 3] =
     [RefactoringKind::ExtractMethod, RefactoringKind::MoveMethod, RefactoringKind::InlineMethod];
 
-/// The opportunities of `files`, best first.
-pub fn opportunities(project: &Project, files: &[FileId], kinds: &[RefactoringKind]) -> Vec<Opportunity> {
+/// The best opportunities of a set of files, and how many were ranked to find them.
+#[derive(Debug, Default)]
+pub struct Ranked {
+    /// At most `limit`, each scored at least `min_score`, best first.
+    pub best: Vec<Opportunity>,
+    /// How many opportunities were scored in full and dry-run: those that could still make the
+    /// list (all of them when the list is unbounded).
+    pub ranked: usize,
+}
+
+/// The `limit` best opportunities of `files` scored at least `min_score` (`usize::MAX`: all).
+///
+/// Scoring in full is the costly part (the extraction planner's data flow over every fragment,
+/// the engine's dry runs), so it is done best first and stops once no further opportunity could
+/// make the list: every method starts with a cheap upper bound of its score (an extraction's is
+/// the method's need; a move's or an inline's is its score, before the dry run), and the highest
+/// is settled first. Because a settled score never exceeds its bound, the opportunities come out
+/// in the order of their scores, and the list is exactly the one scoring everything would give.
+pub fn opportunities(
+    project: &Project,
+    files: &[FileId],
+    kinds: &[RefactoringKind],
+    limit: usize,
+    min_score: f64,
+) -> Ranked {
     use rayon::prelude::*;
-    let mut out: Vec<Opportunity> = files
+    let pending: Vec<Pending> = files
         .par_iter()
         .flat_map_iter(|&f| {
             let methods = project.methods_in(f).unwrap_or_default();
-            methods.into_iter().flat_map(|m| of_method(project, m, kinds)).collect::<Vec<_>>()
+            methods.into_iter().flat_map(|m| bounds(project, m, kinds)).collect::<Vec<_>>()
         })
         .collect();
-    out.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.target.cmp(&b.target)));
-    spread(project, &mut out);
-    out
+    let total_pending = pending.len();
+    let n_extract = pending.iter().filter(|p| matches!(p.stage, Stage::Extract)).count();
+    let mut settles = 0usize;
+    let mut queue: std::collections::BinaryHeap<Pending> = pending.into();
+    let mut list = TopScores::new(limit, min_score);
+    let mut spread: std::collections::HashMap<(TypeId, RefactoringKind), i32> = std::collections::HashMap::new();
+    let mut settled: Vec<Opportunity> = Vec::new();
+    // A few at a time, so that both cores settle while the bar is still being raised.
+    let batch = 4 * rayon::current_num_threads().max(1);
+    loop {
+        while queue.peek().is_some_and(|p| p.stage.is_done() && p.bound >= list.bar()) {
+            let Some(Pending { stage: Stage::Done(mut o), .. }) = queue.pop() else { unreachable!() };
+            // Each further opportunity of one class and one type weighs less (see SPREAD).
+            let n = spread.entry((project.owner(o.method), o.kind)).or_default();
+            o.score = round(o.score * SPREAD.powi(*n));
+            *n += 1;
+            list.add(o.score);
+            settled.push(o);
+        }
+        let mut open = Vec::new();
+        let mut done = Vec::new();
+        while open.len() < batch
+            && let Some(p) = queue.peek()
+            && p.bound >= list.bar()
+        {
+            let p = queue.pop().expect("peeked");
+            if p.stage.is_done() { done.push(p) } else { open.push(p) }
+        }
+        if open.is_empty() && done.is_empty() {
+            break;
+        }
+        queue.extend(done);
+        settles += open.iter().filter(|p| matches!(p.stage, Stage::Extract)).count();
+        queue.extend(open.into_par_iter().filter_map(|p| settle(project, p)).collect::<Vec<_>>());
+    }
+    let ranked = settled.len();
+    if std::env::var("DBG").is_ok() {
+        eprintln!("pending {total_pending} extract {n_extract} extract-settled {settles} bar {:.3}", list.bar());
+    }
+    settled.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.target.cmp(&b.target)));
+    let best = settled.into_iter().filter(|o| o.score >= min_score).take(limit).collect();
+    Ranked { best, ranked }
 }
 
 /// Each further opportunity of one class and one type weighs less (×0.85 per rank): ten
 /// extractions from the long methods of one test class are one piece of advice, not ten.
-fn spread(project: &Project, out: &mut [Opportunity]) {
-    let mut seen: std::collections::HashMap<(TypeId, RefactoringKind), i32> = std::collections::HashMap::new();
-    for o in out.iter_mut() {
-        let n = seen.entry((project.owner(o.method), o.kind)).or_default();
-        o.score = round(o.score * SPREAD.powi(*n));
-        *n += 1;
-    }
-    out.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.target.cmp(&b.target)));
+const SPREAD: f64 = 0.85;
+
+/// The lowest score that can still make the list: `min_score` until `limit` opportunities are
+/// in, then the `limit`-th best of them.
+struct TopScores {
+    limit: usize,
+    min_score: f64,
+    /// The best `limit` scores so far, lowest on top.
+    best: std::collections::BinaryHeap<std::cmp::Reverse<Score>>,
 }
 
-/// See [`spread`].
-const SPREAD: f64 = 0.85;
+impl TopScores {
+    fn new(limit: usize, min_score: f64) -> Self {
+        TopScores { limit, min_score, best: std::collections::BinaryHeap::new() }
+    }
+
+    fn add(&mut self, score: f64) {
+        if score < self.min_score || self.limit == 0 {
+            return;
+        }
+        self.best.push(std::cmp::Reverse(Score(score)));
+        if self.best.len() > self.limit {
+            self.best.pop();
+        }
+    }
+
+    fn bar(&self) -> f64 {
+        match self.best.peek() {
+            Some(std::cmp::Reverse(Score(lowest))) if self.best.len() >= self.limit => lowest.max(self.min_score),
+            _ if self.limit == 0 => f64::INFINITY,
+            _ => self.min_score,
+        }
+    }
+}
+
+/// An `f64` ordered by `total_cmp`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Score(f64);
+
+impl Eq for Score {}
+
+impl PartialOrd for Score {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Score {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+/// One method's opportunity of one kind, on its way to a score.
+struct Pending {
+    /// Its score once settled, an upper bound of it before.
+    bound: f64,
+    target: String,
+    method: MethodId,
+    kind: RefactoringKind,
+    stage: Stage,
+}
+
+enum Stage {
+    /// An extraction not planned yet.
+    Extract,
+    /// Scored; the engine has not dry-run it yet.
+    Scored {
+        spec: Spec,
+        reason: String,
+    },
+    Done(Opportunity),
+}
+
+impl Stage {
+    fn is_done(&self) -> bool {
+        matches!(self, Stage::Done(_))
+    }
+}
+
+// Highest bound first; among equal ones, the unsettled first (settling may tie them), then by
+// target, as the list is sorted.
+impl Ord for Pending {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        Score(self.bound)
+            .cmp(&Score(other.bound))
+            .then_with(|| other.stage.is_done().cmp(&self.stage.is_done()))
+            .then_with(|| other.target.cmp(&self.target))
+    }
+}
+
+impl PartialOrd for Pending {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Pending {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for Pending {}
 
 /// The opportunities of one method, one per kind at most.
 pub fn of_method(project: &Project, m: MethodId, kinds: &[RefactoringKind]) -> Vec<Opportunity> {
+    let mut out = Vec::new();
+    for mut p in bounds(project, m, kinds) {
+        loop {
+            match settle(project, p) {
+                Some(Pending { stage: Stage::Done(o), .. }) => break out.push(o),
+                Some(next) => p = next,
+                None => break,
+            }
+        }
+    }
+    out
+}
+
+/// One method's opportunities, one per kind at most, each with an upper bound of its score: the
+/// cheap part. Moves and inlines are scored here; extractions only bounded.
+fn bounds(project: &Project, m: MethodId, kinds: &[RefactoringKind]) -> Vec<Pending> {
     let decl = project.method(m);
     let owner = project.type_decl(project.owner(m));
     if decl.body.is_none() || owner.is_anonymous() || owner.local {
@@ -78,20 +248,47 @@ pub fn of_method(project: &Project, m: MethodId, kinds: &[RefactoringKind]) -> V
     }
     let mut out = Vec::new();
     for &kind in kinds {
-        let found = match kind {
-            RefactoringKind::ExtractMethod => extract_opportunity(project, m),
-            RefactoringKind::MoveMethod if !decl.is_constructor() => move_opportunity(project, m),
-            RefactoringKind::InlineMethod if !decl.is_constructor() => inline_opportunity(project, m),
-            _ => None,
+        let (bound, stage) = match kind {
+            RefactoringKind::ExtractMethod => match extract_need(project, m) {
+                // A fragment's score is at most 1 (rounded: the margin).
+                Some(need) => (extract_weight(need) + 0.001, Stage::Extract),
+                None => continue,
+            },
+            RefactoringKind::MoveMethod | RefactoringKind::InlineMethod if decl.is_constructor() => continue,
+            RefactoringKind::MoveMethod | RefactoringKind::InlineMethod => {
+                let found = if kind == RefactoringKind::MoveMethod {
+                    move_opportunity(project, m)
+                } else {
+                    inline_opportunity(project, m)
+                };
+                match found {
+                    Some((spec, score, reason)) => (round(score), Stage::Scored { spec, reason }),
+                    None => continue,
+                }
+            }
+            _ => continue,
         };
-        // The extraction planner keeps only what the engine applies; the others are dry-run here.
-        if let Some((spec, score, reason)) = found
-            && (kind == RefactoringKind::ExtractMethod || engine::apply(project, m, &spec).is_ok())
-        {
-            out.push(Opportunity { kind, target: target(project, m), spec, score: round(score), reason, method: m });
-        }
+        out.push(Pending { bound, target: target(project, m), method: m, kind, stage });
     }
     out
+}
+
+/// The next stage of `p`: an extraction planned (the planner keeps only what the engine
+/// applies), a scored move or inline dry-run by the engine; `None` when it falls through.
+fn settle(project: &Project, p: Pending) -> Option<Pending> {
+    let (score, spec, reason) = match p.stage {
+        Stage::Extract => {
+            let (spec, score, reason) = extract_opportunity(project, p.method)?;
+            (round(score), spec, reason)
+        }
+        Stage::Scored { spec, reason } => {
+            engine::apply(project, p.method, &spec).ok()?;
+            (p.bound, spec, reason)
+        }
+        Stage::Done(_) => return Some(p),
+    };
+    let o = Opportunity { kind: p.kind, target: p.target.clone(), spec, score, reason, method: p.method };
+    Some(Pending { bound: score, stage: Stage::Done(o), ..p })
 }
 
 /// `path:Outer.Inner#name(int,String)`.
@@ -110,19 +307,28 @@ fn round(x: f64) -> f64 {
 const SHORT: f64 = 8.0;
 const LONG: f64 = 40.0;
 
+/// How much a method needs an extraction (0..1), by its length; `None` below [`SHORT`] lines.
+fn extract_need(project: &Project, m: MethodId) -> Option<f64> {
+    let body = project.method(m).body?;
+    let lines = (body.end_line - body.start_line).saturating_sub(1) as f64;
+    (lines >= SHORT).then(|| ((lines - SHORT) / (LONG - SHORT)).clamp(0.0, 1.0))
+}
+
+/// What an extraction's fragment score is multiplied by, for a method of that need.
+fn extract_weight(need: f64) -> f64 {
+    0.35 + 0.65 * need
+}
+
 fn extract_opportunity(project: &Project, m: MethodId) -> Option<(Spec, f64, String)> {
     let decl = project.method(m);
     let body = decl.body?;
     let lines = (body.end_line - body.start_line).saturating_sub(1) as f64;
-    if lines < SHORT {
-        return None;
-    }
-    let need = ((lines - SHORT) / (LONG - SHORT)).clamp(0.0, 1.0);
+    let need = extract_need(project, m)?;
     let file = project.method_source(m);
     let found = extract::candidates(file, decl.name_span.start_byte, 1);
     let best = found.into_iter().next()?;
     let spec = extract::spec_for(&file.path, decl.span.start_line, best.lines, &best.name);
-    let score = best.score * (0.35 + 0.65 * need);
+    let score = best.score * extract_weight(need);
     let reason = format!(
         "`{}` is {} lines; lines {}-{} ({}) read {} and make a method of their own, `{}`",
         decl.name,
@@ -207,4 +413,34 @@ fn inline_opportunity(project: &Project, m: MethodId) -> Option<(Spec, f64, Stri
     // Inlining into one caller is the clear case; each further caller copies the body again.
     let score = a.score * 0.8 / (a.callers as f64).sqrt();
     Some((Spec::InlineMethod(spec), score, reason))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    /// Settling best first and stopping early gives exactly the list that settling everything
+    /// gives, for every length of list and with a floor, and settles fewer to find a short one.
+    #[test]
+    fn the_best_first_list_is_the_full_ranking_cut() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/projects/demo");
+        let project = Project::open(&root).unwrap();
+        let files: Vec<FileId> = project.file_ids().collect();
+        let all = opportunities(&project, &files, &KINDS, usize::MAX, 0.0);
+        assert!(all.best.len() >= 10, "{}", all.best.len());
+        assert_eq!(all.ranked, all.best.len());
+        let key = |o: &Opportunity| (o.target.clone(), o.kind, o.score);
+        for limit in 0..=all.best.len() + 1 {
+            let cut = opportunities(&project, &files, &KINDS, limit, 0.0);
+            let expected: Vec<_> = all.best.iter().take(limit).map(key).collect();
+            assert_eq!(cut.best.iter().map(key).collect::<Vec<_>>(), expected, "limit {limit}");
+        }
+        let floor = all.best[all.best.len() / 2].score;
+        let cut = opportunities(&project, &files, &KINDS, 3, floor);
+        let expected: Vec<_> = all.best.iter().filter(|o| o.score >= floor).take(3).map(key).collect();
+        assert_eq!(cut.best.iter().map(key).collect::<Vec<_>>(), expected);
+        assert!(opportunities(&project, &files, &KINDS, 1, 0.0).ranked < all.ranked);
+    }
 }

@@ -88,7 +88,7 @@ fn a_whole_project_scan_ranks_and_limits() {
     assert!(!found.is_empty() && found.iter().all(|s| s["score"].as_f64().unwrap() >= 0.7), "{found:#?}");
     let r = mantra(root, &["suggest", "--min-score", "0.7"]);
     assert!(
-        r.stdout.contains(&format!("{} of ", found.len())) && r.stdout.contains("opportunities in 38 file(s)"),
+        r.stdout.contains(&format!("{} of ", found.len())) && r.stdout.contains("opportunities ranked in 38 file(s)"),
         "{}",
         r.stdout
     );

@@ -84,13 +84,25 @@ pub fn extract_method(file: &SourceFile, spec: &ExtractSpec) -> Result<ChangeSet
 
 /// [`extract_method`] with the details of what was done.
 pub fn plan(file: &SourceFile, spec: &ExtractSpec) -> Result<Extraction, Refusal> {
-    Extractor { file, src: &file.text, spec }.run()
+    Extractor { file, src: &file.text, spec, flow: None }.run()
+}
+
+/// [`plan`] reusing the data flow of the method already analysed (the planner has it for every
+/// fragment it tries).
+pub fn plan_with_flow<'a>(
+    file: &'a SourceFile,
+    spec: &'a ExtractSpec,
+    flow: &'a MethodFlow<'a>,
+) -> Result<Extraction, Refusal> {
+    Extractor { file, src: &file.text, spec, flow: Some(flow) }.run()
 }
 
 struct Extractor<'a> {
     file: &'a SourceFile,
     src: &'a str,
     spec: &'a ExtractSpec,
+    /// The method's data flow, when the caller has it.
+    flow: Option<&'a MethodFlow<'a>>,
 }
 
 /// The resolved selection: the method, the block, and the statements taken from it.
@@ -191,7 +203,14 @@ impl<'a> Extractor<'a> {
             ));
         }
 
-        let flow = MethodFlow::analyze(sel.callable, src);
+        let analysed;
+        let flow = match self.flow {
+            Some(f) if f.callable == sel.callable.id() => f,
+            _ => {
+                analysed = MethodFlow::analyze(sel.callable, src);
+                &analysed
+            }
+        };
         let ff = flow.fragment(stmts, src);
         let outputs: &[usize] = if completes { &ff.outputs } else { &[] };
         if outputs.len() >= 2 {
@@ -211,7 +230,7 @@ impl<'a> Extractor<'a> {
         }
 
         // Expressions passed in: a local read only inside them is no longer a parameter.
-        let subs = self.parameterised(&sel, &flow, frag.clone())?;
+        let subs = self.parameterised(&sel, flow, frag.clone())?;
         let in_sub = |at: usize| subs.iter().any(|s| s.ranges.iter().any(|r| r.contains(&at)));
         let kept: Vec<usize> = if subs.is_empty() {
             ff.params.clone()
@@ -222,7 +241,7 @@ impl<'a> Extractor<'a> {
                 .filter(|&i| flow.refs.iter().any(|r| r.var == i && frag.contains(&r.at) && !in_sub(r.at)))
                 .collect()
         };
-        let type_of = |i: usize| self.type_of(&flow, i);
+        let type_of = |i: usize| self.type_of(flow, i);
         let mut params: Vec<(String, String)> =
             kept.iter().map(|&i| Ok((type_of(i)?, flow.vars[i].name.clone()))).collect::<Result<_, Refusal>>()?;
         params.extend(subs.iter().map(|s| (s.ty.clone(), s.name.clone())));

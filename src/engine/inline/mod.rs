@@ -120,19 +120,7 @@ pub fn inline_method_in_project(project: &Project, method: MethodId, spec: &Inli
 /// test sources included, where Java lets them call it, with their project ids.
 fn files_mentioning(project: &Project, method: MethodId) -> Result<(Vec<SourceFile>, Vec<FileId>), Refusal> {
     let own = method.file();
-    let decl = project.method(method);
-    let owner = project.owner(method);
-    let mut ids = project.files_containing(&decl.name);
-    // Java's access rules bound where a call can be: a private method's in its own file (its
-    // top-level class), a package-private class member's in its package.
-    let has = |m: &str| decl.modifiers.iter().any(|x| x == m);
-    let in_interface = project.type_decl(owner).kind == crate::java::symbols::TypeKind::Interface;
-    if has("private") {
-        ids.retain(|&id| id == own);
-    } else if !has("public") && !has("protected") && !in_interface {
-        let package = project.files_in_package(project.package_of(owner));
-        ids.retain(|&id| id == own || package.contains(&id));
-    }
+    let mut ids = project.files_that_may_call(method, &project.method(method).name);
     if !ids.contains(&own) {
         ids.push(own);
     }

@@ -536,16 +536,13 @@ impl<'p> Mover<'p> {
         }
 
         // Every file must still splice cleanly (nested call sites of the method would not).
-        let rendered = changes.render().map_err(|e| {
+        changes.render().map_err(|e| {
             refuse(
                 Reason::OverlappingCalls,
                 format!("call sites of the method overlap (one is inside another's arguments): {e}; move it by hand or untangle the calls first"),
             )
         })?;
-        let dest_after = rendered.get(&dest_path).cloned().unwrap_or_default();
-        let signature =
-            find_signature(&dest_after, &self.decl.name, &new_params, project.type_decl(dest).display.as_str())
-                .unwrap_or_default();
+        let signature = find_signature(&lines.join("\n"), &self.decl.name, &new_params).unwrap_or_default();
         let widened: Vec<String> = widened
             .members
             .iter()

@@ -323,14 +323,12 @@ pub(super) fn cfile_static_import(
     Some((caller.file(), imp.span.start_byte, imp.span.end_byte, path.start_byte(), path.end_byte()))
 }
 
-/// The declaration of the method `name` with erased parameters `params` in type `display` of `text`.
-pub(super) fn find_signature(text: &str, name: &str, params: &[String], display: &str) -> Option<String> {
-    let syms = extract(&SourceFile::parse("Moved.java", text.to_string()));
-    let ty = syms.types.iter().position(|t| t.display == display)? as u32;
-    syms.methods
-        .iter()
-        .find(|m| m.owner == ty && m.name == name && m.erased_params() == params)
-        .map(|m| m.declaration())
+/// The declaration of the method `name` with erased parameters `params` among the members
+/// `members` (the moved method's text as the destination receives it), parsed on their own in a
+/// class of their own: much less to parse than the destination's whole file.
+pub(super) fn find_signature(members: &str, name: &str, params: &[String]) -> Option<String> {
+    let syms = extract(&SourceFile::parse("Moved.java", format!("class Moved {{\n{members}\n}}\n")));
+    syms.methods.iter().find(|m| m.owner == 0 && m.name == name && m.erased_params() == params).map(|m| m.declaration())
 }
 
 /// The edit that widens the member `name` declared at `decl` (bytes of `file`) to `to`:
