@@ -62,6 +62,8 @@ pub(super) struct Rewriter<'m, 'p> {
     pub(super) names: BTreeSet<String>,
     /// Static imports of the source file the body relies on: (path, wildcard).
     pub(super) static_imports: BTreeSet<(String, bool)>,
+    /// Classes the destination must import because the rewrite names them (qualified names).
+    pub(super) type_imports: BTreeSet<String>,
     pub(super) recursive: Vec<Node<'p>>,
     /// The line of the first `this` used as a value (not to reach a member), if any.
     pub(super) bare_this: Option<usize>,
@@ -124,6 +126,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
             foreign: Vec::new(),
             names,
             static_imports: BTreeSet::new(),
+            type_imports: BTreeSet::new(),
             recursive: Vec::new(),
             bare_this: None,
             wired: Vec::new(),
@@ -479,17 +482,53 @@ impl<'m, 'p> Rewriter<'m, 'p> {
                 || project.type_decl(t).fields.iter().any(|f| f.name == name)
         });
         if dest_has {
-            return Err(refuse(
-                Reason::NameCapture,
-                format!(
-                    "line {} uses `{name}` from a static import, but `{}` has a member of that name that would take its place",
-                    self.line(n),
-                    project.qualified_name(self.dest)
-                ),
-            ));
+            // Written with its class instead (`Entities.escape(…)`), it still means the import's.
+            let class = if found.1 { Some(found.0.as_str()) } else { found.0.rsplit_once('.').map(|(c, _)| c) };
+            let at = if n.kind() == "method_invocation" { n.child_by_field_name("name") } else { Some(n) };
+            let (Some(class), Some(at)) = (class, at) else {
+                return Err(refuse(
+                    Reason::NameCapture,
+                    format!(
+                        "line {} uses `{name}` from a static import, but `{}` has a member of that name that would take its place",
+                        self.line(n),
+                        project.qualified_name(self.dest)
+                    ),
+                ));
+            };
+            let qualifier = self.class_reference(class);
+            self.edits.push(Edit::insert(at.start_byte(), format!("{qualifier}.")));
+            return Ok(true);
         }
         self.static_imports.insert(found);
         Ok(true)
+    }
+
+    /// How the moved text names the class `path` in the destination: by its simple name when
+    /// that names nothing else there (importing it if need be), else fully qualified.
+    fn class_reference(&mut self, path: &str) -> String {
+        let project = self.m.project;
+        let simple = path.rsplit('.').next().unwrap_or(path);
+        let syms = project.symbols_of(self.dest);
+        let package = project.package_of(self.dest);
+        let same_package = path.rsplit_once('.').is_some_and(|(p, _)| p == package);
+        let imported = syms.imports.iter().any(|i| !i.is_static && !i.wildcard && i.path == path);
+        // Another type of that name in the file, its package or its imports (a wildcard import
+        // may hold one too) would take the simple name's place.
+        let declared = syms.types.iter().any(|t| t.name == simple);
+        let other = declared
+            || syms
+                .imports
+                .iter()
+                .any(|i| !i.is_static && i.path != path && (i.wildcard || i.path.rsplit('.').next() == Some(simple)))
+            || !same_package && project.find_type(&format!("{package}.{simple}")).is_some();
+        if (imported || same_package) && !declared {
+            return simple.to_string();
+        }
+        if other {
+            return path.to_string();
+        }
+        self.type_imports.insert(path.to_string());
+        simple.to_string()
     }
 
     pub(super) fn member_method(&mut self, t: MethodId, at: Node<'_>) {

@@ -211,6 +211,7 @@ impl<'p> Mover<'p> {
         for (path, wildcard) in &rw.static_imports {
             out.insert((path.clone(), true, *wildcard));
         }
+        out.extend(rw.type_imports.iter().map(|path| (path.clone(), false, false)));
         // Never import a type into its own package or file.
         let dest_pkg = project.package_of(dest).to_string();
         out.retain(|(path, is_static, wildcard)| {

@@ -136,17 +136,6 @@ fn refusals_about_the_destination() {
         "uses_type_parameter",
         "`T`",
     );
-
-    let capture = "package a;\n\npublic class Dest {\n    void assertTrue(boolean b) {\n    }\n}\n";
-    let src = "package a;\n\nimport static org.junit.Assert.assertTrue;\n\nclass Src {\n    void f(Dest d) {\n        assertTrue(true);\n    }\n}\n";
-    assert_refused(
-        &[("src/a/Dest.java", capture), ("src/a/Src.java", src)],
-        "src/a/Src.java",
-        "f",
-        "param:d",
-        "name_capture",
-        "assertTrue",
-    );
 }
 
 #[test]

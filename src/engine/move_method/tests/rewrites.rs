@@ -597,3 +597,26 @@ fn a_private_field_is_reached_through_its_getter() {
     let files = [("src/a/Counter.java", counter), ("src/a/Holder.java", holder.as_str()), ("src/a/User.java", user)];
     assert_refused(&files, "src/a/Holder.java", "bump", "field:counter", "field_not_accessible", "no getter");
 }
+
+/// Issue 15: a statically imported name that a member of the destination would capture is
+/// written with its class there (imported when the simple name is free, fully qualified when
+/// another type of that name is visible), instead of refusing the move.
+#[test]
+fn a_static_import_the_destination_would_capture_is_written_with_its_class() {
+    let dest = "package a;\n\npublic class Dest {\n    void assertTrue(boolean b) {\n    }\n}\n";
+    let src = "package a;\n\nimport static org.junit.Assert.assertTrue;\n\nclass Src {\n    void f(Dest d) {\n        assertTrue(true);\n    }\n}\n";
+    let out = run(&[("src/a/Dest.java", dest), ("src/a/Src.java", src)], "src/a/Src.java", "f", "param:d", false)
+        .unwrap_or_else(|r| panic!("{}: {}", r.reason, r.message));
+    let after = &out.iter().find(|(p, _)| p == "src/a/Dest.java").expect("the destination changes").1;
+    assert!(after.contains("        Assert.assertTrue(true);\n"), "{after}");
+    assert!(after.contains("import org.junit.Assert;\n"), "{after}");
+    assert!(!after.contains("import static org.junit.Assert.assertTrue;"), "{after}");
+
+    // Another `Assert` is visible in the destination: the class is named in full.
+    let dest = "package a;\n\nimport b.Assert;\n\npublic class Dest {\n    Assert other;\n\n    void assertTrue(boolean b) {\n    }\n}\n";
+    let out = run(&[("src/a/Dest.java", dest), ("src/a/Src.java", src)], "src/a/Src.java", "f", "param:d", false)
+        .unwrap_or_else(|r| panic!("{}: {}", r.reason, r.message));
+    let after = &out.iter().find(|(p, _)| p == "src/a/Dest.java").expect("the destination changes").1;
+    assert!(after.contains("        org.junit.Assert.assertTrue(true);\n"), "{after}");
+    assert!(!after.contains("import org.junit.Assert;"), "{after}");
+}
