@@ -29,6 +29,7 @@ mod declaration;
 mod new_class;
 mod preconditions;
 mod pull_up;
+mod statics;
 mod text;
 
 use std::collections::{BTreeSet, HashMap};
