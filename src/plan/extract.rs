@@ -299,9 +299,7 @@ fn fragments<'t>(body: Node<'t>, src: &str) -> Vec<Fragment<'t>> {
             .iter()
             .map(|s| {
                 let i = children.iter().position(|c| c.id() == s.id())?;
-                let prev = children[i.checked_sub(1)?];
-                (prev.kind() == "line_comment" && starts_line(prev, src) && !blank_between(prev, *s, src))
-                    .then(|| src[prev.byte_range()].trim_start_matches('/').trim().to_string())
+                comment_above(children[i.checked_sub(1)?], *s, src)
             })
             .collect();
         for (i, child) in children.iter().enumerate() {
@@ -324,7 +322,7 @@ fn fragments<'t>(body: Node<'t>, src: &str) -> Vec<Fragment<'t>> {
             }
             let whole_body = is_body && run.len() == stmts.len();
             if !run.is_empty() && !whole_body {
-                let text = src[child.byte_range()].trim_start_matches('/').trim().to_string();
+                let text = comment_text(*child, src);
                 out.push(Fragment { stmts: run, container, shape: "comment run", comment: Some(text), depth });
             }
         }
@@ -397,14 +395,21 @@ fn block_shape(container: Node<'_>) -> &'static str {
 /// The `//` comment on the line right above `stmt` in `container`, if any.
 fn leading_comment(container: Node<'_>, stmt: Node<'_>, src: &str) -> Option<String> {
     let prev = stmt.prev_named_sibling()?;
-    if prev.kind() != "line_comment"
-        || prev.parent().is_none_or(|p| p.id() != container.id())
-        || !starts_line(prev, src)
-        || blank_between(prev, stmt, src)
-    {
+    if prev.parent().is_none_or(|p| p.id() != container.id()) {
         return None;
     }
-    Some(src[prev.byte_range()].trim_start_matches('/').trim().to_string())
+    comment_above(prev, stmt, src)
+}
+
+/// The text of `prev` when it is a `//` comment on a line of its own right above `stmt`.
+fn comment_above(prev: Node<'_>, stmt: Node<'_>, src: &str) -> Option<String> {
+    (prev.kind() == "line_comment" && starts_line(prev, src) && !blank_between(prev, stmt, src))
+        .then(|| comment_text(prev, src))
+}
+
+/// A `//` comment's text, without the slashes.
+fn comment_text(comment: Node<'_>, src: &str) -> String {
+    src[comment.byte_range()].trim_start_matches('/').trim().to_string()
 }
 
 fn starts_line(node: Node<'_>, src: &str) -> bool {

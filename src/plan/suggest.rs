@@ -247,6 +247,7 @@ fn bounds(project: &Project, m: MethodId, kinds: &[RefactoringKind]) -> Vec<Pend
         return Vec::new();
     }
     let mut out = Vec::new();
+    let target = target(project, m);
     for &kind in kinds {
         let (bound, stage) = match kind {
             RefactoringKind::ExtractMethod => match extract_need(project, m) {
@@ -268,7 +269,7 @@ fn bounds(project: &Project, m: MethodId, kinds: &[RefactoringKind]) -> Vec<Pend
             }
             _ => continue,
         };
-        out.push(Pending { bound, target: target(project, m), method: m, kind, stage });
+        out.push(Pending { bound, target: target.clone(), method: m, kind, stage });
     }
     out
 }
