@@ -70,6 +70,9 @@ pub(super) struct Rewriter<'m, 'p> {
     /// Names the body reads that the destination calls otherwise, bound to the destination's
     /// equivalent member (code wiring): `old → new`, for the result's notes.
     pub(super) wired: Vec<String>,
+    /// Methods the body calls that a supertype outside the project provides (`name(...)` of
+    /// which classes), for the result's notes: the model cannot see their access.
+    pub(super) inherited: BTreeSet<String>,
 }
 
 impl<'m, 'p> Rewriter<'m, 'p> {
@@ -130,6 +133,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
             recursive: Vec::new(),
             bare_this: None,
             wired: Vec::new(),
+            inherited: BTreeSet::new(),
         }
     }
 
@@ -451,6 +455,20 @@ impl<'m, 'p> Rewriter<'m, 'p> {
                 return Ok(());
             }
         }
+        // Nothing the project declares in scope has that name, and Java found it: the source's
+        // supertype outside the project provides it, on the source's object (or class).
+        if !self.m.stays_instance() && !external.is_empty() && self.inherited_from_outside(text) {
+            let qualifier = if self.m.decl.is_static() {
+                self.names.insert(self.source_simple().to_string());
+                self.source_simple().to_string()
+            } else {
+                self.needs_source = true;
+                self.source_name.clone()
+            };
+            self.edits.push(Edit::insert(name.start_byte(), format!("{qualifier}.")));
+            self.inherited.insert(format!("`{text}(...)`, from {}", external.join(" or ")));
+            return Ok(());
+        }
         let why = if external.is_empty() {
             "no declaration in the project".to_string()
         } else {
@@ -463,6 +481,29 @@ impl<'m, 'p> Rewriter<'m, 'p> {
                 self.line(n)
             ),
         ))
+    }
+
+    /// Whether a method `name` called without a receiver can only be inherited by the source
+    /// from outside the project: neither it, its enclosing classes nor their project supertypes
+    /// declare one, and no enclosing class has a supertype outside the project that could.
+    fn inherited_from_outside(&self, name: &str) -> bool {
+        let project = self.m.project;
+        let declares = |t: TypeId| {
+            std::iter::once(t)
+                .chain(project.supertypes(t))
+                .any(|s| project.methods_of(s).into_iter().any(|m| project.method(m).name == name))
+        };
+        if declares(self.m.source) {
+            return false;
+        }
+        let mut outer = project.enclosing_type(self.m.source);
+        while let Some(o) = outer {
+            if declares(o) || !project.external_supertypes(o).is_empty() {
+                return false;
+            }
+            outer = project.enclosing_type(o);
+        }
+        true
     }
 
     pub(super) fn member_method(&mut self, t: MethodId, at: Node<'_>) {

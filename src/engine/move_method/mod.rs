@@ -416,6 +416,7 @@ impl<'p> Mover<'p> {
         self.check_test_code_to_main(&rw, dest, &dest_types.imports)?;
         widened.add_types(dest_types.make_public.iter().copied());
         let wired = rw.wired.clone();
+        let inherited = rw.inherited.clone();
         let mut moved_edits = rw.edits.clone();
         moved_edits.extend(self.header_edits(node, &via, visibility, original, &rw)?);
         // Text the rewrite inserts that names a type by a name meaning another type there.
@@ -566,6 +567,9 @@ impl<'p> Mover<'p> {
             .collect();
         changes.notes.extend(widened.iter().map(|w| format!("made visible to the destination: {w}")));
         changes.notes.extend(wired.iter().map(|w| format!("wired: {w}")));
+        changes.notes.extend(inherited.iter().map(|w| {
+            format!("called on the source object, assumed visible to the destination (the build checks it): {w}")
+        }));
         Ok(Moved {
             changes,
             destination: project.qualified_name(dest),

@@ -428,6 +428,9 @@ impl Renamer<'_> {
                     if c.name != self.new || c.kind != CallKind::Method || c.receiver != Receiver::Implicit {
                         continue;
                     }
+                    if self.binds_nowhere(m) {
+                        continue; // written before the method it means: the rename gives it one
+                    }
                     let mut scope = Some(project.owner(m));
                     while let Some(t) = scope {
                         let named = self.named_in(t, self.new);
@@ -480,6 +483,27 @@ impl Renamer<'_> {
                 list(&captured)
             ),
         ))
+    }
+
+    /// Whether an unqualified call of the new name in `m` calls nothing today, so that no
+    /// meaning changes: no class around it declares that name (the caller's scan found none), none
+    /// could inherit it from outside the project, and no static import could supply it.
+    fn binds_nowhere(&self, m: MethodId) -> bool {
+        let project = self.project;
+        let owner = project.owner(m);
+        let imported = project
+            .symbols_of(owner)
+            .imports
+            .iter()
+            .any(|i| i.is_static && (i.wildcard || i.path.rsplit('.').next() == Some(self.new)));
+        let mut scope = Some(owner);
+        while let Some(t) = scope {
+            if !self.named_in(t, self.new).is_empty() || !project.external_supertypes(t).is_empty() {
+                return false;
+            }
+            scope = self.parent(t);
+        }
+        !imported
     }
 
     pub(super) fn doubt_refusal(&self) -> Refusal {

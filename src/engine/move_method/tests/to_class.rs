@@ -536,3 +536,44 @@ fn a_test_method_reads_the_destination_s_equivalent_fixture_field() {
         "`server` of `a.Src`",
     );
 }
+
+/// A call without a receiver that nothing of the project declares is the source's inherited
+/// method from its supertype outside the project: called on the source object (or, from a static
+/// method, through its class), with a note that the build checks its access. With an enclosing
+/// class that has such a supertype too, which of them provides it is unknown: refused.
+#[test]
+fn a_method_inherited_from_outside_the_project_is_called_on_the_source() {
+    let src = "package a;\n\nclass Src extends java.util.ArrayList<String> {\n    String summary() {\n        return size() + \" rows\";\n    }\n\n    String show() {\n        return summary();\n    }\n}\n";
+    let util = "package a;\n\nclass Util {\n}\n";
+    let files = [("src/a/Src.java", src), ("src/a/Util.java", util)];
+    let (_dir, p) = project(&files);
+    let fid = p.file_id(Path::new("src/a/Src.java")).expect("file");
+    let id = p.methods_in(fid).expect("parsed").into_iter().find(|&m| p.method(m).name == "summary").expect("method");
+    let summary = plan(&p, id, &MoveSpec::new("class:a.Util".parse().expect("destination"))).expect("moved");
+    let out: Vec<(String, String)> =
+        summary.changes.render().expect("render").into_iter().map(|(p, t)| (p.display().to_string(), t)).collect();
+    assert!(
+        text(&out, "src/a/Util.java")
+            .contains("    static String summary(Src src) {\n        return src.size() + \" rows\";"),
+        "{out:#?}"
+    );
+    assert!(text(&out, "src/a/Src.java").contains("        return Util.summary(this);"), "{out:#?}");
+    assert!(
+        summary.changes.notes.iter().any(|n| n.contains("`size(...)`, from java.util.ArrayList<String>")),
+        "{:?}",
+        summary.changes.notes
+    );
+
+    let statics = "package a;\n\nclass Src extends Thread {\n    static boolean alive() {\n        return currentThread() != null;\n    }\n}\n";
+    let out = moved(&[("src/a/Src.java", statics), ("src/a/Util.java", util)], "alive", "class:a.Util");
+    assert!(text(&out, "src/a/Util.java").contains("        return Src.currentThread() != null;"), "{out:#?}");
+
+    let nested = "package a;\n\nclass Src extends Thread {\n    static class In extends java.util.ArrayList<String> {\n        String summary() {\n            return getName() + size();\n        }\n    }\n}\n";
+    let r = super::refused(
+        &[("src/a/Src.java", nested), ("src/a/Util.java", util)],
+        "src/a/Src.java",
+        "summary",
+        "class:a.Util",
+    );
+    assert_eq!(r.reason, "unresolved_call", "{}", r.message);
+}

@@ -224,3 +224,23 @@ fn refuses_when_an_unqualified_call_would_change_target() {
         [("a/Outer.java", "package a; class Outer { void h() {} class Inner { void k(int a) {} void x() { h(); } } }")];
     assert_eq!(refusal(&files, "Outer", "h", "k").reason, "name_clash");
 }
+
+/// A call written before the method it means (`total()` with no `total` anywhere) calls nothing
+/// yet, so the rename that gives it one changes no meaning; where a supertype outside the project
+/// or a static import could already supply that name, the call may mean something and is kept.
+#[test]
+fn a_call_that_binds_nowhere_yet_is_not_captured() {
+    let files = [("a/Calc.java", "package a; class Calc { int sum() { return 1; } int f() { return total(); } }")];
+    let out = rename(&files, "Calc", "sum", "total").expect("the call binds nowhere today");
+    assert!(out[&PathBuf::from("a/Calc.java")].contains("int total() { return 1; }"));
+    let external = [(
+        "a/Calc.java",
+        "package a; class Calc { int sum() { return 1; } class In extends java.util.Observable { int f() { return total(); } } }",
+    )];
+    assert_eq!(refusal(&external, "Calc", "sum", "total").reason, "name_clash");
+    let imported = [(
+        "a/Calc.java",
+        "package a; import static java.lang.Math.*; class Calc { int sum() { return 1; } int f() { return total(); } }",
+    )];
+    assert_eq!(refusal(&imported, "Calc", "sum", "total").reason, "name_clash");
+}
