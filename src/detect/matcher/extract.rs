@@ -163,6 +163,7 @@ impl<'s> Diff<'s> {
                     if same_class == across
                         || seen.contains(&x)
                         || (across && !call.qualified && !self.reachable(false, x, am.class))
+                        || (!across && self.moved_in(x))
                     {
                         continue;
                     }
@@ -410,7 +411,10 @@ impl<'s> Diff<'s> {
                 // Within a class: as many calls of that name and arity as before, through other
                 // receivers, and the method was moved (its calls now name its new class), not
                 // inlined. (Across classes the caller may well call another method of the name.)
-                if !across && times_any_receiver(&count_a, call) >= times_any_receiver(&count_b, call) {
+                if !across
+                    && times_any_receiver(&count_a, call) + times_passing_this(am, call)
+                        >= times_any_receiver(&count_b, call)
+                {
                     continue;
                 }
                 for r in self.removed_methods(&call.name, call.args.len()) {
@@ -650,6 +654,18 @@ impl<'s> Diff<'s> {
             .collect()
     }
 
+    /// Whether added method `x` is a method of another class moved in: a method of that name
+    /// left another class with the same body (up to its old object becoming a parameter, which is
+    /// why its caller's code can look extracted). [`Self::moves`] reports it.
+    fn moved_in(&self, x: usize) -> bool {
+        let class = self.a.methods[x].class;
+        let all = self.by_name_b.get(self.a.methods[x].name.as_str()).map(Vec::as_slice).unwrap_or_default();
+        all.iter().any(|&r| {
+            let elsewhere = self.class_fwd.get(&self.b.methods[r].class) != Some(&class);
+            self.fwd[r].is_none() && !self.used_b[r] && elsewhere && self.same_body(r, x, true).is_some()
+        })
+    }
+
     pub(super) fn removed_methods(&self, name: &str, args: usize) -> Vec<usize> {
         let all = self.by_name_b.get(name).map(Vec::as_slice).unwrap_or_default();
         all.iter()
@@ -667,6 +683,19 @@ fn times(counts: &HashMap<(&str, usize, &str), usize>, call: &Call) -> usize {
 /// Calls of `call`'s name and arity in `counts`, whatever their receiver.
 fn times_any_receiver(counts: &HashMap<(&str, usize, &str), usize>, call: &Call) -> usize {
     counts.iter().filter(|((name, arity, _), _)| *name == call.name && *arity == call.args.len()).map(|(_, n)| n).sum()
+}
+
+/// Calls of `call`'s name in `m` with one more argument, `this`, first: the caller now hands its
+/// object to the method moved elsewhere as a static method (`Util.m(this, x)` for `m(x)`).
+fn times_passing_this(m: &Method, call: &Call) -> usize {
+    m.calls
+        .iter()
+        .filter(|c| {
+            c.name == call.name
+                && c.args.len() == call.args.len() + 1
+                && c.args.first().is_some_and(|a| a.len() == 1 && a[0] == "this")
+        })
+        .count()
 }
 
 /// The mapping of `src` onto `pool` with every `return c ? a : b;` read as the `if`/`else` that

@@ -314,3 +314,37 @@ fn a_static_method_moved_with_its_class_qualifiers_is_a_move() {
         ]
     );
 }
+
+/// A one-statement method moved elsewhere as a static method taking its old object: the caller's
+/// `m(x)` became `Util.m(this, x)`, which is the move's call, not the inlined body.
+#[test]
+fn a_one_liner_moved_as_a_static_method_taking_this_is_a_move_not_an_inline() {
+    let rows = "package r;\n\npublic class Rows extends java.util.ArrayList<String> {\n    public void dropHead(int n) {\n        removeRange(0, n);\n    }\n\n    public void trim() {\n        dropHead(1);\n    }\n}\n";
+    let util = "package r;\n\npublic class Util {\n}\n";
+    let rows_after = "package r;\n\npublic class Rows extends java.util.ArrayList<String> {\n    public void trim() {\n        Util.dropHead(this, 1);\n    }\n}\n";
+    let util_after = "package r;\n\npublic class Util {\n    public static void dropHead(Rows rows, int n) {\n        rows.removeRange(0, n);\n    }\n}\n";
+    let before = snap(&[("r/Rows.java", rows), ("r/Util.java", util)]);
+    let after = snap(&[("r/Rows.java", rows_after), ("r/Util.java", util_after)]);
+    assert_eq!(
+        descriptions(&detect(&before, &after)),
+        [
+            "Move Method\tpublic dropHead(n int) : void from class r.Rows to public dropHead(rows Rows, n int) : void from class r.Util"
+        ]
+    );
+}
+
+/// A getter moved from a nested class to its outer class as a static method taking the old
+/// object: the caller's `settings.flag()` became `flag(settings)`, whose body reads the field
+/// through the parameter. That is the move, not code extracted from the caller.
+#[test]
+fn a_getter_moved_out_as_a_static_method_is_not_an_extraction_from_its_caller() {
+    let before = "package d;\n\npublic class Doc {\n    private final Settings settings = new Settings();\n\n    void ensure() {\n        if (settings.flag()) {\n            System.out.println(1);\n        }\n    }\n\n    public static class Settings {\n        boolean flag;\n\n        public boolean flag() {\n            return flag;\n        }\n    }\n}\n";
+    let after = "package d;\n\npublic class Doc {\n    private final Settings settings = new Settings();\n\n    void ensure() {\n        if (flag(settings)) {\n            System.out.println(1);\n        }\n    }\n\n    public static class Settings {\n        boolean flag;\n    }\n\n    public static boolean flag(Settings settings) {\n        return settings.flag;\n    }\n}\n";
+    let found = detect(&snap(&[("d/Doc.java", before)]), &snap(&[("d/Doc.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Move Method\tpublic flag() : boolean from class d.Doc.Settings to public flag(settings Settings) : boolean from class d.Doc"
+        ]
+    );
+}
