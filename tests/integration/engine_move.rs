@@ -150,6 +150,25 @@ fn demo_moves_to_any_class_build_and_pass() {
             .contains("return TaxRule.ruleFor(this, item.getTaxCategory()).taxOn(item);")
     );
 
+    // Through a parameter of an interface type: a `default` method of the interface, which its
+    // three implementations inherit.
+    let calculator = p("tax/TaxCalculator.java");
+    let text = read(root, &calculator).replace(
+        "    /** Exempt supplies carry no tax",
+        "    public String labelled(LineItem item) {\n        return label(rules.get(item.getTaxCategory()), item);\n    }\n\n    private String label(TaxRule rule, LineItem item) {\n        return rule.code() + \" \" + rule.taxOn(item);\n    }\n\n    /** Exempt supplies carry no tax",
+    );
+    std::fs::write(root.join(&calculator), text).expect("write");
+    let label = apply_move(root, &format!("{calculator}:label"), "param:rule", false);
+    assert_eq!(label.signature, "default String label(LineItem item)");
+    let rule = read(root, &p("tax/TaxRule.java"));
+    assert!(
+        rule.contains(
+            "    default String label(LineItem item) {\n        return code() + \" \" + taxOn(item);\n    }\n"
+        ),
+        "{rule}"
+    );
+    assert!(read(root, &calculator).contains("        return rules.get(item.getTaxCategory()).label(item);\n"));
+
     // A method calling what its class inherits from outside the project (`java.io.StringWriter`):
     // called on the object passed in, noted for the build to check.
     let transcript = "package com.acme.invoicing.report;\n\nimport java.io.StringWriter;\n\n/** What a report wrote. */\npublic class Transcript extends StringWriter {\n    public String line(String text) {\n        write(text);\n        write('\\n');\n        return getBuffer().toString();\n    }\n\n    public String twice(String text) {\n        line(text);\n        return line(text);\n    }\n}\n";

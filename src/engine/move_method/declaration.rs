@@ -71,6 +71,11 @@ impl<'p> Mover<'p> {
         {
             edits.push(Edit::delete(k.start_byte()..skip_spaces(src, k.end_byte())));
         }
+        // Through a parameter or field of an interface type, a `default` method there.
+        if self.default_method(rw.dest) {
+            let at = after_modifiers(node).map_or(node.start_byte(), |n| n.start_byte());
+            edits.push(Edit::insert(at, "default "));
+        }
         // An instance method moved to a class becomes static there.
         if let Via::Static = via
             && find("static").is_none()

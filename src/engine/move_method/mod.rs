@@ -600,6 +600,13 @@ impl<'p> Mover<'p> {
         matches!(self.spec.to, Destination::Class(_)) && (self.decl.is_test() || self.pull_up.is_some())
     }
 
+    /// Whether the method becomes a `default` method of `dest`: an instance method reaching an
+    /// interface through a parameter or field of its type.
+    fn default_method(&self, dest: TypeId) -> bool {
+        self.project.type_decl(dest).kind == TypeKind::Interface
+            && matches!(self.spec.to, Destination::Param(_) | Destination::Field(_))
+    }
+
     fn no_body(&self) -> Refusal {
         refuse(
             Reason::AbstractMethod,

@@ -205,15 +205,20 @@ impl<'p> Mover<'p> {
             return Err(refuse(Reason::SameClass, format!("{} already is in `{dest_name}`", self.name())));
         }
         match d.kind {
-            // Into an interface as a static method (Java 8): a `class:` destination, not a test.
-            TypeKind::Interface if matches!(self.spec.to, Destination::Class(_)) && !self.stays_instance() => {}
+            // Into an interface (Java 8) as a static method (`class:`), or through a parameter or
+            // field of its type as a `default` method; never a test.
+            TypeKind::Interface if !self.stays_instance() && !self.decl.is_test() => {}
             TypeKind::Interface | TypeKind::Annotation => {
+                let what = if d.kind == TypeKind::Annotation {
+                    "no method moves into an annotation type"
+                } else if self.decl.is_test() {
+                    "a test method moves into a test class, not an interface"
+                } else {
+                    "a pulled-up method stays an instance method of a class"
+                };
                 return Err(refuse(
                     Reason::DestinationInterface,
-                    format!(
-                        "`{dest_name}` is an {}; an instance method moves into classes, enums and records only (into an interface, name it with `class:{dest_name}` to make the method static there)",
-                        d.kind.keyword()
-                    ),
+                    format!("`{dest_name}` is an {}; {what}", d.kind.keyword()),
                 ));
             }
             TypeKind::Anonymous => {
@@ -643,6 +648,18 @@ impl<'p> Mover<'p> {
     pub(super) fn check_clash(&self, dest: TypeId, params: &[String]) -> Result<(), Refusal> {
         let project = self.project;
         let name = &self.decl.name;
+        // A default method may not override `Object`'s public methods.
+        let object_method = matches!((name.as_str(), params), ("toString" | "hashCode", []))
+            || (name == "equals" && params.len() == 1 && params[0] == "Object");
+        if object_method && self.default_method(dest) {
+            return Err(refuse(
+                Reason::NameClash,
+                format!(
+                    "in `{}` the method would be a default method `{name}`, which Java forbids for the methods of `Object`; move it with `class:` to make it static there",
+                    project.qualified_name(dest)
+                ),
+            ));
+        }
         let same = |m: MethodId| {
             let d = project.method(m);
             !d.is_constructor() && d.name == *name && d.erased_params() == params

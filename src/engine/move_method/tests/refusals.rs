@@ -61,15 +61,15 @@ fn refusals_of_the_method_itself() {
 
 #[test]
 fn refusals_about_the_destination() {
-    let iface = "package a;\n\npublic interface Shape {\n}\n";
+    let annotation = "package a;\n\npublic @interface Shape {\n}\n";
     let src = "package a;\n\nclass Src {\n    void f(Shape s) {\n    }\n}\n";
     assert_refused(
-        &[("src/a/Shape.java", iface), ("src/a/Src.java", src)],
+        &[("src/a/Shape.java", annotation), ("src/a/Src.java", src)],
         "src/a/Src.java",
         "f",
         "param:s",
         "destination_interface",
-        "interface",
+        "annotation type",
     );
 
     let clash = "package a;\n\npublic class Dest {\n    void f(int n) {\n    }\n}\n";

@@ -398,15 +398,15 @@ fn a_method_moves_into_an_interface_as_a_static_method() {
         "package a;\n\npublic interface Shape {\n    int area();\n\n    static int twice(int x) {\n        return x * 2;\n    }\n}\n"
     );
     assert!(text(&out, "src/a/Src.java").contains("return Shape.twice(3);"), "{out:#?}");
-    // Through a parameter it would be a default method, which every implementation inherits.
-    let src = "package a;\n\nclass Src {\n    int area2(Shape s) {\n        return s.area() * 2;\n    }\n}\n";
+    // A test method does not move into an interface, where its framework would not run it.
+    let test = "package a;\n\nimport org.junit.Test;\n\npublic class SrcTest {\n    @Test\n    public void adds() {\n    }\n}\n";
     assert_refused(
-        &[("src/a/Src.java", src), ("src/a/Shape.java", shape)],
-        "src/a/Src.java",
-        "area2",
-        "param:s",
-        "destination_interface",
+        &[("src/a/SrcTest.java", test), ("src/a/Shape.java", shape)],
+        "src/a/SrcTest.java",
+        "adds",
         "class:a.Shape",
+        "destination_interface",
+        "a test method moves into a test class",
     );
 }
 
@@ -576,4 +576,29 @@ fn a_method_inherited_from_outside_the_project_is_called_on_the_source() {
         "class:a.Util",
     );
     assert_eq!(r.reason, "unresolved_call", "{}", r.message);
+}
+
+/// Through a parameter of an interface type, an instance method becomes a `default` method of
+/// the interface (Java 8), also when `class:` names the interface and the method has such a
+/// parameter; an implementation declaring the same signature would override it (refused), and a
+/// default method may not be one of `Object`'s.
+#[test]
+fn through_an_interface_typed_parameter_a_method_becomes_a_default_method() {
+    let rule = "package a;\n\npublic interface Rule {\n    int pct();\n}\n";
+    let src = "package a;\n\nclass Src {\n    private int twice(Rule r, int x) {\n        return r.pct() * x * 2;\n    }\n\n    int use(Rule r) {\n        return twice(r, 3);\n    }\n}\n";
+    for to in ["param:r", "class:a.Rule"] {
+        let out = moved(&[("src/a/Src.java", src), ("src/a/Rule.java", rule)], "twice", to);
+        assert!(
+            text(&out, "src/a/Rule.java")
+                .contains("    int pct();\n\n    default int twice(int x) {\n        return pct() * x * 2;\n    }\n"),
+            "{to}: {out:#?}"
+        );
+        assert!(text(&out, "src/a/Src.java").contains("        return r.twice(3);\n"), "{to}: {out:#?}");
+    }
+    let flat = "package a;\n\nclass Flat implements Rule {\n    public int pct() {\n        return 1;\n    }\n\n    public int twice(int x) {\n        return x;\n    }\n}\n";
+    let files = [("src/a/Src.java", src), ("src/a/Rule.java", rule), ("src/a/Flat.java", flat)];
+    assert_refused(&files, "src/a/Src.java", "twice", "param:r", "name_clash", "a.Flat");
+    let shown = "package a;\n\nclass Src {\n    String toString(Rule r) {\n        return \"\" + r.pct();\n    }\n}\n";
+    let files = [("src/a/Src.java", shown), ("src/a/Rule.java", rule)];
+    assert_refused(&files, "src/a/Src.java", "toString", "param:r", "name_clash", "default method `toString`");
 }
