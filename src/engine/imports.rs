@@ -49,7 +49,18 @@ pub fn add(file: &SourceFile, syms: &FileSymbols, paths: &BTreeSet<(String, bool
             if *wildcard { ".*" } else { "" }
         );
         let same_kind: Vec<&Import> = syms.imports.iter().filter(|i| i.is_static == *is_static).collect();
-        let at = match same_kind.iter().find(|i| i.path.as_str() > path.as_str()) {
+        let next = same_kind.iter().find(|i| i.path.as_str() > path.as_str());
+        // Between two groups (`java.…`, blank line, `org.…`), it joins the one whose package it
+        // shares more of: after the import before it rather than above the next group.
+        let prev = same_kind.iter().rev().find(|i| i.path.as_str() < path.as_str());
+        let next = match (prev, next) {
+            (Some(p), Some(n)) if shared_segments(&p.path, path) > shared_segments(&n.path, path) => {
+                edits.push(Edit::insert(next_line(src, p.span.end_byte), line));
+                continue;
+            }
+            (_, n) => n,
+        };
+        let at = match next {
             Some(next) => crate::text::line_start(src, next.span.start_byte),
             None => match same_kind.last().copied().or(syms.imports.last()) {
                 Some(last) => next_line(src, last.span.end_byte),
@@ -133,6 +144,11 @@ pub fn remove_unused(
 }
 
 /// The start of the line after the one holding `at` (the end of the text if it is the last line).
+/// How many leading dot-separated segments two qualified names share.
+fn shared_segments(a: &str, b: &str) -> usize {
+    a.split('.').zip(b.split('.')).take_while(|(x, y)| x == y).count()
+}
+
 fn next_line(src: &str, at: usize) -> usize {
     src[at..].find('\n').map_or(src.len(), |i| at + i + 1)
 }
@@ -166,6 +182,14 @@ mod tests {
         );
         let bare = run_add("package a;\n\nclass A {}\n", &[("java.time.Duration", false)]);
         assert_eq!(bare, "package a;\n\nimport java.time.Duration;\n\nclass A {}\n");
+        // It joins the group whose package it shares, not the next group's head.
+        let grouped = "package a;\n\nimport java.awt.geom.Point2D;\n\nimport org.b.C;\n\nclass A {}\n";
+        let out =
+            run_add(grouped, &[("java.awt.Cursor", false), ("java.awt.geom.Rectangle2D", false), ("org.b.D", false)]);
+        assert_eq!(
+            out,
+            "package a;\n\nimport java.awt.Cursor;\nimport java.awt.geom.Point2D;\nimport java.awt.geom.Rectangle2D;\n\nimport org.b.C;\nimport org.b.D;\n\nclass A {}\n"
+        );
         let wild = run_add("package a;\nimport java.util.*;\nclass A {}\n", &[("java.util.List", false)]);
         assert_eq!(wild, "package a;\nimport java.util.*;\nclass A {}\n");
     }
