@@ -49,20 +49,16 @@ pub fn add(file: &SourceFile, syms: &FileSymbols, paths: &BTreeSet<(String, bool
             if *wildcard { ".*" } else { "" }
         );
         let same_kind: Vec<&Import> = syms.imports.iter().filter(|i| i.is_static == *is_static).collect();
-        let next = same_kind.iter().find(|i| i.path.as_str() > path.as_str());
-        // Between two groups (`java.…`, blank line, `org.…`), it joins the one whose package it
-        // shares more of: after the import before it rather than above the next group.
         let prev = same_kind.iter().rev().find(|i| i.path.as_str() < path.as_str());
-        let next = match (prev, next) {
-            (Some(p), Some(n)) if shared_segments(&p.path, path) > shared_segments(&n.path, path) => {
-                edits.push(Edit::insert(next_line(src, p.span.end_byte), line));
-                continue;
+        let next = same_kind.iter().find(|i| i.path.as_str() > path.as_str());
+        let at = match (prev, next) {
+            // Between two groups (`java.…`, blank line, `org.…`), it joins the one whose package
+            // it shares more of: after the import before it rather than above the next group.
+            (Some(prev), Some(next)) if shared_segments(&prev.path, path) > shared_segments(&next.path, path) => {
+                next_line(src, prev.span.end_byte)
             }
-            (_, n) => n,
-        };
-        let at = match next {
-            Some(next) => crate::text::line_start(src, next.span.start_byte),
-            None => match same_kind.last().copied().or(syms.imports.last()) {
+            (_, Some(next)) => crate::text::line_start(src, next.span.start_byte),
+            (_, None) => match same_kind.last().copied().or(syms.imports.last()) {
                 Some(last) => next_line(src, last.span.end_byte),
                 None => {
                     // No imports yet: after the package declaration, with a blank line before.
@@ -143,12 +139,12 @@ pub fn remove_unused(
     edits
 }
 
-/// The start of the line after the one holding `at` (the end of the text if it is the last line).
 /// How many leading dot-separated segments two qualified names share.
 fn shared_segments(a: &str, b: &str) -> usize {
     a.split('.').zip(b.split('.')).take_while(|(x, y)| x == y).count()
 }
 
+/// The start of the line after the one holding `at` (the end of the text if it is the last line).
 fn next_line(src: &str, at: usize) -> usize {
     src[at..].find('\n').map_or(src.len(), |i| at + i + 1)
 }

@@ -29,6 +29,15 @@ pub enum Resolution {
     Unresolved { text: String, reason: String },
 }
 
+/// A class that may provide a method called without a receiver ([`Project::implicit_providers`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Provider {
+    /// It, or a project supertype of it, declares a method of that name.
+    Declares(TypeId),
+    /// It declares none, but a supertype outside the project may.
+    MayInherit(TypeId),
+}
+
 /// One call of a method's body and where it goes.
 #[derive(Debug, Clone, Serialize)]
 pub struct Callee {
@@ -236,6 +245,27 @@ impl Project {
                     out.push(m);
                 }
             }
+        }
+        out
+    }
+
+    /// The classes that may provide a method `name` called without a receiver in `ty`: `ty`, then
+    /// the classes enclosing it, innermost first. Java takes the innermost class that has a method
+    /// of that name, declared or inherited, so a class that declares one ends the list, and one
+    /// that may inherit it from outside the project is listed and the search goes on past it.
+    /// Static imports are not looked at.
+    pub fn implicit_providers(&self, ty: TypeId, name: &str) -> Vec<Provider> {
+        let mut out = Vec::new();
+        let mut scope = Some(ty);
+        while let Some(t) = scope {
+            if !self.methods_named(t, name).is_empty() {
+                out.push(Provider::Declares(t));
+                break;
+            }
+            if !self.external_supertypes(t).is_empty() {
+                out.push(Provider::MayInherit(t));
+            }
+            scope = self.enclosing_type(t);
         }
         out
     }

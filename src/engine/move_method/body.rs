@@ -5,7 +5,7 @@ use super::text::{collect_type_names, is_qualified_tail, is_qualified_this, list
 use super::{Mover, Via, Vis, refuse};
 use crate::engine::dataflow::{MethodFlow, VarKind, is_variable_use};
 use crate::engine::{Edit, Reason, Refusal};
-use crate::java::calls::Resolution;
+use crate::java::calls::{Provider, Resolution};
 use crate::java::project::{MethodId, TypeId};
 use crate::java::symbols::{FieldDecl, TypeKind};
 use std::collections::{BTreeSet, HashMap};
@@ -457,7 +457,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
         }
         // Nothing the project declares in scope has that name, and Java found it: the source's
         // supertype outside the project provides it, on the source's object (or class).
-        if !self.m.stays_instance() && !external.is_empty() && self.inherited_from_outside(text) {
+        if !self.m.stays_instance() && self.inherited_from_outside(text) {
             let qualifier = if self.m.decl.is_static() {
                 self.names.insert(self.source_simple().to_string());
                 self.source_simple().to_string()
@@ -483,27 +483,10 @@ impl<'m, 'p> Rewriter<'m, 'p> {
         ))
     }
 
-    /// Whether a method `name` called without a receiver can only be inherited by the source
-    /// from outside the project: neither it, its enclosing classes nor their project supertypes
-    /// declare one, and no enclosing class has a supertype outside the project that could.
+    /// Whether a method `name` called without a receiver can only be the one the source inherits
+    /// from outside the project: it is the only class around the call that may provide one.
     fn inherited_from_outside(&self, name: &str) -> bool {
-        let project = self.m.project;
-        let declares = |t: TypeId| {
-            std::iter::once(t)
-                .chain(project.supertypes(t))
-                .any(|s| project.methods_of(s).into_iter().any(|m| project.method(m).name == name))
-        };
-        if declares(self.m.source) {
-            return false;
-        }
-        let mut outer = project.enclosing_type(self.m.source);
-        while let Some(o) = outer {
-            if declares(o) || !project.external_supertypes(o).is_empty() {
-                return false;
-            }
-            outer = project.enclosing_type(o);
-        }
-        true
+        self.m.project.implicit_providers(self.m.source, name) == [Provider::MayInherit(self.m.source)]
     }
 
     pub(super) fn member_method(&mut self, t: MethodId, at: Node<'_>) {

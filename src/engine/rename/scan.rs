@@ -486,8 +486,8 @@ impl Renamer<'_> {
     }
 
     /// Whether an unqualified call of the new name in `m` calls nothing today, so that no
-    /// meaning changes: no class around it declares that name (the caller's scan found none), none
-    /// could inherit it from outside the project, and no static import could supply it.
+    /// meaning changes: no class around it declares that name or could inherit it from outside the
+    /// project, and no static import could supply it.
     fn binds_nowhere(&self, m: MethodId) -> bool {
         let project = self.project;
         let owner = project.owner(m);
@@ -496,14 +496,7 @@ impl Renamer<'_> {
             .imports
             .iter()
             .any(|i| i.is_static && (i.wildcard || i.path.rsplit('.').next() == Some(self.new)));
-        let mut scope = Some(owner);
-        while let Some(t) = scope {
-            if !self.named_in(t, self.new).is_empty() || !project.external_supertypes(t).is_empty() {
-                return false;
-            }
-            scope = self.parent(t);
-        }
-        !imported
+        !imported && project.implicit_providers(owner, self.new).is_empty()
     }
 
     pub(super) fn doubt_refusal(&self) -> Refusal {
