@@ -24,6 +24,11 @@ for (mode, project), tasks in sorted(groups.items()):
     share = 100.0 * ok / len(runnable) if runnable else 0.0
     print(f"{mode} {project}: {ok} of {len(runnable)} tasks whose parent builds succeeded ({share:.1f} %); "
           f"{len(tasks) - len(runnable)} more tasks in commits that do not build here")
+    named = [t for t in runnable if (t.get("spec_origin") or "").endswith("the class the human created")]
+    if named:
+        print(f"    of which {sum(1 for t in named if t.get('success'))} of {len(named)} moved to a class the human "
+              f"created in the commit, named to the planner ({ok - sum(1 for t in named if t.get('success'))} of "
+              f"{len(runnable) - len(named)} others)")
     if project != "all":
         for why, n in failures.most_common():
             print(f"    {n:3}  {why}")

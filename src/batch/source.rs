@@ -4,7 +4,8 @@
 //! `--spec oracle` hands the engine the human's own spec (the lines they extracted, the name they
 //! chose, the class they moved to), so the score measures the engine alone. `--spec planner` asks
 //! the heuristic planner, which chooses the lines and the destination; it cannot invent names
-//! without a model, so it gets the human's new name and nothing else. `--spec llm` runs MANTRA's
+//! without a model, so it gets the human's new names and nothing else: the new method's, and the
+//! destination class's when the human created that class in the commit. `--spec llm` runs MANTRA's
 //! agents ([`crate::agent`]): their whole loop, Developer → Reviewer → Repair, decides and makes
 //! the change, which may not be an engine spec at all (`write_file`), so a proposal can also
 //! carry a change already made ([`Made`]). The batch then measures that final change exactly as
@@ -30,7 +31,8 @@ use super::task::Task;
 pub enum SpecMode {
     /// The human's own spec (extracted lines, new name, destination): measures the engine
     Oracle,
-    /// The heuristic planner, given only the human's new name (it invents none without a model)
+    /// The heuristic planner, given only the human's new names (the method's; the class's, when
+    /// they created it): it invents none without a model
     Planner,
     /// The LLM agents (needs `llm.base_url`)
     Llm,
@@ -272,14 +274,29 @@ impl SpecSource for Planner {
                 | RefactoringKind::ExtractAndMoveMethod
                 | RefactoringKind::MoveAndRenameMethod
         );
+        let subject = task.human.as_ref().map(|h| &h.subject).or(task.recorded.as_ref());
+        // A class the human created in the commit is a new name too: the planner cannot choose a
+        // class that does not exist yet, any more than it can invent a method's name.
+        let new_class = subject.map(|s| s.other_class.trim()).filter(|dest| {
+            matches!(
+                task.kind,
+                RefactoringKind::MoveMethod
+                    | RefactoringKind::ExtractAndMoveMethod
+                    | RefactoringKind::MoveAndRenameMethod
+            ) && !dest.is_empty()
+                && project.find_type(dest).is_none()
+        });
         let flags = SpecFlags {
-            name: names_new.then(|| task.human.as_ref().map(|h| h.subject.other_method.clone())).flatten(),
+            name: names_new.then(|| subject.map(|s| s.other_method.clone())).flatten(),
+            to: new_class.map(|dest| Destination::Class(dest.to_string())),
             ..SpecFlags::default()
         };
+        let origin = new_class.map(|_| "planner, to the class the human created");
         // As `mantra refactor` does: when the name is all a refactoring needs (rename), it is the spec.
         let file = project.method_source(method).path.clone();
         if let Some(spec) = flags.complete(task.kind, &file, project.method(method).span.start_line) {
-            return Ok(Proposal { specs: vec![spec], ..Proposal::default() });
+            let specs = std::iter::once(spec.clone()).chain(widened_public(&spec)).collect();
+            return Ok(Proposal { specs, origin, ..Proposal::default() });
         }
         let candidates =
             crate::plan::candidates(project, method, task.kind, &flags, CANDIDATES).map_err(|e| e.to_string())?;
@@ -288,7 +305,7 @@ impl SpecSource for Planner {
         // members the method uses made visible, as a developer would make them.
         let widened: Vec<Spec> = specs.iter().filter_map(widened_public).collect();
         specs.extend(widened);
-        Ok(Proposal { specs, ..Proposal::default() })
+        Ok(Proposal { specs, origin, ..Proposal::default() })
     }
 }
 
@@ -334,6 +351,34 @@ mod tests {
         assert!(widened.contains(&false) && widened.contains(&true), "{:?}", proposal.specs);
         let first_widened = widened.iter().position(|w| *w).unwrap();
         assert!(widened[first_widened..].iter().all(|w| *w), "{:?}", proposal.specs);
+    }
+
+    /// Issue 15: a class the human created in the commit is a name the planner cannot invent, so
+    /// it is given, as the new method's name is; a class that exists is the planner's to choose.
+    #[test]
+    fn the_planner_is_given_a_class_the_human_created_and_nothing_else() {
+        let src = "package a;\n\nclass Src {\n    static int twice(int x) {\n        return x * 2;\n    }\n}\n";
+        let util = "package a;\n\nclass Util {\n}\n";
+        let (_d, p) = project(&[("src/a/Src.java", src), ("src/a/Util.java", util)]);
+        let fid = p.file_id(Path::new("src/a/Src.java")).unwrap();
+        let method = p.methods_in(fid).unwrap()[0];
+        let budget = Budget { runner: Arc::new(crate::process::System), deadline: Instant::now() };
+        let to = |class: &str| {
+            let description = format!(
+                "Move Method\tpackage twice(x int) : int from class a.Src to package twice(x int) : int from class {class}"
+            );
+            let task =
+                super::super::task::from_record("p", 0, &twice_record("Move Method", &description), None).unwrap();
+            Planner.propose(&task, &p, method, &budget)
+        };
+        let created = to("a.Numbers").unwrap();
+        assert_eq!(created.origin, Some("planner, to the class the human created"));
+        let Spec::MoveMethod(first) = &created.specs[0] else { panic!("{:?}", created.specs) };
+        assert_eq!((first.to.clone(), first.widen_public), (Destination::Class("a.Numbers".into()), false));
+        assert!(matches!(&created.specs[1], Spec::MoveMethod(m) if m.widen_public && m.to == first.to));
+        // `a.Util` exists: the planner is told nothing, and `twice` uses no other class.
+        let err = to("a.Util").unwrap_err();
+        assert!(err.contains("no move candidate"), "{err}");
     }
 
     /// Issue 15: a task the detector missed had no oracle spec; the record's own description gives

@@ -129,6 +129,16 @@ pub fn candidates(file: &SourceFile, at: usize, limit: usize) -> Vec<ExtractCand
     out
 }
 
+/// The lines of all the statements of the body of the method around byte `at`. Never an Extract
+/// Method candidate (the method would only delegate), but what Extract And Move takes when
+/// nothing smaller will do: the body moves to its new class and the method stays behind,
+/// delegating to it, as developers keep an old entry point working.
+pub fn whole_body(file: &SourceFile, at: usize) -> Option<(usize, usize)> {
+    let body = callable_body(enclosing_callable(file.root(), at, at)?)?;
+    let stmts = statements_of(body);
+    (!stmts.is_empty()).then(|| span_lines(&stmts))
+}
+
 /// Whether the run is one statement that is a single call (returned, assigned or alone):
 /// extracting it only wraps the call in a delegator (`return createX();` becoming `return
 /// helper();`), the opposite of a refactoring. Never a candidate.

@@ -128,7 +128,14 @@ pub fn candidates(
         }
         RefactoringKind::ExtractAndMoveMethod => {
             let mut out = Vec::new();
-            for (c, extract) in extract_candidates(project, method, flags, limit.max(5)) {
+            let mut fragments = extract_candidates(project, method, flags, limit.max(5));
+            if flags.lines.is_none()
+                && let Some(whole) = whole_body_candidate(project, method, flags)
+                && !fragments.iter().any(|(_, e)| e.lines == whole.1.lines)
+            {
+                fragments.push(whole);
+            }
+            for (c, extract) in fragments {
                 let fragment_params = fragment_params(project, method, &extract);
                 let moves = move_candidates(project, method, flags, Some(extract.lines), Some(&fragment_params));
                 if let Some((m, mv)) = moves.into_iter().next() {
@@ -177,6 +184,10 @@ pub fn candidates(
     if out.is_empty() {
         let why = match kind {
             RefactoringKind::ExtractMethod => "no run of its statements can be extracted as it stands",
+            // The destination was given: what failed is the extraction.
+            RefactoringKind::ExtractAndMoveMethod if flags.to.is_some() => {
+                "no run of its statements can be extracted as it stands"
+            }
             RefactoringKind::ExtractAndMoveMethod => {
                 "no extractable run of its statements uses a parameter or field whose type is a project class"
             }
@@ -269,9 +280,49 @@ pub fn parameterised_alternatives(
         .collect()
 }
 
+/// Extract And Move's last candidate: the whole body, leaving the method as a delegate. Scored
+/// zero, so it comes after every smaller run.
+fn whole_body_candidate(
+    project: &Project,
+    method: MethodId,
+    flags: &SpecFlags,
+) -> Option<(Candidate, crate::engine::ExtractSpec)> {
+    let decl = project.method(method);
+    let file = project.method_source(method);
+    let at = decl.name_span.start_byte;
+    let lines = extract::whole_body(file, at)?;
+    let name = flags.name.clone().unwrap_or_else(|| extract::name_for_lines(file, at, lines));
+    let spec = extract::spec_for(&file.path, decl.span.start_line, lines, &name);
+    extraction_elsewhere(file, &spec)?;
+    let c = Candidate {
+        spec: Spec::ExtractMethod(spec.clone()),
+        summary: format!("extract the whole body (lines {}-{}) as {name}, leaving a delegate", lines.0, lines.1),
+        score: Some(0.0),
+        components: Vec::new(),
+    };
+    Some((c, spec))
+}
+
+/// The extraction of `spec` as Extract And Move makes it: a name its source class already has
+/// (often the source method's own) is free in the destination, so the engine extracts under
+/// another name first (see [`crate::engine::compound::extract_and_move`]).
+fn extraction_elsewhere(
+    file: &crate::java::SourceFile,
+    spec: &crate::engine::ExtractSpec,
+) -> Option<crate::engine::extract::Extraction> {
+    use crate::engine::Reason;
+    match crate::engine::extract::plan(file, spec) {
+        Err(r) if r.reason == Reason::NameClash => {
+            let renamed = crate::engine::ExtractSpec { name: format!("{}Moved", spec.name), ..spec.clone() };
+            crate::engine::extract::plan(file, &renamed).ok()
+        }
+        done => done.ok(),
+    }
+}
+
 /// The parameters the extracted method of `spec` would take (from the engine's own signature).
 fn fragment_params(project: &Project, method: MethodId, spec: &crate::engine::ExtractSpec) -> Vec<String> {
-    let Ok(done) = crate::engine::extract::plan(project.method_source(method), spec) else { return Vec::new() };
+    let Some(done) = extraction_elsewhere(project.method_source(method), spec) else { return Vec::new() };
     let inside = done.signature.rsplit_once('(').map(|(_, p)| p).unwrap_or("");
     let inside = inside.split(')').next().unwrap_or("");
     inside.split(',').filter_map(|p| p.split_whitespace().last().map(str::to_string)).collect()
@@ -357,4 +408,39 @@ fn caller_destination(project: &Project, method: MethodId) -> Option<Destination
         }
     }
     Some(Destination::Class(project.qualified_name(target)))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::java::project::tests::project;
+
+    /// Issue 15: a one-statement getter's body moves to another class and the getter stays as its
+    /// delegate, the shape developers use to keep an old entry point; the whole body is never an
+    /// Extract Method candidate on its own, and comes after every smaller run.
+    #[test]
+    fn extract_and_move_may_take_the_whole_body_leaving_a_delegate() {
+        let panel = "package a;\n\npublic class Panel {\n    int zoom = 2;\n\n    public int getZoom() {\n        return this.zoom;\n    }\n}\n";
+        let (_d, p) = project(&[("src/main/java/a/Panel.java", panel)]);
+        let fid = p.file_id(Path::new("src/main/java/a/Panel.java")).unwrap();
+        let getter = p.methods_in(fid).unwrap()[0];
+        let flags = SpecFlags {
+            name: Some("getZoom".into()),
+            to: Some(Destination::Class("a.ZoomStrategy".into())),
+            ..SpecFlags::default()
+        };
+        let found = candidates(&p, getter, RefactoringKind::ExtractAndMoveMethod, &flags, 5).unwrap();
+        let Spec::ExtractAndMoveMethod(spec) = &found[0].spec else { panic!("{found:#?}") };
+        assert_eq!((spec.extract.lines, spec.extract.name.as_str()), ((7, 7), "getZoom"));
+        assert!(found[0].summary.contains("leaving a delegate"), "{}", found[0].summary);
+        // The engine takes it: the name the source method has is free in the new class.
+        let done = crate::engine::apply(&p, getter, &found[0].spec).unwrap();
+        let diff = done.unified_diff(crate::style::Style::PLAIN).unwrap();
+        assert!(diff.contains("+        return ZoomStrategy.getZoom(this);"), "{diff}");
+
+        let err = candidates(&p, getter, RefactoringKind::ExtractMethod, &SpecFlags::default(), 5).unwrap_err();
+        assert!(err.to_string().contains("no run of its statements can be extracted"), "{err}");
+    }
 }

@@ -550,3 +550,21 @@ fn extract_and_move_to_any_class_is_verified_by_the_real_build() {
     );
     assert!(run.stdout.contains("verdict: accepted"), "{}", run.stdout);
 }
+
+/// Issue 15: Extract And Move of a one-line getter takes its whole body (no smaller run exists)
+/// to a class that does not exist yet; the getter stays, delegating, and the real build accepts it.
+#[test]
+fn extract_and_move_of_a_whole_getter_body_leaves_a_delegate_the_build_accepts() {
+    let dir = copy_fixture("demo");
+    let target = "src/main/java/com/acme/invoicing/customer/Customer.java:getPaymentTermsDays";
+    let args = ["refactor", "-t", "extract-and-move-method", target, "--name", "paymentTermsDays"];
+    let run = run_in(
+        dir.path(),
+        &[&args[..], &["--to", "class:com.acme.invoicing.customer.PaymentTerms", "--verify"]].concat(),
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stderr.contains("[plan] extract the whole body"), "{}", run.stderr);
+    assert!(run.stdout.contains("+        return PaymentTerms.paymentTermsDays(this);"), "{}", run.stdout);
+    assert!(run.stdout.contains("+    static int paymentTermsDays(Customer customer) {"), "{}", run.stdout);
+    assert!(run.stdout.contains("verdict: accepted"), "{}", run.stdout);
+}
