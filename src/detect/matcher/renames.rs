@@ -25,7 +25,18 @@ impl<'s> Diff<'s> {
                     }
                 }
             }
-            candidates.sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap_or(std::cmp::Ordering::Equal));
+            // Of bodies that fit equally well, the pair with the closer names goes first
+            // (RefactoringMiner breaks a tie between mappers by the operations' name edit
+            // distance): `testOldRequireEncrypted` became `testNewRequireEncrypted`, not its
+            // look-alike neighbour `testOldRequireGuarded`. Ties themselves still count as rivals.
+            let name_distance = |&(_, mb, ma, _): &(f64, usize, usize, bool)| {
+                crate::java::target::edit_distance(&self.b.methods[mb].name, &self.a.methods[ma].name)
+            };
+            candidates.sort_by(|x, y| {
+                y.0.partial_cmp(&x.0)
+                    .unwrap_or(std::cmp::Ordering::Equal)
+                    .then_with(|| name_distance(x).cmp(&name_distance(y)))
+            });
             for &(score, mb, ma, pure) in &candidates {
                 if self.fwd[mb].is_some() || self.back[ma].is_some() {
                     continue;

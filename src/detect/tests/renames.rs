@@ -487,3 +487,25 @@ class Buffers {
         );
     }
 }
+
+/// Two removed tests fit a new one equally well statement for statement (each differs from it in
+/// an argument or two): the one whose name is closer is the one renamed, and the other was
+/// deleted, as RefactoringMiner breaks a tie between mappers by the name edit distance.
+#[test]
+fn of_equally_fitting_bodies_the_closer_name_is_the_rename() {
+    let before = "package t;\n\nclass DiskToolTests {\n    \
+                  void localDiskRequireLocked() {\n        \
+                  expectFailure(BAD_STATE, Info.NAME, \"-\" + Info.LOCK_FLAG, localPath(DiskToolTests.this.config()));\n    }\n\n    \
+                  void localDiskRequireCompressed() {\n        \
+                  expectFailure(BAD_STATE, Info.NAME, \"-\" + Info.COMPRESS_FLAG, \"gzip\", localPath(DiskToolTests.this.config()));\n    }\n}\n";
+    let after = "package t;\n\nclass DiskToolTests {\n    \
+                 void remoteDiskRequireCompressed() {\n        \
+                 expectFailure(BAD_STATE, Info.NAME, \"-\" + Info.COMPRESS_FLAG, \"gzip\", remotePath());\n    }\n}\n";
+    let found = detect(&snap(&[("t/DiskToolTests.java", before)]), &snap(&[("t/DiskToolTests.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Rename Method\tpackage localDiskRequireCompressed() : void renamed to package remoteDiskRequireCompressed() : void in class t.DiskToolTests"
+        ]
+    );
+}
