@@ -2,7 +2,8 @@
 //!
 //! Forms, after `path/To.java:`
 //! - `method`, `method(int,String)` (overloads by parameter types: simple names, generics erased,
-//!   varargs as `String...`), `Outer.Inner#method`, `<init>` / `<init>(int)` for constructors;
+//!   varargs as `String...`), `Outer.Inner#method`, `<init>` / `<init>(int)` or the class's name
+//!   (`Foo(int)`) for constructors;
 //! - `123`: the innermost method whose declaration (Javadoc included) encloses line 123.
 //!
 //! The path is relative to the current directory or to the repository root. Every way a target can
@@ -262,7 +263,8 @@ pub fn resolve(project: &Project, cwd: &Path, spec: &str) -> Result<Target, Targ
                 .copied()
                 .filter(|&m| {
                     let d = project.method(m);
-                    if name == "<init>" { d.is_constructor() } else { !d.is_constructor() && d.name == name }
+                    // A constructor also answers to its class's name, as Java writes it.
+                    if name == "<init>" { d.is_constructor() } else { d.name == name }
                 })
                 .collect();
             let matching: Vec<MethodId> = match &params {
@@ -416,6 +418,12 @@ mod tests {
         assert_eq!(name("src/A.java:E$1#h"), "A.E$1#h()");
         assert_eq!(name("src/A.java:d"), "A.I#d()");
         assert_eq!(name("src/A.java:R#<init>"), "A.R#R(int)");
+        // A constructor answers to its class's name too, as Java writes it.
+        assert_eq!(name("src/A.java:A(int)"), "A#A(int)");
+        assert_eq!(name("src/A.java:R"), "A.R#R(int)");
+        assert!(
+            matches!(resolve(&p, cwd, "src/A.java:A"), Err(TargetError::Ambiguous { candidates, .. }) if candidates.len() == 2)
+        );
         assert_eq!(name("src/A.java:5"), "A#f(String)");
         assert!(
             matches!(resolve(&p, cwd, "src/A.java:f"), Err(TargetError::Ambiguous { candidates, .. }) if candidates.len() == 3)
