@@ -242,20 +242,54 @@ fn instance_channel(
     if let Some(p) = decl.params.iter().find(|p| !p.varargs && !p.generic && is_dest(&p.ty)) {
         return Ok(Some(Destination::Param(p.name.clone())));
     }
+    // A field the method never reads is no channel: the moved call would dereference it where the
+    // method did not (`tagPending.check(this, tag)` throws when `tagPending` is null), and the
+    // method has nothing to do with that object.
     let owner = project.type_decl(source);
-    if let Some(f) = owner.fields.iter().find(|f| !f.is_static() && is_dest(&f.ty)) {
+    if let Some(f) =
+        owner.fields.iter().find(|f| !f.is_static() && is_dest(&f.ty) && reads_field(project, method, &f.name))
+    {
         return Ok(Some(Destination::Field(f.name.clone())));
     }
     if spec.as_mode == AsMode::Instance {
         return Err(refuse(
             Reason::NoDestinationInstance,
             format!(
-                "`{}` has no parameter and its class no field of type `{dest_q}`, so its callers have no object to call it on there; use `--as static` (or `--as auto`)",
+                "`{}` has no parameter of type `{dest_q}` and reads no field of that type, so its callers have no object of it to call it on; use `--as static` (or `--as auto`)",
                 decl.signature()
             ),
         ));
     }
     Ok(None)
+}
+
+/// Whether `method`'s body names its class's field `name`: `name` unqualified where no parameter
+/// or local of that name hides it, or `this.name`.
+fn reads_field(project: &Project, method: MethodId, name: &str) -> bool {
+    let decl = project.method(method);
+    let file = project.method_source(method);
+    let Some(body) = decl.body else { return false };
+    let Some(node) = file.root().descendant_for_byte_range(body.start_byte, body.end_byte) else { return false };
+    let src = file.text.as_str();
+    let shadowed = decl.params.iter().any(|p| p.name == name) || decl.locals.iter().any(|l| l.name == name);
+    let mut found = false;
+    crate::java::syntax::walk(node, &mut |n| {
+        if found {
+            return false;
+        }
+        if n.kind() == "identifier" && &src[n.byte_range()] == name {
+            found = match n.parent() {
+                // `x.name` is another object's member, `name(..)` a call; `this.name` is the field.
+                Some(p) if p.kind() == "field_access" && p.child_by_field_name("field") == Some(n) => {
+                    p.child_by_field_name("object").is_some_and(|o| o.kind() == "this")
+                }
+                Some(p) if p.kind() == "method_invocation" && p.child_by_field_name("name") == Some(n) => false,
+                _ => !shadowed,
+            };
+        }
+        true
+    });
+    found
 }
 
 fn plan_existing(project: &Project, method: MethodId, spec: &MoveSpec) -> Result<Moved, Refusal> {

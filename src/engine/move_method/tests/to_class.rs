@@ -602,3 +602,30 @@ fn through_an_interface_typed_parameter_a_method_becomes_a_default_method() {
     let files = [("src/a/Src.java", shown), ("src/a/Rule.java", rule)];
     assert_refused(&files, "src/a/Src.java", "toString", "param:r", "name_clash", "default method `toString`");
 }
+
+/// `class:Dest` (`--as auto`) goes through a field of that type only when the method reads the
+/// field: through one it never touches, the moved call would dereference an object the method did
+/// not (a null field would throw), so the method becomes static, its object passed in.
+#[test]
+fn a_field_the_method_never_reads_is_no_channel() {
+    let tag = "package a;\n\nclass Tag {\n    String name;\n}\n";
+    let src = "package a;\n\nclass Src {\n    Tag pending;\n    int errors;\n\n    \
+                 void check(Tag tag) {\n        if (tag.name == null)\n            errors++;\n    }\n\n    \
+                 void rename(String n) {\n        pending.name = n;\n    }\n}\n";
+    let files = [("src/a/Tag.java", tag), ("src/a/Src.java", src)];
+    // `check` never reads `pending`, but `tag` is a `Tag`: the parameter is the channel.
+    let out = moved(&files, "check", "class:a.Tag");
+    assert!(text(&out, "src/a/Tag.java").contains("    void check(Src src) {"), "{out:#?}");
+    // `rename` reads `pending`: the field is the channel, as before.
+    let out = moved(&files, "rename", "class:a.Tag");
+    assert!(text(&out, "src/a/Tag.java").contains("    void rename(String n) {\n        name = n;"), "{out:#?}");
+    let noisy = src.replace(
+        "void check(Tag tag) {\n        if (tag.name == null)",
+        "void check(Object o) {\n        if (o == null)",
+    );
+    let files = [("src/a/Tag.java", tag), ("src/a/Src.java", noisy.as_str())];
+    let out = moved(&files, "check", "class:a.Tag");
+    let src_after = text(&out, "src/a/Src.java");
+    assert!(!src_after.contains("pending.check"), "{src_after}");
+    assert!(text(&out, "src/a/Tag.java").contains("static void check(Src src, Object o) {"), "{out:#?}");
+}
