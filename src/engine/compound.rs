@@ -44,27 +44,8 @@ pub fn extract_and_move(
     extract: &ExtractSpec,
     mv: &MoveSpec,
 ) -> Result<Compound, Refusal> {
-    let decl = project.method(method);
     let file = project.method_source(method);
-    let mut spec = extract.clone();
-    spec.method_line.get_or_insert(decl.span.start_line);
-    // The new method's name may be taken in the source class (often by the method it is
-    // extracted from) yet free in the destination: it is extracted under a free name, moved,
-    // then renamed there, where the rename checks the name.
-    let mut rename_to = None;
-    let extraction = match extract::plan(file, &spec) {
-        Err(r) if r.reason == Reason::NameClash => {
-            let taken: Vec<String> =
-                project.methods_of(project.owner(method)).into_iter().map(|m| project.method(m).name.clone()).collect();
-            let free = (1..)
-                .map(|n| format!("{}{}", spec.name, if n == 1 { "Moved".to_string() } else { format!("Moved{n}") }))
-                .find(|n| !taken.contains(n))
-                .unwrap_or_default();
-            rename_to = Some(std::mem::replace(&mut spec.name, free));
-            extract::plan(file, &spec).map_err(|_| r)?
-        }
-        other => other?,
-    };
+    let (spec, extraction, rename_to) = extraction_to_move(project, method, extract)?;
     let overlay = overlay_of(&extraction.changes)?;
     let after = Project::open_with_overlay(project.root(), overlay).map_err(io_refusal)?;
 
@@ -101,6 +82,34 @@ pub fn extract_and_move(
         signature = renamed_signature(&moved, &name);
     }
     Ok(Compound { changes, steps, destination: moved.destination, signature })
+}
+
+/// The extraction Extract And Move starts with: `extract` as given, or, when its name is taken in
+/// the source class (often by the method it is extracted from) yet may be free in the
+/// destination, under a free name (`nameMoved`, `nameMoved2`, ...), to be renamed back once
+/// moved, where the rename checks the name. (spec as extracted, extraction, name to rename to)
+pub fn extraction_to_move(
+    project: &Project,
+    method: MethodId,
+    extract: &ExtractSpec,
+) -> Result<(ExtractSpec, extract::Extraction, Option<String>), Refusal> {
+    let file = project.method_source(method);
+    let mut spec = extract.clone();
+    spec.method_line.get_or_insert(project.method(method).span.start_line);
+    match extract::plan(file, &spec) {
+        Err(r) if r.reason == Reason::NameClash => {
+            let taken: Vec<String> =
+                project.methods_of(project.owner(method)).into_iter().map(|m| project.method(m).name.clone()).collect();
+            let free = (1..)
+                .map(|n| format!("{}{}", spec.name, if n == 1 { "Moved".to_string() } else { format!("Moved{n}") }))
+                .find(|n| !taken.contains(n))
+                .unwrap_or_default();
+            let rename_to = std::mem::replace(&mut spec.name, free);
+            let extraction = extract::plan(file, &spec).map_err(|_| r)?;
+            Ok((spec, extraction, Some(rename_to)))
+        }
+        other => Ok((spec, other?, None)),
+    }
 }
 
 /// The moved method's declaration under `new_name`.

@@ -293,7 +293,7 @@ fn whole_body_candidate(
     let lines = extract::whole_body(file, at)?;
     let name = flags.name.clone().unwrap_or_else(|| extract::name_for_lines(file, at, lines));
     let spec = extract::spec_for(&file.path, decl.span.start_line, lines, &name);
-    extraction_elsewhere(file, &spec)?;
+    crate::engine::compound::extraction_to_move(project, method, &spec).ok()?;
     let c = Candidate {
         spec: Spec::ExtractMethod(spec.clone()),
         summary: format!("extract the whole body (lines {}-{}) as {name}, leaving a delegate", lines.0, lines.1),
@@ -303,26 +303,12 @@ fn whole_body_candidate(
     Some((c, spec))
 }
 
-/// The extraction of `spec` as Extract And Move makes it: a name its source class already has
-/// (often the source method's own) is free in the destination, so the engine extracts under
-/// another name first (see [`crate::engine::compound::extract_and_move`]).
-fn extraction_elsewhere(
-    file: &crate::java::SourceFile,
-    spec: &crate::engine::ExtractSpec,
-) -> Option<crate::engine::extract::Extraction> {
-    use crate::engine::Reason;
-    match crate::engine::extract::plan(file, spec) {
-        Err(r) if r.reason == Reason::NameClash => {
-            let renamed = crate::engine::ExtractSpec { name: format!("{}Moved", spec.name), ..spec.clone() };
-            crate::engine::extract::plan(file, &renamed).ok()
-        }
-        done => done.ok(),
-    }
-}
-
 /// The parameters the extracted method of `spec` would take (from the engine's own signature).
 fn fragment_params(project: &Project, method: MethodId, spec: &crate::engine::ExtractSpec) -> Vec<String> {
-    let Some(done) = extraction_elsewhere(project.method_source(method), spec) else { return Vec::new() };
+    // As Extract And Move extracts it: a name the source class has is free in the destination.
+    let Ok((_, done, _)) = crate::engine::compound::extraction_to_move(project, method, spec) else {
+        return Vec::new();
+    };
     let inside = done.signature.rsplit_once('(').map(|(_, p)| p).unwrap_or("");
     let inside = inside.split(')').next().unwrap_or("");
     inside.split(',').filter_map(|p| p.split_whitespace().last().map(str::to_string)).collect()

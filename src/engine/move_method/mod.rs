@@ -278,13 +278,15 @@ fn reads_field(project: &Project, method: MethodId, name: &str) -> bool {
             return false;
         }
         if n.kind() == "identifier" && &src[n.byte_range()] == name {
-            found = match n.parent() {
-                // `x.name` is another object's member, `name(..)` a call; `this.name` is the field.
-                Some(p) if p.kind() == "field_access" && p.child_by_field_name("field") == Some(n) => {
-                    p.child_by_field_name("object").is_some_and(|o| o.kind() == "this")
-                }
-                Some(p) if p.kind() == "method_invocation" && p.child_by_field_name("name") == Some(n) => false,
-                _ => !shadowed,
+            // Unqualified, a variable unless hidden; as a member, only `this.name` is the field.
+            found = if crate::engine::dataflow::is_variable_use(n) {
+                !shadowed
+            } else {
+                n.parent().is_some_and(|p| {
+                    p.kind() == "field_access"
+                        && p.child_by_field_name("field") == Some(n)
+                        && p.child_by_field_name("object").is_some_and(|o| o.kind() == "this")
+                })
             };
         }
         true
