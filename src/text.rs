@@ -1,6 +1,7 @@
 //! Text layout of source files: where lines start, a line's indentation, re-indenting a block,
-//! whole-word search, and lines by number. A leaf: the Java model, the engine, the detector and
-//! the build adapters all use it, so each of these jobs is written once.
+//! whole-word search, lines by number, and the edit distance between names. A leaf: the Java
+//! model, the engine, the detector and the build adapters all use it, so each of these jobs is
+//! written once.
 
 /// The byte offset of every line's start: `0`, then one past each `\n`.
 pub fn line_starts(text: &str) -> Vec<usize> {
@@ -51,6 +52,22 @@ pub fn reindent(text: &str, base: &str, indent: &str) -> String {
 /// `text` without any whitespace: how two spellings of one expression or type are compared.
 pub fn compact(text: &str) -> String {
     text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// Levenshtein distance over characters (names are short, so the two-row table is fine).
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.chars().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
 }
 
 /// The words of an identifier as written: split at `_`, `$`, lower-to-upper and letter-digit
@@ -149,6 +166,13 @@ mod tests {
     fn reindent_moves_later_lines_only() {
         assert_eq!(reindent("if (x) {\n    y();\n  \n  }", "  ", "\t"), "if (x) {\n\t  y();\n\n\t}");
         assert_eq!(reindent("a(\n b)", "    ", "  "), "a(\n  b)");
+    }
+
+    #[test]
+    fn edit_distances() {
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("same", "same"), 0);
     }
 
     #[test]

@@ -19,23 +19,11 @@ pub(super) fn suggest(unknown: &str) -> Option<String> {
 
 pub(super) fn nearest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     let limit = (word.len() / 4).max(2);
-    candidates.map(|c| (edit_distance(word, c), c)).filter(|(d, _)| *d <= limit).min_by_key(|(d, _)| *d).map(|(_, c)| c)
-}
-
-/// Levenshtein distance over chars; names are short, so the simple table is fine.
-pub(super) fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diag = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (diag + usize::from(ca != *cb)).min(above + 1).min(row[j] + 1);
-            diag = above;
-        }
-    }
-    row[b.len()]
+    candidates
+        .map(|c| (crate::text::edit_distance(word, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
 }
 
 /// A warning for an unknown `MANTRA_*` variable that looks like configuration: it starts with a

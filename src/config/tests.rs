@@ -73,7 +73,7 @@ fn suggestions() {
     assert_eq!(suggest("model").as_deref(), Some("llm.model"));
     assert_eq!(suggest("lm").as_deref(), Some("llm"));
     assert_eq!(suggest("completely.different.thing"), None);
-    assert_eq!(edit_distance("kitten", "sitting"), 3);
+    assert_eq!(crate::text::edit_distance("kitten", "sitting"), 3);
 }
 
 #[test]

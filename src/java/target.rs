@@ -315,27 +315,11 @@ fn closest_methods(project: &Project, methods: &[MethodId], name: &str) -> Vec<M
     let wanted = name.to_lowercase();
     let mut scored: Vec<(usize, MethodId)> = methods
         .iter()
-        .map(|&m| (edit_distance(&wanted, &project.method(m).name.to_lowercase()), m))
+        .map(|&m| (crate::text::edit_distance(&wanted, &project.method(m).name.to_lowercase()), m))
         .filter(|(d, _)| *d <= 1.max(name.chars().count() / 3))
         .collect();
     scored.sort_by_key(|(d, m)| (*d, *m));
     scored.into_iter().map(|(_, m)| m).take(3).collect()
-}
-
-/// Levenshtein distance over characters.
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
 }
 
 /// Finds the file a target names and checks it is a Java file inside the repository.
@@ -385,13 +369,6 @@ mod tests {
         assert!(matches!(parse("B.java"), Err(TargetError::Malformed { .. })));
         assert!(matches!(parse("B.java:"), Err(TargetError::Malformed { .. })));
         assert!(matches!(parse("B.java:run(int"), Err(TargetError::Malformed { .. })));
-    }
-
-    #[test]
-    fn edit_distances() {
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("", "abc"), 3);
-        assert_eq!(edit_distance("same", "same"), 0);
     }
 
     #[test]

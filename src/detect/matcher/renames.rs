@@ -30,7 +30,7 @@ impl<'s> Diff<'s> {
             // distance): `testOldRequireEncrypted` became `testNewRequireEncrypted`, not its
             // look-alike neighbour `testOldRequireGuarded`. Ties themselves still count as rivals.
             let name_distance = |&(_, mb, ma, _): &(f64, usize, usize, bool)| {
-                crate::java::target::edit_distance(&self.b.methods[mb].name, &self.a.methods[ma].name)
+                crate::text::edit_distance(&self.b.methods[mb].name, &self.a.methods[ma].name)
             };
             candidates.sort_by(|x, y| {
                 y.0.partial_cmp(&x.0)

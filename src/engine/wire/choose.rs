@@ -666,7 +666,7 @@ pub fn similarity(name: &str, other: &str) -> f64 {
     if (a.len() > 1 || b.len() > 1) && a.last().map(|w| singular(w)) != b.last().map(|w| singular(w)) {
         by_words *= 0.5;
     }
-    let distance = crate::java::target::edit_distance(&ja, &jb);
+    let distance = crate::text::edit_distance(&ja, &jb);
     let longest = ja.chars().count().max(jb.chars().count());
     // Edit distance says little about short words (`next`, `text`) or words that start apart.
     let by_edit = if longest >= 6 && ja.chars().next() == jb.chars().next() {
