@@ -172,6 +172,78 @@ impl<'s> Diff<'s> {
         for (mb, ma) in found {
             self.push_move(RefactoringType::MoveAndRenameMethod, mb, ma, true);
         }
+        self.moved_and_rewritten_one_liners();
+    }
+
+    /// Move And Rename of a one-statement method whose statement the move rewrote, as a move
+    /// does: members of the old class now reached through the class or through the parameter
+    /// that took the receiver's place (`getVersion(V)` become `module.getVersion(Module.V)`).
+    /// Read as a moved method reads (that parameter as `this`, class qualifiers dropped), the
+    /// statement must be the same, strong, and held by no other removed or added one-statement
+    /// method; the parameters and the return type must be the same but for the receiver's.
+    fn moved_and_rewritten_one_liners(&mut self) {
+        /// The statement with every leading `x.` qualifier dropped: a key under which a
+        /// statement and its rewritten self meet (the pair is checked exactly afterwards).
+        fn loose(side: &Side, m: usize) -> Option<String> {
+            let method = &side.methods[m];
+            let [st] = method.stmts.as_slice() else { return None };
+            if method.ctor || st.trivial || !norm(st, &HashMap::new()).strong() {
+                return None;
+            }
+            let t = &st.toks;
+            let mut kept: Vec<&str> = Vec::with_capacity(t.len());
+            let mut i = 0;
+            while i < t.len() {
+                let qualifier = t.get(i + 1).is_some_and(|d| d == ".")
+                    && (i == 0 || t[i - 1] != ".")
+                    && t[i].starts_with(|c: char| c.is_alphabetic() || c == '_')
+                    && t.get(i + 2).is_some_and(|n| n.starts_with(|c: char| c.is_alphabetic() || c == '_'));
+                if qualifier {
+                    i += 2;
+                    continue;
+                }
+                kept.push(&t[i]);
+                i += 1;
+            }
+            Some(kept.join(" "))
+        }
+        let mut removed: HashMap<String, Vec<usize>> = HashMap::new();
+        for mb in (0..self.b.methods.len()).filter(|&m| self.fwd[m].is_none() && !self.used_b[m]) {
+            if let Some(key) = loose(self.b, mb) {
+                removed.entry(key).or_default().push(mb);
+            }
+        }
+        let mut added: HashMap<String, Vec<usize>> = HashMap::new();
+        for ma in (0..self.a.methods.len()).filter(|&m| self.back[m].is_none() && !self.used_a[m]) {
+            if let Some(key) = loose(self.a, ma) {
+                added.entry(key).or_default().push(ma);
+            }
+        }
+        let mut found = Vec::new();
+        for (key, bs) in &removed {
+            let (Some([ma]), [mb]) = (added.get(key).map(Vec::as_slice), bs.as_slice()) else { continue };
+            let (mb, ma) = (*mb, *ma);
+            let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
+            let (cx, cy) = (self.b.class_of(mb), self.a.class_of(ma));
+            let related = cx.supers.contains(&cy.simple) || cy.supers.contains(&cx.simple);
+            if x.name == y.name
+                || self.class_fwd.get(&x.class) == Some(&y.class)
+                || related
+                || self.keeps_signature(mb, ma)
+            {
+                continue;
+            }
+            let px = x.params.iter().map(|p| &p.1).filter(|t| **t != cy.simple);
+            let py = y.params.iter().map(|p| &p.1).filter(|t| **t != cx.simple);
+            let (nx, ny) = self.moved_norms(mb, ma);
+            if px.eq(py) && x.ret == y.ret && nx.len() == 1 && ny.len() == 1 && nx[0].text == ny[0].text {
+                found.push((mb, ma));
+            }
+        }
+        found.sort_unstable();
+        for (mb, ma) in found {
+            self.push_move(RefactoringType::MoveAndRenameMethod, mb, ma, true);
+        }
     }
 
     /// Reports a method moved between classes (Move, Move And Rename, Pull Up, Push Down) and

@@ -6,6 +6,9 @@
 use super::MethodRef;
 use super::*;
 
+/// Names read as other names when two statements are compared.
+type Subst<'s> = HashMap<&'s str, Vec<String>>;
+
 impl<'s> Diff<'s> {
     pub(super) fn renames(&mut self) {
         let classes: Vec<(usize, usize)> = self.class_fwd.iter().map(|(&b, &a)| (b, a)).collect();
@@ -191,16 +194,16 @@ impl<'s> Diff<'s> {
         map_bodies(&norms(&self.b.methods[mb], &empty), &norms(&self.a.methods[ma], &empty)).mapped > 0
     }
 
-    /// Whether removed `mb` and added `ma` are one method (renamed or moved): (score, pure).
-    pub(super) fn same_body(&self, mb: usize, ma: usize, moved: bool) -> Option<(f64, bool)> {
+    /// What a moved method's statements are read with: the method's own name as the other's, and
+    /// a parameter of the other class's type as `this` (it becomes, or was, the receiver).
+    fn move_substitutions(&self, mb: usize, ma: usize, moved: bool) -> (Subst<'s>, Subst<'s>) {
         let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
-        let mut sx: HashMap<&str, Vec<String>> = HashMap::new();
-        let mut sy: HashMap<&str, Vec<String>> = HashMap::new();
+        let mut sx: Subst<'s> = HashMap::new();
+        let mut sy: Subst<'s> = HashMap::new();
         if x.name != y.name {
             sx.insert(x.name.as_str(), vec![y.name.clone()]);
         }
         if moved {
-            // `this` ↔ parameter: a parameter of the other class's type becomes (or was) `this`.
             let (cx, cy) = (&self.b.class_of(mb).simple, &self.a.class_of(ma).simple);
             for (n, t) in &x.params {
                 if t == cy {
@@ -213,10 +216,13 @@ impl<'s> Diff<'s> {
                 }
             }
         }
-        let (nx, ny) = (norms(x, &sx), norms(y, &sy));
-        // A moved method names the static members of its old class (or of a supertype of it)
-        // through the class, and may drop the qualifier on those of its new class: `this.` and
-        // those class qualifiers are read as absent on both sides.
+        (sx, sy)
+    }
+
+    /// A moved method names the static members of its old class (or of a supertype of it)
+    /// through the class, and may drop the qualifier on those of its new class: `this.` and
+    /// those class qualifiers are read as absent.
+    fn strip_qualifiers(&self, mb: usize, ma: usize, v: Vec<Norm>) -> Vec<Norm> {
         let (bx, by) = (self.b.class_of(mb), self.a.class_of(ma));
         let qualifiers: Vec<&str> = [&bx.simple, &by.simple]
             .into_iter()
@@ -224,30 +230,43 @@ impl<'s> Diff<'s> {
             .chain(by.supers.iter())
             .map(String::as_str)
             .collect();
-        let strip = |v: Vec<Norm>| -> Vec<Norm> {
-            v.into_iter()
-                .map(|n| {
-                    let mut toks = Vec::with_capacity(n.toks.len());
-                    let mut i = 0;
-                    while i < n.toks.len() {
-                        let qualifier = n.toks[i] == "this" || qualifiers.contains(&n.toks[i].as_str());
-                        let member =
-                            n.toks.get(i + 2).is_some_and(|t| t.starts_with(|c: char| c.is_alphabetic() || c == '_'));
-                        if qualifier
-                            && member
-                            && n.toks.get(i + 1).is_some_and(|t| t == ".")
-                            && (i == 0 || n.toks[i - 1] != ".")
-                        {
-                            i += 2;
-                            continue;
-                        }
-                        toks.push(n.toks[i].clone());
-                        i += 1;
+        v.into_iter()
+            .map(|n| {
+                let mut toks = Vec::with_capacity(n.toks.len());
+                let mut i = 0;
+                while i < n.toks.len() {
+                    let qualifier = n.toks[i] == "this" || qualifiers.contains(&n.toks[i].as_str());
+                    let member =
+                        n.toks.get(i + 2).is_some_and(|t| t.starts_with(|c: char| c.is_alphabetic() || c == '_'));
+                    if qualifier
+                        && member
+                        && n.toks.get(i + 1).is_some_and(|t| t == ".")
+                        && (i == 0 || n.toks[i - 1] != ".")
+                    {
+                        i += 2;
+                        continue;
                     }
-                    Norm { text: toks.join(" "), core: core_of(&toks), toks, ..n }
-                })
-                .collect()
-        };
+                    toks.push(n.toks[i].clone());
+                    i += 1;
+                }
+                Norm { text: toks.join(" "), core: core_of(&toks), toks, ..n }
+            })
+            .collect()
+    }
+
+    /// The statements of removed `mb` and added `ma` as a move reads them.
+    pub(super) fn moved_norms(&self, mb: usize, ma: usize) -> (Vec<Norm>, Vec<Norm>) {
+        let (sx, sy) = self.move_substitutions(mb, ma, true);
+        let (nx, ny) = (norms(&self.b.methods[mb], &sx), norms(&self.a.methods[ma], &sy));
+        (self.strip_qualifiers(mb, ma, nx), self.strip_qualifiers(mb, ma, ny))
+    }
+
+    /// Whether removed `mb` and added `ma` are one method (renamed or moved): (score, pure).
+    pub(super) fn same_body(&self, mb: usize, ma: usize, moved: bool) -> Option<(f64, bool)> {
+        let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
+        let (mut sx, mut sy) = self.move_substitutions(mb, ma, moved);
+        let (nx, ny) = (norms(x, &sx), norms(y, &sy));
+        let strip = |v: Vec<Norm>| self.strip_qualifiers(mb, ma, v);
         let (nx, ny) = if moved { (strip(nx), strip(ny)) } else { (nx, ny) };
         let identical = nx.len() == ny.len() && nx.iter().zip(&ny).all(|(p, q)| p.text == q.text);
         let mut fwd = map_bodies(&nx, &ny);

@@ -348,3 +348,38 @@ fn a_getter_moved_out_as_a_static_method_is_not_an_extraction_from_its_caller() 
         ]
     );
 }
+
+/// A one-statement method moved under a new name into a class that was already there, its
+/// statement rewritten as the move rewrites it: the receiver became a parameter and the old
+/// class's constant is named through the class.
+#[test]
+fn a_one_liner_moved_and_renamed_with_its_receiver_made_a_parameter() {
+    let module = "package m;\n\npublic class Module {\n    public static final String BROKEN = \"1.9\";\n\n    public String version(String v) {\n        return v;\n    }\n\n    public String getBrokenVersion() {\n        return version(BROKEN);\n    }\n}\n";
+    let runner =
+        "package m;\n\npublic class RunnerTest {\n    void run() {\n        System.out.println(1);\n    }\n}\n";
+    let module_after =
+        module.replace("\n\n    public String getBrokenVersion() {\n        return version(BROKEN);\n    }", "");
+    let moved = "\n\n    static String brokenVersion(Module module) {\n        return module.version(Module.BROKEN);\n    }\n}\n";
+    let runner_after = runner.trim_end().strip_suffix('}').unwrap().trim_end().to_string() + moved;
+    let before = snap(&[("m/Module.java", module), ("m/RunnerTest.java", runner)]);
+    let after = snap(&[("m/Module.java", &module_after), ("m/RunnerTest.java", &runner_after)]);
+    assert_eq!(
+        descriptions(&detect(&before, &after)),
+        [
+            "Move And Rename Method\tpublic getBrokenVersion() : String from class m.Module to package brokenVersion(module Module) : String from class m.RunnerTest"
+        ]
+    );
+    // Another parameter than the receiver's: a different method.
+    let other = runner_after.replace("(Module module)", "(Module module, int n)");
+    let after = snap(&[("m/Module.java", &module_after), ("m/RunnerTest.java", &other)]);
+    assert!(detect(&before, &after).is_empty());
+    // Another constant: not the same statement.
+    let other = runner_after.replace("Module.BROKEN", "Module.FIXED");
+    let after = snap(&[("m/Module.java", &module_after), ("m/RunnerTest.java", &other)]);
+    assert!(detect(&before, &after).is_empty());
+    // Two new methods with that statement: which one it became is a guess.
+    let twice = runner_after.trim_end().strip_suffix('}').unwrap().trim_end().to_string()
+        + &moved.replace("brokenVersion", "failingVersion");
+    let after = snap(&[("m/Module.java", &module_after), ("m/RunnerTest.java", &twice)]);
+    assert!(detect(&before, &after).is_empty());
+}
