@@ -6,14 +6,17 @@
 #
 #   scripts/setup.sh             install what is missing, then `cargo build --release`
 #   scripts/setup.sh --no-build  install what is missing only (scripts/test.sh; the tests build their own)
+#   scripts/setup.sh --real-eval also the jars eval/real/javac-build.sh compiles jsoup and JFreeChart with
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 build=1
+real_eval=0
 for arg in "$@"; do
     case "$arg" in
         --no-build) build=0 ;;
-        *) echo "setup.sh: unknown option $arg (use --no-build)" >&2; exit 2 ;;
+        --real-eval) real_eval=1 ;;
+        *) echo "setup.sh: unknown option $arg (use --no-build, --real-eval)" >&2; exit 2 ;;
     esac
 done
 
@@ -21,6 +24,8 @@ done
 packages=(junit4 junit5 libsurefire-java libmaven-compiler-plugin-java maven-debian-helper checkstyle gradle)
 # Java and Maven may come from elsewhere (SDKMAN, a tarball): install Debian's only if absent.
 command -v javac >/dev/null 2>&1 || packages+=(openjdk-17-jdk-headless)
+# The real-repository replay (eval/real/README.md) builds with javac against Debian's jars.
+((real_eval)) && packages+=(libhamcrest-java libgoogle-gson-java libjsr305-java libcommons-lang-java libjetty9-java libservlet-api-java)
 command -v mvn >/dev/null 2>&1 || packages+=(maven)
 
 if command -v dpkg >/dev/null 2>&1; then

@@ -18,6 +18,8 @@ repos=${REPOS:-$out/repos}
 types=move-method,extract-and-move-method,move-and-rename-method,move-and-inline-method
 [ -x "$mantra" ] || { echo "error: $mantra is missing; run \`cargo build --release\` first" >&2; exit 2; }
 mkdir -p "$out" "$repos"
+# The jars javac-build.sh compiles against (idempotent; quiet when they are there).
+"$root/scripts/setup.sh" --no-build --real-eval
 
 # The clone of NAME, cloned first if missing.
 clone() {

@@ -133,6 +133,9 @@ impl SpecSource for Oracle {
         let file = project.method_source(method).path.clone();
         let line = decl.span.start_line;
         let new_name = subject.other_method.clone();
+        // The human's class by name: the engine reaches it as `--to class:` with `--as auto` does,
+        // through a parameter of that type or a field the moved code reads, else by the callers.
+        // (A field it never reads is no channel: the call would dereference what the code did not.)
         let dest = subject.other_class.clone();
         let extract = || -> Result<ExtractSpec, String> {
             let Some(human) = &task.human else {
@@ -178,20 +181,18 @@ impl SpecSource for Oracle {
             RefactoringKind::InlineMethod => {
                 Spec::InlineMethod(SpecFlags::default().inline_spec(&file, line, &decl.name))
             }
-            RefactoringKind::MoveMethod => Spec::MoveMethod(MoveSpec::new(destination(project, method, &dest))),
+            RefactoringKind::MoveMethod => Spec::MoveMethod(MoveSpec::new(Destination::Class(dest))),
             RefactoringKind::RenameMethod => Spec::RenameMethod(RenameSpec { new_name }),
             RefactoringKind::ExtractAndMoveMethod => {
                 let extract = extract()?;
-                // The extracted method does not exist yet: its destination is reached from the
-                // source method's parameters and fields, or named outright.
-                let to = destination(project, method, &dest);
+                let to = Destination::Class(dest);
                 Spec::ExtractAndMoveMethod(ExtractAndMoveSpec { extract, move_to: MoveSpec::new(to) })
             }
             RefactoringKind::MoveAndInlineMethod => {
                 Spec::MoveAndInlineMethod(MoveAndInlineSpec { to: Destination::Class(dest), at: None })
             }
             RefactoringKind::MoveAndRenameMethod => Spec::MoveAndRenameMethod(MoveAndRenameSpec {
-                move_to: MoveSpec::new(destination(project, method, &dest)),
+                move_to: MoveSpec::new(Destination::Class(dest)),
                 new_name,
             }),
         };
@@ -239,23 +240,6 @@ fn whole_statements(source: &crate::java::SourceFile, a: usize, b: usize) -> (us
         stack.extend(node.named_children(&mut cursor));
     }
     (a, b)
-}
-
-/// How the engine reaches class `dest` from `method`: a parameter of that type, else a field of the
-/// method's class of that type, else the class by name (what a static method needs).
-fn destination(project: &Project, method: MethodId, dest: &str) -> Destination {
-    let simple = dest.rsplit('.').next().unwrap_or(dest);
-    let decl = project.method(method);
-    if let Some(p) = decl.params.iter().find(|p| p.ty.simple() == simple && p.ty.dims == 0) {
-        return Destination::Param(p.name.clone());
-    }
-    let owner = project.type_decl(project.owner(method));
-    if !decl.is_static()
-        && let Some(f) = owner.fields.iter().find(|f| f.ty.simple() == simple && f.ty.dims == 0 && !f.is_static())
-    {
-        return Destination::Field(f.name.clone());
-    }
-    Destination::Class(dest.to_string())
 }
 
 /// The heuristic planner's candidates, with the human's new name (the planner invents none).
@@ -385,7 +369,9 @@ mod tests {
     /// the method, the destination and the new name.
     #[test]
     fn the_oracle_falls_back_on_the_records_description() {
-        let src = "package a;\n\nclass Src {\n    int twice(int x) {\n        return x * 2;\n    }\n}\n";
+        // `helper` is of the destination's type, but `twice` never reads it: no channel to it.
+        let src =
+            "package a;\n\nclass Src {\n    Util helper;\n\n    int twice(int x) {\n        return x * 2;\n    }\n}\n";
         let util = "package a;\n\nclass Util {\n}\n";
         let (_d, p) = project(&[("src/a/Src.java", src), ("src/a/Util.java", util)]);
         let fid = p.file_id(Path::new("src/a/Src.java")).unwrap();
