@@ -190,22 +190,9 @@ impl<'s> Diff<'s> {
             if method.ctor || st.trivial || !norm(st, &HashMap::new()).strong() {
                 return None;
             }
-            let t = &st.toks;
-            let mut kept: Vec<&str> = Vec::with_capacity(t.len());
-            let mut i = 0;
-            while i < t.len() {
-                let qualifier = t.get(i + 1).is_some_and(|d| d == ".")
-                    && (i == 0 || t[i - 1] != ".")
-                    && t[i].starts_with(|c: char| c.is_alphabetic() || c == '_')
-                    && t.get(i + 2).is_some_and(|n| n.starts_with(|c: char| c.is_alphabetic() || c == '_'));
-                if qualifier {
-                    i += 2;
-                    continue;
-                }
-                kept.push(&t[i]);
-                i += 1;
-            }
-            Some(kept.join(" "))
+            let ident = |q: &str| q.starts_with(|c: char| c.is_alphabetic() || c == '_');
+            let kept = super::renames::drop_qualifiers(&st.toks, ident);
+            Some(kept.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(" "))
         }
         let mut removed: HashMap<String, Vec<usize>> = HashMap::new();
         for mb in (0..self.b.methods.len()).filter(|&m| self.fwd[m].is_none() && !self.used_b[m]) {
@@ -233,10 +220,8 @@ impl<'s> Diff<'s> {
             {
                 continue;
             }
-            let px = x.params.iter().map(|p| &p.1).filter(|t| **t != cy.simple);
-            let py = y.params.iter().map(|p| &p.1).filter(|t| **t != cx.simple);
             let (nx, ny) = self.moved_norms(mb, ma);
-            if px.eq(py) && x.ret == y.ret && nx.len() == 1 && ny.len() == 1 && nx[0].text == ny[0].text {
+            if self.same_signature_but_receiver(mb, ma) && nx.iter().map(|n| &n.text).eq(ny.iter().map(|n| &n.text)) {
                 found.push((mb, ma));
             }
         }

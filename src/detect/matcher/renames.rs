@@ -232,26 +232,21 @@ impl<'s> Diff<'s> {
             .collect();
         v.into_iter()
             .map(|n| {
-                let mut toks = Vec::with_capacity(n.toks.len());
-                let mut i = 0;
-                while i < n.toks.len() {
-                    let qualifier = n.toks[i] == "this" || qualifiers.contains(&n.toks[i].as_str());
-                    let member =
-                        n.toks.get(i + 2).is_some_and(|t| t.starts_with(|c: char| c.is_alphabetic() || c == '_'));
-                    if qualifier
-                        && member
-                        && n.toks.get(i + 1).is_some_and(|t| t == ".")
-                        && (i == 0 || n.toks[i - 1] != ".")
-                    {
-                        i += 2;
-                        continue;
-                    }
-                    toks.push(n.toks[i].clone());
-                    i += 1;
-                }
+                let toks: Vec<String> =
+                    drop_qualifiers(&n.toks, |q| q == "this" || qualifiers.contains(&q)).into_iter().cloned().collect();
                 Norm { text: toks.join(" "), core: core_of(&toks), toks, ..n }
             })
             .collect()
+    }
+
+    /// Whether removed `mb` and added `ma` have the same parameter types and return type, the
+    /// parameter that became (or was) `this`, typed as the other method's class, aside.
+    pub(super) fn same_signature_but_receiver(&self, mb: usize, ma: usize) -> bool {
+        let (x, y) = (&self.b.methods[mb], &self.a.methods[ma]);
+        let (cx, cy) = (&self.b.class_of(mb).simple, &self.a.class_of(ma).simple);
+        let px = x.params.iter().map(|p| &p.1).filter(|t| *t != cy);
+        let py = y.params.iter().map(|p| &p.1).filter(|t| *t != cx);
+        px.eq(py) && x.ret == y.ret
     }
 
     /// The statements of removed `mb` and added `ma` as a move reads them.
@@ -318,14 +313,9 @@ impl<'s> Diff<'s> {
         }
         // A one-statement body (a getter, a delegation) moved elsewhere is the same method only
         // with the same signature; otherwise it is a new accessor that happens to look alike.
-        if moved && sx_solid.max(sy_solid) <= 1 {
-            // ... the parameter that became (or was) `this` aside.
-            let (cx, cy) = (&self.b.class_of(mb).simple, &self.a.class_of(ma).simple);
-            let px = x.params.iter().map(|p| &p.1).filter(|t| *t != cy);
-            let py = y.params.iter().map(|p| &p.1).filter(|t| *t != cx);
-            if !(px.eq(py) && x.ret == y.ret) {
-                return None;
-            }
+        // ... the parameter that became (or was) `this` aside.
+        if moved && sx_solid.max(sy_solid) <= 1 && !self.same_signature_but_receiver(mb, ma) {
+            return None;
         }
         let body_score = 2.0 * m as f64 / (sx_solid + sy_solid) as f64;
         // A rename nobody calls (a test method, an entry point) has only its body as evidence.
@@ -450,4 +440,25 @@ impl<'s> Diff<'s> {
             cb > 0 && ca > 0
         })
     }
+}
+
+/// `toks` without the qualifier of each member access that starts a chain (`q . member`, where
+/// `is_qualifier(q)`): `this.x` and `Module.V` read as `x` and `V`.
+pub(super) fn drop_qualifiers(toks: &[String], is_qualifier: impl Fn(&str) -> bool) -> Vec<&String> {
+    let ident = |t: &String| t.starts_with(|c: char| c.is_alphabetic() || c == '_');
+    let mut kept = Vec::with_capacity(toks.len());
+    let mut i = 0;
+    while i < toks.len() {
+        if is_qualifier(&toks[i])
+            && toks.get(i + 1).is_some_and(|t| t == ".")
+            && toks.get(i + 2).is_some_and(ident)
+            && (i == 0 || toks[i - 1] != ".")
+        {
+            i += 2;
+            continue;
+        }
+        kept.push(&toks[i]);
+        i += 1;
+    }
+    kept
 }
