@@ -144,18 +144,7 @@ impl<'s> Diff<'s> {
             let [st] = method.stmts.as_slice() else { return None };
             (!method.ctor && !st.trivial && norm(st, &HashMap::new()).strong()).then_some(st.text.as_str())
         }
-        let mut removed: HashMap<&str, Vec<usize>> = HashMap::new();
-        for mb in (0..self.b.methods.len()).filter(|&m| self.fwd[m].is_none() && !self.used_b[m]) {
-            if let Some(text) = one(self.b, mb) {
-                removed.entry(text).or_default().push(mb);
-            }
-        }
-        let mut added: HashMap<&str, Vec<usize>> = HashMap::new();
-        for ma in (0..self.a.methods.len()).filter(|&m| self.back[m].is_none() && !self.used_a[m]) {
-            if let Some(text) = one(self.a, ma) {
-                added.entry(text).or_default().push(ma);
-            }
-        }
+        let (removed, added) = self.unexplained_by(one);
         let mut found = Vec::new();
         for (text, bs) in &removed {
             let (Some(r#as), [mb]) = (added.get(text), bs.as_slice()) else { continue };
@@ -194,18 +183,7 @@ impl<'s> Diff<'s> {
             let kept = super::renames::drop_qualifiers(&st.toks, ident);
             Some(kept.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(" "))
         }
-        let mut removed: HashMap<String, Vec<usize>> = HashMap::new();
-        for mb in (0..self.b.methods.len()).filter(|&m| self.fwd[m].is_none() && !self.used_b[m]) {
-            if let Some(key) = loose(self.b, mb) {
-                removed.entry(key).or_default().push(mb);
-            }
-        }
-        let mut added: HashMap<String, Vec<usize>> = HashMap::new();
-        for ma in (0..self.a.methods.len()).filter(|&m| self.back[m].is_none() && !self.used_a[m]) {
-            if let Some(key) = loose(self.a, ma) {
-                added.entry(key).or_default().push(ma);
-            }
-        }
+        let (removed, added) = self.unexplained_by(loose);
         let mut found = Vec::new();
         for (key, bs) in &removed {
             let (Some([ma]), [mb]) = (added.get(key).map(Vec::as_slice), bs.as_slice()) else { continue };
@@ -229,6 +207,27 @@ impl<'s> Diff<'s> {
         for (mb, ma) in found {
             self.push_move(RefactoringType::MoveAndRenameMethod, mb, ma, true);
         }
+    }
+
+    /// The removed and the added methods nothing has explained yet, grouped by `key` (those it
+    /// gives no key left out).
+    fn unexplained_by<K: Eq + std::hash::Hash>(
+        &self,
+        key: impl Fn(&'s Side, usize) -> Option<K>,
+    ) -> (HashMap<K, Vec<usize>>, HashMap<K, Vec<usize>>) {
+        let mut removed: HashMap<K, Vec<usize>> = HashMap::new();
+        for mb in (0..self.b.methods.len()).filter(|&m| self.fwd[m].is_none() && !self.used_b[m]) {
+            if let Some(k) = key(self.b, mb) {
+                removed.entry(k).or_default().push(mb);
+            }
+        }
+        let mut added: HashMap<K, Vec<usize>> = HashMap::new();
+        for ma in (0..self.a.methods.len()).filter(|&m| self.back[m].is_none() && !self.used_a[m]) {
+            if let Some(k) = key(self.a, ma) {
+                added.entry(k).or_default().push(ma);
+            }
+        }
+        (removed, added)
     }
 
     /// Reports a method moved between classes (Move, Move And Rename, Pull Up, Push Down) and
