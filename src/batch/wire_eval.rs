@@ -5,8 +5,8 @@
 //! returned expression, after the statements before the `return`), with the callee's own names,
 //! in the commit's `before/` files, and [`crate::engine::wire::wire`] binds the paste's names.
 //! The truth is what the call passed: parameter `p` bound to the argument's text. A truth is
-//! *bindable* when the argument is a name, a `this.` field, or a chain of no-argument calls
-//! (`getOrder()`, `cart.getOrder()`): what wiring can write. An argument that is a literal or
+//! *bindable* when the argument is a name, `this`, a `this.` field, or a chain of no-argument
+//! calls (`getOrder()`, `cart.getOrder()`): what wiring can write. An argument that is a literal or
 //! a computed expression must stay unbound, and a binding there counts as wrong.
 
 use std::collections::BTreeMap;
@@ -309,6 +309,10 @@ pub fn bindable(arg: &str) -> bool {
         return false;
     }
     let s = crate::text::compact(arg);
+    // The object itself, when the callee's receiver is the caller's `this`.
+    if s == "this" {
+        return true;
+    }
     let s = s.strip_prefix("this.").unwrap_or(&s);
     !s.is_empty()
         && s.split('.').all(|part| {

@@ -100,11 +100,19 @@ pub fn score(
             Source::Local if c.distance <= 10 => score += 0.3,
             Source::Field | Source::OuterField => score -= 0.5,
             Source::Getter | Source::Chain => score -= 1.0,
+            Source::This => score -= 0.5,
             _ => {}
         }
-        // A method to call is a weaker guess than a variable: it needs a type that fits.
-        if matches!(c.source, Source::Getter | Source::Chain) && (fit < Fit::Assignable || by_name < 0.8) {
+        // A method to call is a weaker guess than a variable: it needs a type that fits, or a
+        // call the file itself makes, and a name that says it. The object itself needs its name.
+        let typed = fit >= Fit::Assignable || c.seen_at.is_some();
+        if matches!(c.source, Source::Getter | Source::Chain) && (!typed || by_name < 0.8)
+            || c.source == Source::This && by_name < 0.8
+        {
             continue;
+        }
+        if let Some(line) = c.seen_at {
+            evidence.push(format!("the file calls it (line {line})"));
         }
         // A constant rarely stands for a variable's name.
         if c.constant && !is_constant_name(&name.name) {

@@ -1,7 +1,8 @@
 //! The collectors: what the paste could name instead. Variables declared before the paste and in
 //! scope there (locals, parameters, fields of the enclosing types and of their outer types,
-//! inherited ones included), whether each is used anywhere else, the no-argument methods of the
-//! enclosing types and of the candidates' types that return a value, and the arguments that
+//! inherited ones included), the object itself (`this`), whether each is used anywhere else, the
+//! no-argument methods of the enclosing types and of the candidates' types that return a value,
+//! the no-argument calls the file makes on variables of library types, and the arguments that
 //! identical calls elsewhere in the file pass.
 
 use std::collections::HashSet;
@@ -26,6 +27,8 @@ pub enum Source {
     Getter,
     /// A no-argument method of a candidate's type: `cart.getOrder()`.
     Chain,
+    /// The object whose method holds the paste: code written on an `order` now inside `Order`.
+    This,
 }
 
 /// One expression the paste could name.
@@ -43,6 +46,9 @@ pub struct Candidate {
     pub distance: usize,
     /// A `static final` field.
     pub constant: bool,
+    /// A line where the file itself writes this expression (a call seen on a variable whose type
+    /// the project does not declare), the evidence that it exists.
+    pub seen_at: Option<usize>,
 }
 
 /// The candidates visible at byte `at` (the paste's start) in `method`.
@@ -79,6 +85,7 @@ pub(crate) fn candidates(scopes: &Scopes<'_>, at: usize, paste: std::ops::Range<
                         unused,
                         distance: line.saturating_sub(source.line_of(l.scope.start_byte)),
                         constant: false,
+                        seen_at: None,
                     });
                 }
             }
@@ -97,6 +104,7 @@ pub(crate) fn candidates(scopes: &Scopes<'_>, at: usize, paste: std::ops::Range<
                         unused,
                         distance: line.saturating_sub(source.line_of(decl.span.start_byte)),
                         constant: false,
+                        seen_at: None,
                     });
                 }
             }
@@ -105,6 +113,21 @@ pub(crate) fn candidates(scopes: &Scopes<'_>, at: usize, paste: std::ops::Range<
             }
         }
         let id = scopes.types[t];
+        // The object itself, for a paste written on a variable of this class (`order.total()`
+        // moved into `Order`): known by the class's name.
+        if first_type && !static_only {
+            let name = project.type_decl(id).name.clone();
+            out.push(Candidate {
+                expr: "this".to_string(),
+                ty: Some(TypeName { text: name.clone(), raw: name.clone(), dims: 0 }),
+                name,
+                source: Source::This,
+                unused: false,
+                distance: 0,
+                constant: false,
+                seen_at: None,
+            });
+        }
         for owner in std::iter::once(id).chain(project.supertypes(id)) {
             for f in &project.type_decl(owner).fields {
                 if static_only && !f.is_static() {
@@ -125,6 +148,7 @@ pub(crate) fn candidates(scopes: &Scopes<'_>, at: usize, paste: std::ops::Range<
                         unused: false,
                         distance: 0,
                         constant: f.is_static() && f.modifiers.iter().any(|m| m == "final"),
+                        seen_at: None,
                     });
                 }
             }
@@ -145,6 +169,7 @@ pub(crate) fn candidates(scopes: &Scopes<'_>, at: usize, paste: std::ops::Range<
                         unused: false,
                         distance: 0,
                         constant: false,
+                        seen_at: None,
                     });
                 }
             }
@@ -227,12 +252,76 @@ pub(crate) fn chains(
                         unused: false,
                         distance: 0,
                         constant: false,
+                        seen_at: None,
                     });
                 }
             }
         }
     }
     out
+}
+
+/// `v.m()` as the file itself writes it outside the paste: a no-argument call on a variable
+/// visible at the paste (`base`: locals, parameters, fields) whose type the project does not
+/// declare (a library type, or a file not in the project), named like one of `names` in two words
+/// or more. The file's
+/// own call is the evidence that `m` exists and returns something; [`chains`] covers the
+/// variables of project types, whose methods are known.
+pub(crate) fn seen_calls(
+    scopes: &Scopes<'_>,
+    base: &[Candidate],
+    names: &[&str],
+    paste: &std::ops::Range<usize>,
+) -> Vec<Candidate> {
+    let here = scopes.type_at(paste.start);
+    let scope = here.map(|t| scopes.types[t].index());
+    let mut out: Vec<Candidate> = Vec::new();
+    for m in &scopes.syms.methods {
+        for call in &m.calls {
+            let inside = paste.start <= call.span.start_byte && call.span.end_byte <= paste.end;
+            if inside || call.kind != CallKind::Method || call.arg_count() != Some(0) {
+                continue;
+            }
+            let crate::java::symbols::Receiver::Name(r) = &call.receiver else { continue };
+            let receiver = r.strip_prefix("this.").unwrap_or(r);
+            let Some(var) = base
+                .iter()
+                .find(|c| matches!(c.source, Source::Local | Source::Parameter | Source::Field) && c.name == receiver)
+            else {
+                continue;
+            };
+            let project_type = var.ty.as_ref().is_some_and(|t| {
+                t.dims > 0
+                    || scopes.project.resolve_type(scopes.file, scope, &t.raw).is_some()
+                    || is_primitive_name(&t.raw)
+            });
+            // A one-word method (`size()`, `length()`, `name()`) is too common for a name to point at
+            // one receiver's; a name of two words or more (`getFileName()`) says what it returns.
+            let words = crate::text::identifier_words(&call.name).into_iter().filter(|w| !is_accessor_word(w)).count();
+            if project_type || words < 2 || !names.iter().any(|n| super::choose::similarity(n, &call.name) >= 0.8) {
+                continue;
+            }
+            let expr = format!("{}.{}()", var.expr, call.name);
+            if out.iter().any(|c| c.expr == expr) {
+                continue;
+            }
+            out.push(Candidate {
+                expr,
+                name: call.name.clone(),
+                source: Source::Chain,
+                ty: None,
+                unused: false,
+                distance: 0,
+                constant: false,
+                seen_at: Some(scopes.source.line_of(call.span.start_byte)),
+            });
+        }
+    }
+    out
+}
+
+fn is_primitive_name(s: &str) -> bool {
+    matches!(s, "byte" | "short" | "char" | "int" | "long" | "float" | "double" | "boolean")
 }
 
 pub fn is_accessor_word(w: &str) -> bool {

@@ -190,7 +190,8 @@ fn wire_range(
     let names = locate::unresolved(scopes, method, paste.clone());
     let mut base = collect::candidates(scopes, from, paste.clone());
     let wanted: Vec<&str> = names.iter().map(|n| n.name.as_str()).collect();
-    let chained = collect::chains(project, scopes, from, &base, &wanted);
+    let mut chained = collect::chains(project, scopes, from, &base, &wanted);
+    chained.extend(collect::seen_calls(scopes, &base, &wanted, &paste));
     base.extend(chained);
     let scope = scopes.type_at(from).map(|t| scopes.types[t].index());
     let resolve = |t: &crate::java::symbols::TypeName| {

@@ -132,3 +132,46 @@ fn similarity_reads_words_abbreviations_and_edits() {
     assert!(similarity("selected", "getSelected") == 1.0);
     assert_eq!(similarity("count", "label"), 0.0);
 }
+
+#[test]
+fn binds_the_object_itself_for_code_written_on_a_variable_of_its_class() {
+    // Code written on a `shop` pasted into a method of `Shop`: the object is `this`.
+    let (w, after) = wire_shop(
+        "package a;\nclass Shop {\n  int count;\n  int size() { return count; }\n  void run(Item item) {\n    \
+         int n = shop.size(); // paste\n  }\n}\n",
+    );
+    assert_eq!(bound(&w, "shop"), Some("this"), "{w:#?}");
+    assert!(after.contains("int n = this.size();"), "{after}");
+    // A name unlike the class's is not the object.
+    let (w, _) = wire_shop(
+        "package a;\nclass Shop {\n  int count;\n  int size() { return count; }\n  void run(Item item) {\n    \
+         int n = store.size(); // paste\n  }\n}\n",
+    );
+    assert_ne!(bound(&w, "store"), Some("this"), "{w:#?}");
+    // Nor in a static method, which has no object.
+    let (w, _) = wire_shop(
+        "package a;\nclass Shop {\n  int count;\n  int size() { return count; }\n  static void run(Item item) {\n    \
+         int n = shop.size(); // paste\n  }\n}\n",
+    );
+    assert_ne!(bound(&w, "shop"), Some("this"), "{w:#?}");
+}
+
+#[test]
+fn binds_a_call_the_file_makes_on_a_library_typed_variable() {
+    // `request` is of a type the project does not declare; the file calls `request.getUserName()`
+    // elsewhere, which is the evidence that the method exists.
+    let text = "package a;\nimport org.lib.Request;\nclass Shop {\n  void greet(Request request) {\n    \
+                System.out.println(request.getUserName());\n  }\n  void run(Request request, String label) {\n    \
+                System.out.println(userName + label); // paste\n  }\n}\n";
+    let (w, after) = wire_shop(text);
+    assert_eq!(bound(&w, "userName"), Some("request.getUserName()"), "{w:#?}");
+    assert!(after.contains("System.out.println(request.getUserName() + label);"), "{after}");
+    let b = w.bindings.iter().find(|b| b.name == "userName").expect("userName");
+    assert!(b.reason.contains("the file calls it (line 5)"), "{}", b.reason);
+    // A one-word method (`size()`) is too common to point at one receiver.
+    let text = "package a;\nimport org.lib.Request;\nclass Shop {\n  void greet(Request request) {\n    \
+                System.out.println(request.size());\n  }\n  void run(Request request, String label) {\n    \
+                System.out.println(size + label); // paste\n  }\n}\n";
+    let (w, _) = wire_shop(text);
+    assert_eq!(bound(&w, "size"), None, "{w:#?}");
+}
