@@ -111,6 +111,68 @@ impl<'s> Diff<'s> {
             .collect();
         for (mb, parent) in abstracted {
             self.push_into_subclasses(mb, &[&parent]);
+            self.pushed_through_a_kept_body(mb, &parent);
+        }
+    }
+
+    /// The other way to make a method abstract: its body stays in the class as a new method (the
+    /// old default kept for subclasses to call, `skipBytesSlowly()` for `skipBytes()`), and the
+    /// subclasses that gained the method call it. Extract Method of that new method from the one
+    /// that lost its body, and a Push Down into each subclass whose new copy is one call of it.
+    fn pushed_through_a_kept_body(&mut self, mb: usize, parent: &str) {
+        let Some(sa) = self.fwd[mb] else { return };
+        let class = self.a.methods[sa].class;
+        let x = &self.b.methods[mb];
+        let kept: Vec<(usize, bool)> = (0..self.a.methods.len())
+            .filter(|&n| {
+                let y = &self.a.methods[n];
+                self.back[n].is_none() && !self.used_a[n] && !y.ctor && y.class == class && y.name != x.name
+            })
+            .filter_map(|n| Some((n, self.same_body(mb, n, true)?.1)))
+            .collect();
+        // One such method, or the body's new home is a guess.
+        let [(kept, pure)] = kept.as_slice() else { return };
+        let (kept, pure) = (*kept, *pure);
+        let helper = self.a.methods[kept].name.clone();
+        let copies: Vec<usize> = self
+            .by_name_a
+            .get(x.name.as_str())
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|&ma| {
+                let y = &self.a.methods[ma];
+                self.back[ma].is_none()
+                    && !self.used_a[ma]
+                    && y.key == x.key
+                    && self.a.class_of(ma).supers.iter().any(|s| s == parent)
+                    && matches!((y.stmts.as_slice(), y.calls.as_slice()), ([_], [c]) if c.name == helper && !c.qualified)
+            })
+            .collect();
+        if copies.is_empty() {
+            return;
+        }
+        let (bx, ky) = (&self.b.methods[mb], &self.a.methods[kept]);
+        let description =
+            format!("Extract Method\t{} extracted from {} in class {}", ky.desc, bx.desc, self.a.class_of(sa).name);
+        let left = vec![self.decl(true, mb, "source method declaration before extraction")];
+        let right = vec![
+            self.decl(false, kept, "extracted method declaration"),
+            self.decl(false, sa, "source method declaration after extraction"),
+        ];
+        self.used_a[kept] = true;
+        self.push(
+            RefactoringType::ExtractMethod,
+            description,
+            left,
+            right,
+            pure,
+            MethodRef::before(mb),
+            MethodRef::after(kept),
+        );
+        // Each copy calls the kept body rather than holding it: not the same code, so not pure.
+        for ma in copies {
+            self.push_move(RefactoringType::PushDownMethod, mb, ma, false);
         }
     }
 

@@ -282,6 +282,49 @@ fn push_down_of_a_method_that_became_abstract() {
     assert_eq!(descriptions(&found), [moved("MemoryTracker"), moved("S3Tracker")]);
 }
 
+/// `Tracker.complete` became abstract, its body kept as `completeSlowly` for subclasses to call,
+/// and two new subclasses call it: the body was extracted, and the method pushed down into each.
+#[test]
+fn push_down_through_the_body_kept_in_the_parent() {
+    let tracker_after = "package shop;\n\npublic abstract class Tracker {\n    public abstract boolean complete(String id, long written);\n\n    \
+                         protected boolean completeSlowly(String id, long written) {\n        Map<String, String> headers = new HashMap<>();\n        \
+                         headers.put(MARKER, Long.toString(written));\n        upload(createRequest(id, headers));\n        return false;\n    }\n}\n";
+    let subclass = |name: &str, body: &str| {
+        format!(
+            "package shop;\n\npublic class {name} extends Tracker {{\n    @Override\n    public boolean complete(String id, long written) {{\n        {body}\n    }}\n}}\n"
+        )
+    };
+    let found = detect(
+        &snap(&[("Tracker.java", TRACKER)]),
+        &snap(&[
+            ("Tracker.java", tracker_after),
+            ("S3Tracker.java", &subclass("S3Tracker", "return completeSlowly(id, written);")),
+            ("MemoryTracker.java", &subclass("MemoryTracker", "return completeSlowly(id, written);")),
+            // A subclass with a body of its own is not a copy of the old one.
+            ("NullTracker.java", &subclass("NullTracker", "return true;")),
+        ]),
+    );
+    let moved = |to: &str| {
+        format!(
+            "Push Down Method\tpublic complete(id String, written long) : boolean from class shop.Tracker to public complete(id String, written long) : boolean from class shop.{to}"
+        )
+    };
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract Method\tprotected completeSlowly(id String, written long) : boolean extracted from public complete(id String, written long) : boolean in class shop.Tracker".to_string(),
+            moved("MemoryTracker"),
+            moved("S3Tracker"),
+        ]
+    );
+    let pushes: Vec<bool> =
+        found.iter().filter(|r| r.kind == RefactoringType::PushDownMethod).map(|r| r.pure).collect();
+    assert_eq!(pushes, [false, false], "a copy that calls the kept body is not the same code");
+    // Without a subclass calling it, a new method with the old body is no evidence of a push.
+    let found = detect(&snap(&[("Tracker.java", TRACKER)]), &snap(&[("Tracker.java", tracker_after)]));
+    assert!(descriptions(&found).iter().all(|d| !d.starts_with("Push Down")), "{found:#?}");
+}
+
 /// A moved static method names its old class's static members through the class, and the calls
 /// of it now name its new class: a Move Method, not an Inline Method into each caller.
 #[test]
