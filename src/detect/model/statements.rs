@@ -88,6 +88,16 @@ pub(super) fn collect(src: &Parsed, node: Node<'_>, out: &mut Vec<Stmt>) {
                 match child.kind() {
                     "block" => {
                         leaf(src, node, child.start_byte(), out);
+                        // Each resource declares a variable as a local declaration does, and is
+                        // mapped as one (RefactoringMiner's try expressions): the header itself
+                        // is trivial.
+                        if let Some(spec) = node.child_by_field_name("resources") {
+                            let mut c2 = spec.walk();
+                            for r in spec.named_children(&mut c2).filter(|r| r.kind() == "resource") {
+                                let text = format!("{};", src.text_of(r));
+                                push_leaf(src, r, r.end_byte(), &text, out);
+                            }
+                        }
                         collect(src, child, out);
                     }
                     "catch_clause" => {

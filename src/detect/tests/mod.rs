@@ -2,6 +2,7 @@
 
 use super::*;
 
+mod expressions;
 mod extract;
 mod moves;
 mod renames;
