@@ -42,9 +42,15 @@ impl Sides<'_> {
     /// the origin side, the moved side's arity being new: a parameter added (or removed) by
     /// another refactoring of the same change, which the moved code's call follows.
     fn arity_changed(&self, name: &str, moved: usize, origin: usize) -> bool {
-        let has = |side: &Side, n: usize| side.methods.iter().any(|m| m.name == name && m.params.len() == n);
-        has(self.moved_side, moved) && has(self.origin_side, origin) && !has(self.origin_side, moved)
+        arity_changed(self.moved_side, self.origin_side, name, moved, origin)
     }
+}
+
+/// Whether method `name` takes `new` arguments on side `to` and took `old` on side `from`, where
+/// it had no `new` form: a parameter added (or removed) by the change.
+pub(super) fn arity_changed(to: &Side, from: &Side, name: &str, new: usize, old: usize) -> bool {
+    let has = |side: &Side, n: usize| side.methods.iter().any(|m| m.name == name && m.params.len() == n);
+    has(to, new) && has(from, old) && !has(from, new)
 }
 
 /// Whether `mapping` of `src` onto `pool` differs only by justified replacements.
@@ -89,8 +95,27 @@ pub(super) fn pure_mapping(mapping: &Mapping, src: &[Norm], pool: &[&Norm], side
 /// Whether `long` is `short` with one more argument in one call (`f(a, b, null)` for `f(a, b)`),
 /// to a project method whose parameter list changed that way in the same change.
 fn added_argument(long: &[String], short: &[String], renames: &mut Renames<'_>, sides: &Sides<'_>) -> bool {
-    if long.len() <= short.len() {
+    let Some((name, variants)) = one_argument_dropped(long, short) else { return false };
+    let n = variants.len();
+    if !sides.arity_changed(name, n, n - 1) && !sides.arity_changed(name, n - 1, n) {
         return false;
+    }
+    variants.iter().any(|without| {
+        let mut trial = renames.clone();
+        let ok = trial.aligns(without, short);
+        if ok {
+            *renames = trial;
+        }
+        ok
+    })
+}
+
+/// Where `long` is longer than `short` and first differs from it inside the argument list of a
+/// call of two arguments or more: that call's name, and `long` with each of those arguments
+/// dropped in turn (with the comma that separates it), one variant per argument.
+pub(super) fn one_argument_dropped<'t>(long: &'t [String], short: &[String]) -> Option<(&'t str, Vec<Vec<String>>)> {
+    if long.len() <= short.len() {
+        return None;
     }
     let first = long.iter().zip(short).take_while(|(a, b)| a == b).count();
     // The argument list holding the difference: its `(` is the last unclosed one before it.
@@ -103,8 +128,7 @@ fn added_argument(long: &[String], short: &[String], renames: &mut Renames<'_>, 
             _ => {}
         }
         false
-    });
-    let Some(open) = open else { return false };
+    })?;
     let name = match long.get(open.wrapping_sub(1)).map(String::as_str) {
         Some(">") => {
             // `new Type<>(…)`: the constructor's class, before its type arguments.
@@ -112,8 +136,7 @@ fn added_argument(long: &[String], short: &[String], renames: &mut Renames<'_>, 
             lt.and_then(|k| long.get(k.wrapping_sub(1)))
         }
         _ => long.get(open.wrapping_sub(1)),
-    };
-    let Some(name) = name else { return false };
+    }?;
     // The arguments of that call: (start, end) of each, at depth one inside it.
     let (mut args, mut start, mut depth) = (Vec::new(), open + 1, 0i32);
     for (k, tok) in long.iter().enumerate().skip(open + 1) {
@@ -132,20 +155,17 @@ fn added_argument(long: &[String], short: &[String], renames: &mut Renames<'_>, 
         }
     }
     let n = args.len();
-    if n < 2 || !sides.arity_changed(name, n, n - 1) && !sides.arity_changed(name, n - 1, n) {
-        return false;
+    if n < 2 {
+        return None;
     }
-    args.iter().enumerate().any(|(i, &(s, e))| {
-        // Drop argument `i` with the comma that separates it.
-        let (from, to) = if i + 1 < n { (s, e + 1) } else { (args[i - 1].1, e) };
-        let without: Vec<String> = long[..from].iter().chain(&long[to..]).cloned().collect();
-        let mut trial = renames.clone();
-        let ok = trial.aligns(&without, short);
-        if ok {
-            *renames = trial;
-        }
-        ok
-    })
+    let variants = (0..n)
+        .map(|i| {
+            let (s, e) = args[i];
+            let (from, to) = if i + 1 < n { (s, e + 1) } else { (args[i - 1].1, e) };
+            long[..from].iter().chain(&long[to..]).cloned().collect()
+        })
+        .collect();
+    Some((name.as_str(), variants))
 }
 
 /// `e` of `T v = e;`, `final T v = e;` or `v = e;` (the first `=` of the statement).

@@ -56,3 +56,32 @@ public class LogWriter {
     let found = detect(&snap(&[("app/LogWriter.java", LOG_BEFORE)]), &snap(&[("app/LogWriter.java", &other)]));
     assert!(found.iter().all(|r| !r.pure), "{found:#?}");
 }
+
+/// The extracted code calls a method that gained a parameter in the same change: the new method
+/// passes the new argument (`"1.5"`), and the rest is the caller's old call word for word.
+#[test]
+fn extract_method_of_a_call_that_gained_an_argument() {
+    let before = "package a;\nclass ParserTest {\n  void testOperators() {\n    Unit unit = parse(Operators.class);\n    \
+                  check(unit.find(\"//Block\"), 2);\n  }\n  private Unit parse(Class<?> clazz) {\n    \
+                  String file = clazz.getName().replace('.', '/') + \".java\";\n    return Loader.load(file).parse();\n  }\n}\n";
+    let after = "package a;\nclass ParserTest {\n  void testOperators() {\n    Unit unit = parse15(Operators.class);\n    \
+                 check(unit.find(\"//Block\"), 2);\n  }\n  private Unit parse15(Class<?> clazz) {\n    return parse(clazz, \"1.5\");\n  }\n  \
+                 private Unit parse(Class<?> clazz, String version) {\n    \
+                 String file = clazz.getName().replace('.', '/') + \".java\";\n    return Loader.load(file).parse(version);\n  }\n}\n";
+    let found = detect(&snap(&[("a/ParserTest.java", before)]), &snap(&[("a/ParserTest.java", after)]));
+    assert!(
+        descriptions(&found).contains(
+            &"Extract Method\tprivate parse15(clazz Class<?>) : Unit extracted from package testOperators() : void in class a.ParserTest"
+                .to_string()
+        ),
+        "{found:#?}"
+    );
+    // A library method called with one more argument (another overload) is other code: not the
+    // same code, so at most an impure extraction.
+    let before = "package a;\nclass ParserTest {\n  void testOperators() {\n    Unit unit = Loader.parse(Operators.class);\n    \
+                  check(unit.find(\"//Block\"), 2);\n  }\n}\n";
+    let after = "package a;\nclass ParserTest {\n  void testOperators() {\n    Unit unit = parse15(Operators.class);\n    \
+                 check(unit.find(\"//Block\"), 2);\n  }\n  private Unit parse15(Class<?> clazz) {\n    return Loader.parse(clazz, \"1.5\");\n  }\n}\n";
+    let found = detect(&snap(&[("a/ParserTest.java", before)]), &snap(&[("a/ParserTest.java", after)]));
+    assert!(found.iter().all(|r| !r.pure), "{found:#?}");
+}
