@@ -581,3 +581,28 @@ pub(super) fn map_bodies(x: &[Norm], y: &[Norm]) -> Mapping {
     let mut used = vec![false; pool.len()];
     map_onto(x, &pool, &mut used)
 }
+
+/// Pairs each unpaired statement of `src` whose computed expression (its core: what it returns,
+/// assigns or evaluates) is a pool statement's with one more argument in one call, to a method of
+/// `after` that gained that parameter since `before` (Add Parameter on top of the extraction).
+/// Such pairs count as exact: the code is the same but for the argument the new parameter takes.
+pub(super) fn added_arguments(src: &[Norm], pool: &[&Norm], m: &mut Mapping, after: &Side, before: &Side) {
+    let (done, mut used) = m.taken(src.len(), pool.len());
+    let toks = |core: &Option<String>| core.as_deref().map(|c| c.split(' ').map(String::from).collect::<Vec<_>>());
+    for (i, s) in src.iter().enumerate() {
+        let Some(long) = toks(&s.core).filter(|_| !done[i] && !s.trivial) else { continue };
+        let found = (0..pool.len()).find(|&j| {
+            let Some(short) = toks(&pool[j].core).filter(|_| !used[j] && !pool[j].trivial) else { return false };
+            let Some((name, variants)) = one_argument_dropped(&long, &short) else { return false };
+            let n = variants.len();
+            arity_changed(after, before, name, n, n - 1) && variants.contains(&short)
+        });
+        if let Some(j) = found {
+            used[j] = true;
+            m.pairs.push((i, j, Pairing::Core));
+            m.mapped += 1;
+            m.exact += 1;
+            m.strong += usize::from(s.strong());
+        }
+    }
+}
