@@ -3,7 +3,8 @@
 //! type for half A, half B (`eval/detect/halves.txt`) and both; then the speed of `suggest` over
 //! every `after/` tree (files per second, on rayon's pool). `MANTRA_SUGGEST_SHOW=<project>`
 //! prints, for each commit of that project, the labels and the top 10 (use it on the half you
-//! develop on). Run with `cargo bench --bench suggest`.
+//! develop on); `MANTRA_SUGGEST_SPEED=1` measures the speed alone. Run with
+//! `cargo bench --bench suggest`.
 
 use std::time::Instant;
 
@@ -17,6 +18,11 @@ fn main() {
     assert!(!commits.is_empty(), "the oracle holds no commits");
     let halves = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("eval/detect/halves.txt");
     let halves = oracle::Halves::read(&halves).unwrap_or_else(|e| panic!("{e}"));
+    // `MANTRA_SUGGEST_SPEED=1`: the speed alone, for profiling.
+    if std::env::var_os("MANTRA_SUGGEST_SPEED").is_some() {
+        speed(&commits);
+        return;
+    }
     let outcomes: Vec<_> = commits.par_iter().map(suggest_eval::run).collect();
     if let Ok(project) = std::env::var("MANTRA_SUGGEST_SHOW") {
         for c in commits.iter().filter(|c| c.project == project) {
