@@ -114,7 +114,7 @@ fn oracle_accuracy_floors() {
     assert_eq!(commits.len(), 200);
     let eval = oracle::evaluate(&commits).expect("evaluate");
     let floors = [
-        (RefactoringType::ExtractMethod, 0.975, 0.85),
+        (RefactoringType::ExtractMethod, 0.975, 0.86),
         (RefactoringType::InlineMethod, 0.97, 0.87),
         (RefactoringType::MoveMethod, 0.99, 0.92),
         (RefactoringType::RenameMethod, 0.955, 0.94),
@@ -123,7 +123,7 @@ fn oracle_accuracy_floors() {
         (RefactoringType::MoveAndRenameMethod, 0.99, 0.85),
         // No target in the issue; held where they are so that they do not slip back.
         (RefactoringType::PullUpMethod, 0.99, 0.66),
-        (RefactoringType::PushDownMethod, 0.99, 0.66),
+        (RefactoringType::PushDownMethod, 0.99, 0.85),
     ];
     for (kind, precision, recall) in floors {
         let c = eval.counts(kind);
@@ -148,7 +148,7 @@ fn pure_refactor_records_floors() {
     assert!(cases.len() >= 170 && spanning > 0, "{} replayable, {spanning} not", cases.len());
     let v = mantra::detect::records::verify(&cases, spanning);
     for (kind, found, pure) in
-        [(RefactoringType::ExtractMethod, 0.82, 0.58), (RefactoringType::InlineMethod, 0.84, 0.63)]
+        [(RefactoringType::ExtractMethod, 0.86, 0.61), (RefactoringType::InlineMethod, 0.84, 0.63)]
     {
         let t = v.per_type[&kind];
         let share = |n: usize| n as f64 / t.records as f64;
