@@ -217,7 +217,9 @@ fn role(project: &Project, scopes: &Scopes<'_>, method: MethodId, node: Node<'_>
                     }
                     None => {}
                 },
-                "+" => {
+                // `x + n` adds numbers only where a number is wanted: `println(name + n)` and
+                // `"#" + n + name` concatenate, and then `x` may be a String, or anything.
+                "+" if numeric_context(parent, &text) => {
                     if let Some(ty) = other.and_then(|o| typed(scopes, o)).filter(|t| is_numeric(&t.raw) && t.dims == 0)
                     {
                         out.needs.push(Need::Type(ty));
@@ -245,6 +247,30 @@ fn role(project: &Project, scopes: &Scopes<'_>, method: MethodId, node: Node<'_>
         && p.child_by_field_name("condition") == Some(expr)
     {
         out.needs.push(Need::Boolean);
+    }
+}
+
+/// Whether the value of the `+` chain holding `plus` must be a number: the chain (`a + b + c`)
+/// is an operand of an arithmetic or comparison operator, an array index, or the initializer of a
+/// variable declared with a primitive number type.
+fn numeric_context(plus: Node<'_>, text: &dyn Fn(Node<'_>) -> String) -> bool {
+    let op = |n: Node<'_>| n.child_by_field_name("operator").map(text).unwrap_or_default();
+    let mut top = plus;
+    while let Some(p) = top.parent().filter(|p| p.kind() == "binary_expression" && op(*p) == "+") {
+        top = p;
+    }
+    let Some(parent) = top.parent() else { return false };
+    match parent.kind() {
+        "binary_expression" => {
+            matches!(op(parent).as_str(), "-" | "*" | "/" | "%" | "<" | ">" | "<=" | ">=" | "<<" | ">>" | ">>>")
+        }
+        "array_access" => parent.child_by_field_name("index") == Some(top),
+        "parenthesized_expression" => numeric_context(parent, text),
+        "variable_declarator" => parent
+            .parent()
+            .and_then(|d| d.child_by_field_name("type"))
+            .is_some_and(|t| is_numeric(&text(t)) && text(t).chars().next().is_some_and(char::is_lowercase)),
+        _ => false,
     }
 }
 

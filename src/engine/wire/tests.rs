@@ -175,3 +175,21 @@ fn binds_a_call_the_file_makes_on_a_library_typed_variable() {
     let (w, _) = wire_shop(text);
     assert_eq!(bound(&w, "size"), None, "{w:#?}");
 }
+
+#[test]
+fn a_plus_that_may_concatenate_does_not_ask_for_a_number() {
+    // `println(head + n)` may join text: `head` can be the String parameter, not the int field.
+    let (w, _) = wire_shop(
+        "package a;\nclass Shop {\n  int count;\n  void run(String heading) {\n    int n = 3;\n    \
+         System.out.println(head + n); // paste\n  }\n}\n",
+    );
+    assert_eq!(bound(&w, "head"), Some("heading"), "{w:#?}");
+    // Where only a number fits (an operand of `*`), the sum still asks for one.
+    let (w, _) = wire_shop(
+        "package a;\nclass Shop {\n  int count;\n  void run(String heading) {\n    int n = 3;\n    \
+         int total = (head + n) * 2; // paste\n  }\n}\n",
+    );
+    let b = w.bindings.iter().find(|b| b.name == "head").expect("head");
+    assert!(b.needs.contains("int"), "{b:#?}");
+    assert!(b.candidates.iter().all(|c| c.expr != "heading"), "a String cannot be added to make an int: {b:#?}");
+}
