@@ -588,14 +588,17 @@ pub(super) fn map_bodies(x: &[Norm], y: &[Norm]) -> Mapping {
 /// Such pairs count as exact: the code is the same but for the argument the new parameter takes.
 pub(super) fn added_arguments(src: &[Norm], pool: &[&Norm], m: &mut Mapping, after: &Side, before: &Side) {
     let (done, mut used) = m.taken(src.len(), pool.len());
-    let toks = |core: &Option<String>| core.as_deref().map(|c| c.split(' ').map(String::from).collect::<Vec<_>>());
+    let toks =
+        |n: &Norm| n.core.as_deref().filter(|_| !n.trivial).map(|c| c.split(' ').map(String::from).collect::<Vec<_>>());
+    // Each pool statement's core as tokens, split once for every statement of `src`.
+    let shorts: Vec<Option<Vec<String>>> = pool.iter().map(|p| toks(p)).collect();
     for (i, s) in src.iter().enumerate() {
-        let Some(long) = toks(&s.core).filter(|_| !done[i] && !s.trivial) else { continue };
+        let Some(long) = toks(s).filter(|_| !done[i]) else { continue };
         let found = (0..pool.len()).find(|&j| {
-            let Some(short) = toks(&pool[j].core).filter(|_| !used[j] && !pool[j].trivial) else { return false };
-            let Some((name, variants)) = one_argument_dropped(&long, &short) else { return false };
+            let Some(short) = shorts[j].as_ref().filter(|_| !used[j]) else { return false };
+            let Some((name, variants)) = one_argument_dropped(&long, short) else { return false };
             let n = variants.len();
-            arity_changed(after, before, name, n, n - 1) && variants.contains(&short)
+            arity_changed(after, before, name, n, n - 1) && variants.contains(short)
         });
         if let Some(j) = found {
             used[j] = true;

@@ -152,9 +152,12 @@ impl<'s> Diff<'s> {
         if copies.is_empty() {
             return;
         }
-        let (bx, ky) = (&self.b.methods[mb], &self.a.methods[kept]);
-        let description =
-            format!("Extract Method\t{} extracted from {} in class {}", ky.desc, bx.desc, self.a.class_of(sa).name);
+        let description = format!(
+            "Extract Method\t{} extracted from {} in class {}",
+            self.a.methods[kept].desc,
+            x.desc,
+            self.a.class_of(sa).name
+        );
         let left = vec![self.decl(true, mb, "source method declaration before extraction")];
         let right = vec![
             self.decl(false, kept, "extracted method declaration"),

@@ -321,7 +321,7 @@ fn assignable(
     Fit::Unknown
 }
 
-fn is_primitive(s: &str) -> bool {
+pub(super) fn is_primitive(s: &str) -> bool {
     matches!(s, "byte" | "short" | "char" | "int" | "long" | "float" | "double" | "boolean")
 }
 

@@ -264,9 +264,8 @@ pub(crate) fn chains(
 /// `v.m()` as the file itself writes it outside the paste: a no-argument call on a variable
 /// visible at the paste (`base`: locals, parameters, fields) whose type the project does not
 /// declare (a library type, or a file not in the project), named like one of `names` in two words
-/// or more. The file's
-/// own call is the evidence that `m` exists and returns something; [`chains`] covers the
-/// variables of project types, whose methods are known.
+/// or more. The file's own call is the evidence that `m` exists and returns something; [`chains`]
+/// covers the variables of project types, whose methods are known.
 pub(crate) fn seen_calls(
     scopes: &Scopes<'_>,
     base: &[Candidate],
@@ -293,7 +292,7 @@ pub(crate) fn seen_calls(
             let project_type = var.ty.as_ref().is_some_and(|t| {
                 t.dims > 0
                     || scopes.project.resolve_type(scopes.file, scope, &t.raw).is_some()
-                    || is_primitive_name(&t.raw)
+                    || super::choose::is_primitive(&t.raw)
             });
             // A one-word method (`size()`, `length()`, `name()`) is too common for a name to point at
             // one receiver's; a name of two words or more (`getFileName()`) says what it returns.
@@ -318,10 +317,6 @@ pub(crate) fn seen_calls(
         }
     }
     out
-}
-
-fn is_primitive_name(s: &str) -> bool {
-    matches!(s, "byte" | "short" | "char" | "int" | "long" | "float" | "double" | "boolean")
 }
 
 pub fn is_accessor_word(w: &str) -> bool {

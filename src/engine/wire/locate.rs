@@ -266,10 +266,10 @@ fn numeric_context(plus: Node<'_>, text: &dyn Fn(Node<'_>) -> String) -> bool {
         }
         "array_access" => parent.child_by_field_name("index") == Some(top),
         "parenthesized_expression" => numeric_context(parent, text),
-        "variable_declarator" => parent
-            .parent()
-            .and_then(|d| d.child_by_field_name("type"))
-            .is_some_and(|t| is_numeric(&text(t)) && text(t).chars().next().is_some_and(char::is_lowercase)),
+        "variable_declarator" => parent.parent().and_then(|d| d.child_by_field_name("type")).is_some_and(|t| {
+            let t = text(t);
+            is_numeric(&t) && t.starts_with(char::is_lowercase)
+        }),
         _ => false,
     }
 }
