@@ -7,11 +7,12 @@
 //! conservative: where it cannot tell, it assumes a value may flow (which costs a parameter or a
 //! refusal, never a wrong program).
 
+use crate::java::syntax::Kind;
 use std::ops::Range;
 
 use tree_sitter::Node;
 
-use crate::java::syntax::{is_flow_boundary, is_loop, is_statement_container, walk, walk_with_parent};
+use crate::java::syntax::{is_flow_boundary, is_loop, is_statement_container, walk_with_parent};
 
 /// How a local came into being; decides what "initialised" means and how its type is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,6 +59,8 @@ pub struct Reference {
 pub struct MethodFlow<'t> {
     pub vars: Vec<LocalVar<'t>>,
     pub refs: Vec<Reference>,
+    /// `refs` grouped by variable, each group in document order.
+    by_var: Vec<Vec<Reference>>,
     /// The callable analysed (its node id), so that a flow handed on is known to be its.
     pub callable: usize,
 }
@@ -66,15 +69,14 @@ impl<'t> MethodFlow<'t> {
     /// Collects declarations and resolves every identifier inside `callable`.
     pub fn analyze(callable: Node<'t>, src: &str) -> MethodFlow<'t> {
         let mut flow = MethodFlow { callable: callable.id(), ..MethodFlow::default() };
-        walk(callable, &mut |n| {
-            flow.declare(n, callable, src);
-            true
-        });
         let mut refs = Vec::new();
-        // The walk hands each node its parent: tree-sitter finds a parent by descending from the
-        // root again, which over every identifier of a long method was most of the cost.
+        // One walk declares and resolves: a variable's declaring node comes before its name, and
+        // its name before every use it can resolve to, in document order. The walk hands each
+        // node its parent: tree-sitter finds a parent by descending from the root again, which
+        // over every identifier of a long method was most of the cost.
         walk_with_parent(callable, None, &mut |n, parent| {
-            if n.kind() == "identifier"
+            flow.declare(n, callable, src);
+            if n.kind_name() == "identifier"
                 && let Some(parent) = parent
                 && is_variable_use_under(n, parent)
                 && let Some(var) = flow.resolve(&src[n.byte_range()], n.start_byte())
@@ -84,8 +86,26 @@ impl<'t> MethodFlow<'t> {
             }
             true
         });
+        flow.by_var = vec![Vec::new(); flow.vars.len()];
+        for r in &refs {
+            flow.by_var[r.var].push(*r);
+        }
         flow.refs = refs;
         flow
+    }
+
+    /// Of all uses of the variables used in `range`, how many are inside it and how many outside.
+    pub fn uses_around(&self, range: &Range<usize>) -> (usize, usize) {
+        let (mut inside, mut outside) = (0, 0);
+        for refs in &self.by_var {
+            let from = refs.partition_point(|r| r.at < range.start);
+            let to = refs.partition_point(|r| r.at < range.end);
+            if to > from {
+                inside += to - from;
+                outside += refs.len() - (to - from);
+            }
+        }
+        (inside, outside)
     }
 
     /// The declaration `name` refers to at byte `at`: the innermost (latest) one in scope.
@@ -107,7 +127,7 @@ impl<'t> MethodFlow<'t> {
     fn declare(&mut self, n: Node<'t>, callable: Node<'t>, src: &str) {
         let text = |n: Node<'_>| src[n.byte_range()].to_string();
         let dims = |n: Node<'_>| n.child_by_field_name("dimensions").map(&text).unwrap_or_default();
-        match n.kind() {
+        match n.kind_name() {
             "formal_parameter" => {
                 let (Some(name), Some(ty)) = (n.child_by_field_name("name"), n.child_by_field_name("type")) else {
                     return;
@@ -126,8 +146,9 @@ impl<'t> MethodFlow<'t> {
             "spread_parameter" => {
                 let mut cursor = n.walk();
                 let children: Vec<Node<'t>> = n.named_children(&mut cursor).collect();
-                let ty = children.iter().find(|c| c.kind() != "modifiers" && !c.kind().ends_with("annotation"));
-                let declarator = children.iter().find(|c| c.kind() == "variable_declarator");
+                let ty =
+                    children.iter().find(|c| c.kind_name() != "modifiers" && !c.kind_name().ends_with("annotation"));
+                let declarator = children.iter().find(|c| c.kind_name() == "variable_declarator");
                 let (Some(ty), Some(name)) = (ty, declarator.and_then(|d| d.child_by_field_name("name"))) else {
                     return;
                 };
@@ -144,11 +165,11 @@ impl<'t> MethodFlow<'t> {
             }
             "lambda_expression" => {
                 let Some(params) = n.child_by_field_name("parameters") else { return };
-                let names: Vec<Node<'t>> = match params.kind() {
+                let names: Vec<Node<'t>> = match params.kind_name() {
                     "identifier" => vec![params],
                     "inferred_parameters" => {
                         let mut cursor = params.walk();
-                        params.named_children(&mut cursor).filter(|c| c.kind() == "identifier").collect()
+                        params.named_children(&mut cursor).filter(|c| c.kind_name() == "identifier").collect()
                     }
                     _ => Vec::new(), // formal_parameters: declared by their formal_parameter nodes
                 };
@@ -168,9 +189,9 @@ impl<'t> MethodFlow<'t> {
                 let Some(ty) = n.child_by_field_name("type") else { return };
                 let parent = n.parent();
                 let scope_end = match parent {
-                    Some(p) if p.kind() == "for_statement" => p.end_byte(),
+                    Some(p) if p.kind_name() == "for_statement" => p.end_byte(),
                     // A local in a case group is in scope for the rest of the whole switch block.
-                    Some(p) if p.kind() == "switch_block_statement_group" => p.parent().unwrap_or(p).end_byte(),
+                    Some(p) if p.kind_name() == "switch_block_statement_group" => p.parent().unwrap_or(p).end_byte(),
                     Some(p) => p.end_byte(),
                     None => callable.end_byte(),
                 };
@@ -241,7 +262,7 @@ impl<'t> MethodFlow<'t> {
                 let mut cursor = n.walk();
                 let children: Vec<Node<'t>> = n.named_children(&mut cursor).collect();
                 if let [ty, name] = children.as_slice()
-                    && name.kind() == "identifier"
+                    && name.kind_name() == "identifier"
                 {
                     self.push_pattern(text(*name), *name, text(*ty), n, callable);
                 }
@@ -257,11 +278,11 @@ impl<'t> MethodFlow<'t> {
         let mut container = decl;
         while let Some(p) = container.parent() {
             container = p;
-            if is_statement_container(p.kind()) || p.id() == callable.id() {
+            if is_statement_container(p.kind_name()) || p.id() == callable.id() {
                 break;
             }
         }
-        if container.kind() == "switch_block_statement_group" {
+        if container.kind_name() == "switch_block_statement_group" {
             container = container.parent().unwrap_or(container);
         }
         self.push(LocalVar {
@@ -282,7 +303,7 @@ fn with_annotations(param: Node<'_>, src: &str, ty: String) -> String {
     let mut cursor = mods.walk();
     let annotations: Vec<&str> = mods
         .named_children(&mut cursor)
-        .filter(|c| c.kind().ends_with("annotation"))
+        .filter(|c| c.kind_name().ends_with("annotation"))
         .map(|c| &src[c.byte_range()])
         .collect();
     if annotations.is_empty() { ty } else { format!("{} {ty}", annotations.join(" ")) }
@@ -297,7 +318,7 @@ pub(crate) fn is_variable_use(n: Node<'_>) -> bool {
 /// [`is_variable_use`] with the parent already known.
 fn is_variable_use_under(n: Node<'_>, parent: Node<'_>) -> bool {
     let field_is = |field: &str| parent.child_by_field_name(field).is_some_and(|c| c.id() == n.id());
-    match parent.kind() {
+    match parent.kind_name() {
         "method_invocation" => !field_is("name"),
         "field_access" => !field_is("field"),
         "variable_declarator" | "formal_parameter" | "catch_formal_parameter" | "enhanced_for_statement" => {
@@ -308,7 +329,7 @@ fn is_variable_use_under(n: Node<'_>, parent: Node<'_>) -> bool {
         "lambda_expression" => !field_is("parameters"),
         "inferred_parameters" | "type_pattern" | "record_pattern_component" | "record_pattern" => false,
         "labeled_statement" | "break_statement" | "continue_statement" => false,
-        "method_reference" => n.prev_sibling().is_none_or(|p| p.kind() != "::"),
+        "method_reference" => n.prev_sibling().is_none_or(|p| p.kind_name() != "::"),
         "annotation" | "marker_annotation" | "element_value_pair" | "scoped_identifier" | "scoped_type_identifier" => {
             false
         }
@@ -325,7 +346,7 @@ fn is_variable_use_under(n: Node<'_>, parent: Node<'_>) -> bool {
 
 /// (read, write) of an identifier use under `parent`.
 fn access_under(n: Node<'_>, parent: Node<'_>, src: &str) -> (bool, bool) {
-    match parent.kind() {
+    match parent.kind_name() {
         "assignment_expression" if parent.child_by_field_name("left").is_some_and(|l| l.id() == n.id()) => {
             let op = parent.child_by_field_name("operator").map(|o| &src[o.byte_range()]);
             (op != Some("="), true)
@@ -365,9 +386,13 @@ impl MethodFlow<'_> {
         let range = first.start_byte()..last.end_byte();
         let mut out = FragmentFlow::default();
         let mut first_use: Vec<(usize, usize)> = Vec::new();
+        let by_var = &self.by_var;
         for (i, var) in self.vars.iter().enumerate() {
-            let refs: Vec<&Reference> = self.refs.iter().filter(|r| r.var == i).collect();
-            let inside: Vec<&&Reference> = refs.iter().filter(|r| range.contains(&r.at)).collect();
+            let refs = &by_var[i];
+            // In document order: those inside the range are one run.
+            let from = refs.partition_point(|r| r.at < range.start);
+            let to = refs.partition_point(|r| r.at < range.end);
+            let inside = &refs[from..to];
             let declared_inside = range.contains(&var.name_node.start_byte());
             if declared_inside {
                 let top_level = statements.iter().any(|s| s.id() == var.declaration.id());
@@ -401,14 +426,11 @@ impl MethodFlow<'_> {
         for (_, i) in first_use {
             let var = &self.vars[i];
             let unassigned_before = var.kind == (VarKind::Local { initialized: false })
-                && !self
-                    .refs
-                    .iter()
-                    .any(|r| r.var == i && r.write && r.at > var.name_node.start_byte() && r.at < range.start);
+                && !by_var[i].iter().any(|r| r.write && r.at > var.name_node.start_byte() && r.at < range.start);
             // A returned value must also reach the `return` on paths where the fragment does not
             // assign it, so an output is passed in unless the fragment assigns it first thing.
             let is_output = out.outputs.contains(&i);
-            let needs_value = match self.first_access(i, statements, src) {
+            let needs_value = match self.first_access(i, &by_var[i], statements, src) {
                 Access::Read => true,
                 Access::Written => false,
                 Access::Neither => is_output,
@@ -424,14 +446,14 @@ impl MethodFlow<'_> {
 
     /// What the fragment certainly does first with `var`: a top-level statement `var = e;` (with
     /// `e` not reading it) before any read is a write; any earlier read is a read.
-    fn first_access(&self, var: usize, statements: &[Node<'_>], src: &str) -> Access {
+    fn first_access(&self, var: usize, refs: &[Reference], statements: &[Node<'_>], src: &str) -> Access {
         for s in statements {
-            let reads = self.refs.iter().any(|r| r.var == var && r.read && s.byte_range().contains(&r.at));
-            if s.kind() == "expression_statement"
-                && let Some(assign) = s.named_child(0).filter(|e| e.kind() == "assignment_expression")
+            let reads = refs.iter().any(|r| r.read && s.byte_range().contains(&r.at));
+            if s.kind_name() == "expression_statement"
+                && let Some(assign) = s.named_child(0).filter(|e| e.kind_name() == "assignment_expression")
                 && assign.child_by_field_name("operator").is_some_and(|o| &src[o.byte_range()] == "=")
                 && assign.child_by_field_name("left").is_some_and(|l| {
-                    l.kind() == "identifier" && self.resolve(&src[l.byte_range()], l.start_byte()) == Some(var)
+                    l.kind_name() == "identifier" && self.resolve(&src[l.byte_range()], l.start_byte()) == Some(var)
                 })
             {
                 return if reads { Access::Read } else { Access::Written };
@@ -455,10 +477,10 @@ pub fn loops_around(node: Node<'_>) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut cur = node.parent();
     while let Some(n) = cur {
-        if is_flow_boundary(n.kind()) {
+        if is_flow_boundary(n.kind_name()) {
             break;
         }
-        if is_loop(n.kind()) {
+        if is_loop(n.kind_name()) {
             out.push(n.byte_range());
         }
         cur = n.parent();
@@ -470,7 +492,7 @@ pub fn loops_around(node: Node<'_>) -> Vec<Range<usize>> {
 /// `new T(...)` without a diamond or body, an array creation, or a cast.
 pub fn var_type(initializer: Node<'_>, src: &str) -> Option<String> {
     let text = &src[initializer.byte_range()];
-    match initializer.kind() {
+    match initializer.kind_name() {
         "decimal_integer_literal" | "hex_integer_literal" | "octal_integer_literal" | "binary_integer_literal" => {
             Some(if text.ends_with(['l', 'L']) { "long" } else { "int" }.into())
         }

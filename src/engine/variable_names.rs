@@ -7,6 +7,7 @@
 //! it is syntactic on purpose (no project model needed) and errs on the side of "is a variable",
 //! which makes the callers rename or refuse more, never less.
 
+use crate::java::syntax::Kind;
 use std::collections::HashSet;
 
 use tree_sitter::Node;
@@ -20,11 +21,12 @@ pub fn is_field(parent: Node<'_>, field: &str, node: Node<'_>) -> bool {
 /// a field read by simple name), or declares one. Method names, labels, annotation keys, the
 /// member part of `a.b` and names of declared types or methods are not variables.
 pub fn is_variable_name(node: Node<'_>) -> bool {
-    if node.kind() != "identifier" {
-        return false;
-    }
-    let Some(parent) = node.parent() else { return false };
-    match parent.kind() {
+    node.kind_name() == "identifier" && node.parent().is_some_and(|parent| variable_name_under(node, parent))
+}
+
+/// [`is_variable_name`] for an identifier whose parent is known.
+fn variable_name_under(node: Node<'_>, parent: Node<'_>) -> bool {
+    match parent.kind_name() {
         "method_invocation" | "field_access" => is_field(parent, "object", node),
         // `x::m`: only the qualifier can be a variable; the name after `::` is a method.
         "method_reference" => parent.named_child(0).is_some_and(|c| c.id() == node.id()),
@@ -56,13 +58,15 @@ pub fn is_variable_name(node: Node<'_>) -> bool {
 /// True for the identifier that declares a variable (local, parameter, lambda or catch parameter,
 /// for-each variable, resource, pattern binding), as opposed to a use of it.
 pub fn is_declaration_name(node: Node<'_>) -> bool {
-    if node.kind() != "identifier" {
-        return false;
-    }
-    let Some(parent) = node.parent() else { return false };
-    match parent.kind() {
+    node.kind_name() == "identifier" && node.parent().is_some_and(|parent| declaration_name_under(node, parent))
+}
+
+/// [`is_declaration_name`] for an identifier whose parent is known.
+fn declaration_name_under(node: Node<'_>, parent: Node<'_>) -> bool {
+    match parent.kind_name() {
         "variable_declarator" => {
-            is_field(parent, "name", node) && parent.parent().is_some_and(|d| d.kind() == "local_variable_declaration")
+            is_field(parent, "name", node)
+                && parent.parent().is_some_and(|d| d.kind_name() == "local_variable_declaration")
         }
         "formal_parameter"
         | "catch_formal_parameter"
@@ -100,16 +104,32 @@ pub fn descendants(root: Node<'_>) -> Vec<Node<'_>> {
 
 /// The variable-name identifiers of a subtree (uses and declarations).
 pub fn variable_names<'t>(root: Node<'t>) -> Vec<Node<'t>> {
-    descendants(root).into_iter().filter(|n| is_variable_name(*n)).collect()
+    identifiers_where(root, variable_name_under)
+}
+
+/// The identifiers of a subtree that `test` accepts, given each one's parent (the walk hands it
+/// down: asking tree-sitter for a parent descends from the root again).
+fn identifiers_where<'t>(root: Node<'t>, test: fn(Node<'_>, Node<'_>) -> bool) -> Vec<Node<'t>> {
+    let mut out = Vec::new();
+    // Only an identifier root needs its own parent.
+    let up = if root.kind_name() == "identifier" { root.parent() } else { None };
+    crate::java::syntax::walk_with_parent(root, up, &mut |n, parent| {
+        if n.kind_name() == "identifier" && parent.is_some_and(|p| test(n, p)) {
+            out.push(n);
+        }
+        true
+    });
+    out
+}
+
+/// The identifiers declaring a variable inside a subtree (see [`is_declaration_name`]).
+pub fn declaration_names<'t>(root: Node<'t>) -> Vec<Node<'t>> {
+    identifiers_where(root, declaration_name_under)
 }
 
 /// Names of the variables declared inside a subtree (locals, lambda and catch parameters, ...).
 pub fn declared_names(root: Node<'_>, text: &str) -> HashSet<String> {
-    descendants(root)
-        .into_iter()
-        .filter(|n| is_declaration_name(*n))
-        .map(|n| text[n.byte_range()].to_string())
-        .collect()
+    declaration_names(root).into_iter().map(|n| text[n.byte_range()].to_string()).collect()
 }
 
 /// `base2`, `base3`, ...: the first that is in neither set.
@@ -135,13 +155,13 @@ pub fn find_declaration<'t>(at: Node<'t>, name: &str, text: &str) -> Option<Decl
     let mut child = at;
     while let Some(scope) = child.parent() {
         let mut cursor = scope.walk();
-        match scope.kind() {
+        match scope.kind_name() {
             "block" | "constructor_body" | "switch_block_statement_group" | "program" => {
                 for stmt in scope.named_children(&mut cursor) {
                     if stmt.start_byte() >= at.start_byte() {
                         break;
                     }
-                    if stmt.kind() == "local_variable_declaration"
+                    if stmt.kind_name() == "local_variable_declaration"
                         && let Some(d) = declarator_named(stmt, &named)
                     {
                         return Some(Declaration { type_node: typed(stmt, text), is_field: false, name_node: d });
@@ -151,7 +171,7 @@ pub fn find_declaration<'t>(at: Node<'t>, name: &str, text: &str) -> Option<Decl
             "for_statement" => {
                 let mut c2 = scope.walk();
                 for init in scope.children_by_field_name("init", &mut c2) {
-                    if init.kind() == "local_variable_declaration"
+                    if init.kind_name() == "local_variable_declaration"
                         && let Some(d) = declarator_named(init, &named)
                     {
                         return Some(Declaration { type_node: typed(init, text), is_field: false, name_node: d });
@@ -163,8 +183,8 @@ pub fn find_declaration<'t>(at: Node<'t>, name: &str, text: &str) -> Option<Decl
             }
             "catch_clause" => {
                 for p in scope.named_children(&mut cursor) {
-                    if p.kind() == "catch_formal_parameter" && named(p) {
-                        let ty = p.named_children(&mut p.walk()).find(|c| c.kind() == "catch_type");
+                    if p.kind_name() == "catch_formal_parameter" && named(p) {
+                        let ty = p.named_children(&mut p.walk()).find(|c| c.kind_name() == "catch_type");
                         return Some(Declaration { type_node: ty, is_field: false, name_node: p });
                     }
                 }
@@ -172,7 +192,7 @@ pub fn find_declaration<'t>(at: Node<'t>, name: &str, text: &str) -> Option<Decl
             "try_with_resources_statement" => {
                 if let Some(res) = scope.child_by_field_name("resources") {
                     for r in res.named_children(&mut res.walk()) {
-                        if r.kind() == "resource" && named(r) && r.start_byte() < at.start_byte() {
+                        if r.kind_name() == "resource" && named(r) && r.start_byte() < at.start_byte() {
                             return Some(Declaration { type_node: typed(r, text), is_field: false, name_node: r });
                         }
                     }
@@ -180,18 +200,19 @@ pub fn find_declaration<'t>(at: Node<'t>, name: &str, text: &str) -> Option<Decl
             }
             "method_declaration" | "constructor_declaration" | "lambda_expression" => {
                 if let Some(params) = scope.child_by_field_name("parameters") {
-                    if params.kind() == "identifier" && &text[params.byte_range()] == name {
+                    if params.kind_name() == "identifier" && &text[params.byte_range()] == name {
                         return Some(Declaration { type_node: None, is_field: false, name_node: scope });
                     }
                     for p in params.named_children(&mut params.walk()) {
-                        if p.kind() == "formal_parameter" && named(p) {
+                        if p.kind_name() == "formal_parameter" && named(p) {
                             return Some(Declaration { type_node: typed(p, text), is_field: false, name_node: p });
                         }
-                        if p.kind() == "identifier" && &text[p.byte_range()] == name {
+                        if p.kind_name() == "identifier" && &text[p.byte_range()] == name {
                             return Some(Declaration { type_node: None, is_field: false, name_node: scope });
                         }
-                        if p.kind() == "spread_parameter"
-                            && let Some(d) = p.named_children(&mut p.walk()).find(|c| c.kind() == "variable_declarator")
+                        if p.kind_name() == "spread_parameter"
+                            && let Some(d) =
+                                p.named_children(&mut p.walk()).find(|c| c.kind_name() == "variable_declarator")
                             && named(d)
                         {
                             return Some(Declaration { type_node: None, is_field: false, name_node: d });
@@ -201,7 +222,7 @@ pub fn find_declaration<'t>(at: Node<'t>, name: &str, text: &str) -> Option<Decl
             }
             "class_body" | "enum_body" | "interface_body" => {
                 for member in scope.named_children(&mut cursor) {
-                    if matches!(member.kind(), "field_declaration" | "constant_declaration")
+                    if matches!(member.kind_name(), "field_declaration" | "constant_declaration")
                         && let Some(d) = declarator_named(member, &named)
                     {
                         return Some(Declaration { type_node: typed(member, text), is_field: true, name_node: d });
@@ -266,7 +287,7 @@ mod tests {
     fn finds_declarations_outwards() {
         let src = "class T { String s; void m(long p) { int x = 1; use(x, p, s); } }";
         let f = parse(src);
-        let call = descendants(f.root()).into_iter().find(|n| n.kind() == "argument_list").unwrap();
+        let call = descendants(f.root()).into_iter().find(|n| n.kind_name() == "argument_list").unwrap();
         let ty = |name: &str| {
             let d = find_declaration(call, name, &f.text).unwrap();
             (f.text_of(d.type_node.unwrap()).to_string(), d.is_field)

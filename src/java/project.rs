@@ -135,6 +135,9 @@ impl PackageIndex {
     }
 }
 
+/// Where a type name was written: file, enclosing type, how many supertypes are searched.
+type ResolvedAt = (u32, Option<u32>, u32);
+
 /// A Java project: files, layout, lazily parsed symbols.
 pub struct Project {
     root: PathBuf,
@@ -147,6 +150,10 @@ pub struct Project {
     package_types: Mutex<HashMap<String, Arc<PackageIndex>>>,
     /// The direct subtypes of the types asked about so far (see `Project::direct_subtypes`).
     pub(super) subtypes: Mutex<HashMap<TypeId, Arc<[TypeId]>>>,
+    /// Type names resolved so far, by where they were written (file, scope, how many supertypes
+    /// are searched) and then by name: a method's types are resolved by every planner and engine
+    /// step, and a name the project does not declare (`String`, `List`) is the costly miss.
+    resolved: Mutex<HashMap<ResolvedAt, HashMap<String, Option<TypeId>>>>,
     /// Texts that replace (or add to) the files on disk; see [`Project::open_with_overlay`].
     overlay: HashMap<PathBuf, String>,
 }
@@ -226,6 +233,7 @@ impl Project {
             scan: OnceLock::new(),
             package_types: Mutex::new(HashMap::new()),
             subtypes: Mutex::new(HashMap::new()),
+            resolved: Mutex::new(HashMap::new()),
             overlay: HashMap::new(),
         }
     }
@@ -549,6 +557,19 @@ impl Project {
         if name.is_empty() {
             return None;
         }
+        let at = (file, scope, inherit);
+        if let Some(known) = self.resolved.lock().ok().and_then(|m| m.get(&at).and_then(|n| n.get(name).copied())) {
+            return known;
+        }
+        // Resolved without the lock held: resolving a supertype comes back here.
+        let found = self.resolve_uncached(file, scope, name, inherit);
+        if let Ok(mut m) = self.resolved.lock() {
+            m.entry(at).or_default().insert(name.to_string(), found);
+        }
+        found
+    }
+
+    fn resolve_uncached(&self, file: u32, scope: Option<u32>, name: &str, inherit: u32) -> Option<TypeId> {
         let (first, rest) = match name.split_once('.') {
             Some((f, r)) => (f, Some(r)),
             None => (name, None),

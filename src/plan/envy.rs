@@ -114,6 +114,10 @@ fn instance_destinations(
         })
     };
 
+    if channels.is_empty() {
+        // Nothing to score: the accesses to the own class only weigh a channel.
+        return Vec::new();
+    }
     let mut uses = vec![0usize; channels.len()];
     let mut own = 0usize;
     for site in decl.calls.iter().filter(|c| in_range(c.span.start_line)) {

@@ -16,6 +16,7 @@
 //! Only candidates the engine accepts are kept: each is run through [`extract::plan`] with its
 //! proposed name, so a refusal (a `break` leaving the run, two outputs, ...) never reaches the user.
 
+use crate::java::syntax::Kind;
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
@@ -146,7 +147,7 @@ pub fn single_call(stmts: &[Node<'_>]) -> bool {
     let [stmt] = stmts else { return false };
     let (mut calls, mut structure) = (0, false);
     walk(*stmt, &mut |n| {
-        match n.kind() {
+        match n.kind_name() {
             "method_invocation" | "object_creation_expression" => calls += 1,
             "lambda_expression" | "binary_expression" | "ternary_expression" | "block" | "switch_expression" => {
                 structure = true
@@ -235,12 +236,7 @@ fn score(
     };
     // Cohesion: of all uses of the variables the fragment touches, the share inside it.
     let range = frag.stmts[0].start_byte()..frag.stmts[frag.stmts.len() - 1].end_byte();
-    let used: BTreeSet<usize> = flow.refs.iter().filter(|r| range.contains(&r.at)).map(|r| r.var).collect();
-    let (inside, outside) = flow
-        .refs
-        .iter()
-        .filter(|r| used.contains(&r.var))
-        .fold((0usize, 0usize), |(i, o), r| if range.contains(&r.at) { (i + 1, o) } else { (i, o + 1) });
+    let (inside, outside) = flow.uses_around(&range);
     let cohesion = if inside + outside == 0 { 1.0 } else { inside as f64 / (inside + outside) as f64 };
     let params = (1.0 - 0.2 * ff.params.len() as f64).max(0.0);
     // A run that ends the method (`return ...`) hands a value back just like an output does.
@@ -271,10 +267,10 @@ fn containers(body: Node<'_>) -> Vec<(Node<'_>, usize)> {
     fn visit<'t>(n: Node<'t>, depth: usize, out: &mut Vec<(Node<'t>, usize)>) {
         let mut cursor = n.walk();
         for child in n.children(&mut cursor) {
-            if is_flow_boundary(child.kind()) {
+            if is_flow_boundary(child.kind_name()) {
                 continue;
             }
-            if is_statement_container(child.kind()) {
+            if is_statement_container(child.kind_name()) {
                 out.push((child, depth));
                 visit(child, depth + 1, out);
             } else {
@@ -283,7 +279,7 @@ fn containers(body: Node<'_>) -> Vec<(Node<'_>, usize)> {
         }
     }
     let mut out = Vec::new();
-    if is_statement_container(body.kind()) {
+    if is_statement_container(body.kind_name()) {
         out.push((body, 0));
     }
     visit(body, 1, &mut out);
@@ -313,12 +309,12 @@ fn fragments<'t>(body: Node<'t>, src: &str) -> Vec<Fragment<'t>> {
             })
             .collect();
         for (i, child) in children.iter().enumerate() {
-            if child.kind() != "line_comment" || !starts_line(*child, src) {
+            if child.kind_name() != "line_comment" || !starts_line(*child, src) {
                 continue;
             }
             let mut run = Vec::new();
             for next in &children[i + 1..] {
-                if is_comment(next.kind()) {
+                if is_comment(next.kind_name()) {
                     break;
                 }
                 if let Some(prev) = run.last().copied().or(Some(*child))
@@ -386,7 +382,7 @@ fn windows(n: usize) -> Vec<(usize, usize)> {
 
 fn block_shape(container: Node<'_>) -> &'static str {
     let Some(parent) = container.parent() else { return "block" };
-    match parent.kind() {
+    match parent.kind_name() {
         "for_statement" | "enhanced_for_statement" | "while_statement" | "do_statement" => "loop body",
         "if_statement" => {
             if parent.child_by_field_name("alternative").is_some_and(|a| a.id() == container.id()) {
@@ -413,7 +409,7 @@ fn leading_comment(container: Node<'_>, stmt: Node<'_>, src: &str) -> Option<Str
 
 /// The text of `prev` when it is a `//` comment on a line of its own right above `stmt`.
 fn comment_above(prev: Node<'_>, stmt: Node<'_>, src: &str) -> Option<String> {
-    (prev.kind() == "line_comment" && starts_line(prev, src) && !blank_between(prev, stmt, src))
+    (prev.kind_name() == "line_comment" && starts_line(prev, src) && !blank_between(prev, stmt, src))
         .then(|| comment_text(prev, src))
 }
 
@@ -435,9 +431,9 @@ fn blank_between(a: Node<'_>, b: Node<'_>, src: &str) -> bool {
 /// Names of the methods the class around `callable` declares (the new method must not clash).
 pub fn class_method_names(callable: Node<'_>, src: &str) -> BTreeSet<String> {
     let mut names = BTreeSet::new();
-    if let Some(body) = callable.parent().filter(|p| is_type_body(p.kind())) {
+    if let Some(body) = callable.parent().filter(|p| is_type_body(p.kind_name())) {
         let mut cursor = body.walk();
-        for m in body.named_children(&mut cursor).filter(|m| m.kind() == "method_declaration") {
+        for m in body.named_children(&mut cursor).filter(|m| m.kind_name() == "method_declaration") {
             if let Some(n) = m.child_by_field_name("name") {
                 names.insert(src[n.byte_range()].to_string());
             }

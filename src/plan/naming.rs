@@ -7,6 +7,7 @@
 //! the dominant verb of the methods it calls + its most used variable. The name never clashes with
 //! a method of the class (a digit is appended).
 
+use crate::java::syntax::Kind;
 use std::collections::BTreeSet;
 
 use tree_sitter::Node;
@@ -160,18 +161,18 @@ fn is_guard_run(stmts: &[Node<'_>], src: &str) -> bool {
     let throws = |n: Node<'_>| {
         let mut found = false;
         walk(n, &mut |c| {
-            found |= c.kind() == "throw_statement";
+            found |= c.kind_name() == "throw_statement";
             !found
         });
         found
     };
-    stmts.iter().all(|s| match s.kind() {
+    stmts.iter().all(|s| match s.kind_name() {
         "if_statement" => {
             s.child_by_field_name("alternative").is_none() && s.child_by_field_name("consequence").is_some_and(throws)
         }
         "expression_statement" | "assert_statement" => {
             let text = &src[s.byte_range()];
-            s.kind() == "assert_statement"
+            s.kind_name() == "assert_statement"
                 || ["requireNonNull", "checkArgument", "checkState", "checkNotNull"].iter().any(|p| text.contains(p))
         }
         _ => false,
@@ -195,7 +196,7 @@ fn dominant_call_verb(stmts: &[Node<'_>], src: &str) -> Option<String> {
     let mut counts: Vec<(String, usize)> = Vec::new();
     for s in stmts {
         walk(*s, &mut |n| {
-            if n.kind() == "method_invocation"
+            if n.kind_name() == "method_invocation"
                 && let Some(name) = n.child_by_field_name("name")
             {
                 let name = &src[name.byte_range()];

@@ -18,6 +18,7 @@ mod signature;
 mod tests;
 
 use crate::engine::layout::{end_of_member_line, indent_unit, reindent_lines};
+use crate::java::syntax::Kind;
 use crate::text::line_indent;
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -136,7 +137,7 @@ impl<'a> Extractor<'a> {
         let mut returns = Vec::new();
         for s in stmts {
             for j in jumps(*s) {
-                if j.kind() == "return_statement" {
+                if j.kind_name() == "return_statement" {
                     returns.push(j);
                     continue;
                 }
@@ -161,7 +162,7 @@ impl<'a> Extractor<'a> {
             }
         }
         // Where a `return` in the fragment goes: out of the method, or out of the lambda around it.
-        let lambda = ancestors_until(sel.container, sel.callable).find(|n| n.kind() == "lambda_expression");
+        let lambda = ancestors_until(sel.container, sel.callable).find(|n| n.kind_name() == "lambda_expression");
         let in_lambda = lambda.is_some();
         let owner_body = lambda.and_then(|l| l.child_by_field_name("body")).unwrap_or(sel.body);
         let owner_type = match lambda {
@@ -187,7 +188,7 @@ impl<'a> Extractor<'a> {
         {
             let line = ret.start_position().row + 1;
             let next = statements_of(sel.container).into_iter().find(|n| n.start_byte() >= last.end_byte());
-            let hint = match next.filter(|n| n.kind() == "return_statement") {
+            let hint = match next.filter(|n| n.kind_name() == "return_statement") {
                 Some(n) => format!(
                     "; including line {} (`{}`) in the selection would make every path return",
                     n.start_position().row + 1,
@@ -309,10 +310,10 @@ impl<'a> Extractor<'a> {
         }
 
         // The declaration.
-        let is_static = sel.callable.kind() == "static_initializer" || has_modifier(sel.callable, src, "static");
+        let is_static = sel.callable.kind_name() == "static_initializer" || has_modifier(sel.callable, src, "static");
         let type_params = self.type_parameters(&sel, &params, &return_type);
         let throws = self.throws(&sel, frag.clone(), in_lambda);
-        let in_interface = sel.callable.parent().is_some_and(|p| p.kind() == "interface_body");
+        let in_interface = sel.callable.parent().is_some_and(|p| p.kind_name() == "interface_body");
         let mut head: Vec<String> = Vec::new();
         if !visibility.is_empty() {
             head.push(visibility.to_string());
@@ -371,7 +372,7 @@ fn ancestors_until<'t>(node: Node<'t>, stop: Node<'t>) -> impl Iterator<Item = N
 fn innermost_statement<'t>(leaf: Node<'t>, container: Node<'t>) -> Node<'t> {
     let mut cur = leaf;
     while let Some(p) = cur.parent() {
-        if is_statement_kind(cur.kind()) || p.id() == container.id() {
+        if is_statement_kind(cur.kind_name()) || p.id() == container.id() {
             return cur;
         }
         cur = p;
@@ -385,14 +386,16 @@ fn kind_name(kind: &str) -> String {
 
 fn describe(callable: Node<'_>, src: &str) -> String {
     match callable.child_by_field_name("name") {
-        Some(n) => format!("{} `{}`", kind_name(callable.kind()).replace(" declaration", ""), &src[n.byte_range()]),
-        None => kind_name(callable.kind()),
+        Some(n) => {
+            format!("{} `{}`", kind_name(callable.kind_name()).replace(" declaration", ""), &src[n.byte_range()])
+        }
+        None => kind_name(callable.kind_name()),
     }
 }
 
 /// The declared return type of a non-void method; `None` for void methods, constructors, initializers.
 fn method_return_type(callable: Node<'_>, src: &str) -> Option<String> {
-    if callable.kind() != "method_declaration" {
+    if callable.kind_name() != "method_declaration" {
         return None;
     }
     let ty = callable.child_by_field_name("type")?;
@@ -431,10 +434,10 @@ fn lambda_return_type(returns: &[Node<'_>], src: &str) -> Result<Option<String>,
 
 /// Names of the final fields of the class declaring `callable`.
 fn final_fields(callable: Node<'_>, src: &str) -> Vec<String> {
-    let Some(body) = callable.parent().filter(|p| is_type_body(p.kind())) else { return Vec::new() };
+    let Some(body) = callable.parent().filter(|p| is_type_body(p.kind_name())) else { return Vec::new() };
     let mut cursor = body.walk();
     let mut out = Vec::new();
-    for f in body.named_children(&mut cursor).filter(|f| f.kind() == "field_declaration") {
+    for f in body.named_children(&mut cursor).filter(|f| f.kind_name() == "field_declaration") {
         if !has_modifier(f, src, "final") {
             continue;
         }
@@ -453,7 +456,7 @@ fn mentions(node: Node<'_>, src: &str, name: &str, after: usize) -> bool {
     let mut found = false;
     walk(node, &mut |n| {
         if n.start_byte() >= after
-            && matches!(n.kind(), "identifier" | "type_identifier")
+            && matches!(n.kind_name(), "identifier" | "type_identifier")
             && &src[n.byte_range()] == name
         {
             found = true;

@@ -9,6 +9,7 @@
 //! fragment, is refused; so is an expression that assigns or creates objects itself. Method calls
 //! in it are taken to be reads, as a developer extracting a parameter takes them.
 
+use crate::java::syntax::Kind;
 use std::ops::Range;
 
 use tree_sitter::Node;
@@ -46,7 +47,7 @@ impl Extractor<'_> {
             let mut nodes: Vec<Node<'_>> = Vec::new();
             for s in &sel.statements {
                 walk(*s, &mut |n| {
-                    if n.is_named() && !n.kind().ends_with("comment") && compact(&src[n.byte_range()]) == wanted {
+                    if n.is_named() && !n.kind_name().ends_with("comment") && compact(&src[n.byte_range()]) == wanted {
                         nodes.push(n);
                         return false;
                     }
@@ -60,7 +61,7 @@ impl Extractor<'_> {
                     format!("`{expr}` does not occur in lines {a}-{b}; give the expression as the code writes it"),
                 ));
             };
-            if nodes.iter().any(|n| n.kind().ends_with("declarator") || is_declared_name(*n)) {
+            if nodes.iter().any(|n| n.kind_name().ends_with("declarator") || is_declared_name(*n)) {
                 return Err(Refusal::new(
                     Reason::ParamNotFound,
                     format!("`{expr}` is a name declared in lines {a}-{b}, not an expression to pass in"),
@@ -70,7 +71,7 @@ impl Extractor<'_> {
                 let mut effect = None;
                 walk(*n, &mut |x| {
                     if matches!(
-                        x.kind(),
+                        x.kind_name(),
                         "assignment_expression"
                             | "update_expression"
                             | "object_creation_expression"
@@ -124,15 +125,15 @@ impl Extractor<'_> {
         if let Some(t) = var_type(n, src).filter(|t| t != "var") {
             return Ok(t);
         }
-        if n.kind() == "identifier"
+        if n.kind_name() == "identifier"
             && let Some(i) = flow.resolve(&src[n.byte_range()], n.start_byte())
             && let Some(t) = flow.vars[i].type_text.clone().filter(|t| t != "var")
         {
             return Ok(t);
         }
-        let field = match n.kind() {
+        let field = match n.kind_name() {
             "identifier" => Some(n),
-            "field_access" if n.child_by_field_name("object").is_some_and(|o| o.kind() == "this") => {
+            "field_access" if n.child_by_field_name("object").is_some_and(|o| o.kind_name() == "this") => {
                 n.child_by_field_name("field")
             }
             _ => None,
@@ -158,7 +159,7 @@ impl Extractor<'_> {
             if found.is_some() {
                 return false;
             }
-            if n.kind() == "field_declaration" {
+            if n.kind_name() == "field_declaration" {
                 let ty = n.child_by_field_name("type");
                 for d in n.children_by_field_name("declarator", &mut n.walk()) {
                     if d.child_by_field_name("name").is_some_and(|x| &src[x.byte_range()] == name)
@@ -177,14 +178,14 @@ impl Extractor<'_> {
 
 fn is_declared_name(n: Node<'_>) -> bool {
     n.parent().is_some_and(|p| {
-        p.child_by_field_name("name").is_some_and(|x| x.id() == n.id()) && p.kind() != "method_invocation"
+        p.child_by_field_name("name").is_some_and(|x| x.id() == n.id()) && p.kind_name() != "method_invocation"
     })
 }
 
 /// A parameter name from the expression: its last identifier (`r.rows()` → `rows`,
 /// `getTotal()` → `total`, `this.limit` → `limit`), else `value`.
 fn base_name(n: Node<'_>, src: &str) -> String {
-    let named = match n.kind() {
+    let named = match n.kind_name() {
         "method_invocation" | "field_access" => n.child_by_field_name("name").or(n.child_by_field_name("field")),
         "identifier" => Some(n),
         _ => None,

@@ -4,6 +4,7 @@
 use super::{Extractor, Selection, describe, final_fields, innermost_statement, kind_name, mentions};
 use crate::engine::dataflow::MethodFlow;
 use crate::engine::{Reason, Refusal};
+use crate::java::syntax::Kind;
 use crate::java::syntax::{
     callable_body, code_leaves, enclosing_callable, is_flow_boundary, is_statement_container, statements_of, walk,
 };
@@ -97,7 +98,7 @@ impl<'a> Extractor<'a> {
         let mut container =
             root.descendant_for_byte_range(first_leaf.start_byte(), last_leaf.end_byte()).unwrap_or(body);
         let statements = loop {
-            while !is_statement_container(container.kind()) {
+            while !is_statement_container(container.kind_name()) {
                 container = container.parent().unwrap_or(body);
             }
             let stmts: Vec<Node<'a>> = statements_of(container)
@@ -131,7 +132,7 @@ impl<'a> Extractor<'a> {
                         Reason::PartialStatement,
                         format!(
                             "lines {a}-{b} cover part of the {} at lines {s}-{e} and statements nested inside it; select the whole statement (lines {s}-{e}) or only statements inside one of its blocks",
-                            kind_name(top.kind())
+                            kind_name(top.kind_name())
                         ),
                     ));
                 }
@@ -149,7 +150,7 @@ impl<'a> Extractor<'a> {
         let src = self.src;
         for s in &sel.statements {
             let line = s.start_position().row + 1;
-            if s.kind() == "explicit_constructor_invocation" {
+            if s.kind_name() == "explicit_constructor_invocation" {
                 return Err(Refusal::new(
                     Reason::ConstructorCall,
                     format!(
@@ -158,7 +159,7 @@ impl<'a> Extractor<'a> {
                 ));
             }
             if matches!(
-                s.kind(),
+                s.kind_name(),
                 "class_declaration"
                     | "local_class_declaration"
                     | "record_declaration"
@@ -179,23 +180,25 @@ impl<'a> Extractor<'a> {
             }
         }
         // A final field may only be assigned in a constructor or initializer, never in a method.
-        if matches!(sel.callable.kind(), "constructor_declaration" | "static_initializer" | "block") {
+        if matches!(sel.callable.kind_name(), "constructor_declaration" | "static_initializer" | "block") {
             let finals = final_fields(sel.callable, src);
             let flow_locals = MethodFlow::analyze(sel.callable, src);
             for s in &sel.statements {
                 let mut found: Option<(String, usize)> = None;
                 walk(*s, &mut |n| {
-                    let target = match n.kind() {
+                    let target = match n.kind_name() {
                         "assignment_expression" => n.child_by_field_name("left"),
                         "update_expression" => n.named_child(0),
                         _ => None,
                     };
                     if let Some(t) = target {
-                        let name = match t.kind() {
+                        let name = match t.kind_name() {
                             "identifier" if flow_locals.resolve(&src[t.byte_range()], t.start_byte()).is_none() => {
                                 Some(&src[t.byte_range()])
                             }
-                            "field_access" if t.child_by_field_name("object").is_some_and(|o| o.kind() == "this") => {
+                            "field_access"
+                                if t.child_by_field_name("object").is_some_and(|o| o.kind_name() == "this") =>
+                            {
                                 t.child_by_field_name("field").map(|f| &src[f.byte_range()])
                             }
                             _ => None,
@@ -206,7 +209,7 @@ impl<'a> Extractor<'a> {
                             found = Some((name.to_string(), t.start_position().row + 1));
                         }
                     }
-                    !is_flow_boundary(n.kind())
+                    !is_flow_boundary(n.kind_name())
                 });
                 if let Some((name, line)) = found {
                     return Err(Refusal::new(

@@ -4,6 +4,7 @@
 use super::{Extractor, Selection, ancestors_until};
 use crate::engine::dataflow::{MethodFlow, VarKind, var_type};
 use crate::engine::{Reason, Refusal};
+use crate::java::syntax::Kind;
 use crate::java::syntax::{erased_type, is_type_body, named_child_of_kind, walk};
 use crate::text::contains_word;
 use tree_sitter::Node;
@@ -61,7 +62,7 @@ impl<'a> Extractor<'a> {
         let mut local_types = Vec::new();
         walk(sel.body, &mut |n| {
             if matches!(
-                n.kind(),
+                n.kind_name(),
                 "class_declaration" | "record_declaration" | "enum_declaration" | "interface_declaration"
             ) && let Some(name) = n.child_by_field_name("name")
             {
@@ -84,11 +85,11 @@ impl<'a> Extractor<'a> {
 
     /// Refuses a name whose signature already exists in the class (same name, same erased types).
     pub(super) fn check_name_clash(&self, sel: &Selection<'_>, params: &[(String, String)]) -> Result<(), Refusal> {
-        let Some(class_body) = sel.callable.parent().filter(|p| is_type_body(p.kind())) else { return Ok(()) };
+        let Some(class_body) = sel.callable.parent().filter(|p| is_type_body(p.kind_name())) else { return Ok(()) };
         let src = self.src;
         let wanted: Vec<String> = params.iter().map(|(t, _)| erased_type(t)).collect();
         let mut cursor = class_body.walk();
-        for m in class_body.named_children(&mut cursor).filter(|m| m.kind() == "method_declaration") {
+        for m in class_body.named_children(&mut cursor).filter(|m| m.kind_name() == "method_declaration") {
             if m.child_by_field_name("name").is_none_or(|n| src[n.byte_range()] != *self.spec.name) {
                 continue;
             }
@@ -96,7 +97,7 @@ impl<'a> Extractor<'a> {
             let mut c = plist.walk();
             let types: Vec<String> = plist
                 .named_children(&mut c)
-                .filter_map(|p| match p.kind() {
+                .filter_map(|p| match p.kind_name() {
                     "formal_parameter" => p.child_by_field_name("type").map(|t| {
                         let dims = p.child_by_field_name("dimensions").map(|d| &src[d.byte_range()]).unwrap_or("");
                         erased_type(&format!("{}{dims}", &src[t.byte_range()]))
@@ -104,7 +105,7 @@ impl<'a> Extractor<'a> {
                     "spread_parameter" => {
                         let mut c = p.walk();
                         p.named_children(&mut c)
-                            .find(|x| x.kind() != "modifiers" && !x.kind().ends_with("annotation"))
+                            .find(|x| x.kind_name() != "modifiers" && !x.kind_name().ends_with("annotation"))
                             .map(|t| erased_type(&format!("{}[]", &src[t.byte_range()])))
                     }
                     _ => None, // receiver parameters are not part of the signature
@@ -133,8 +134,11 @@ impl<'a> Extractor<'a> {
         let mut end = frag.end;
         let last_line = sel.statements[sel.statements.len() - 1].end_position().row + 1;
         let mut cursor = sel.container.walk();
-        let comments: Vec<Node<'_>> =
-            sel.container.named_children(&mut cursor).filter(|c| crate::java::syntax::is_comment(c.kind())).collect();
+        let comments: Vec<Node<'_>> = sel
+            .container
+            .named_children(&mut cursor)
+            .filter(|c| crate::java::syntax::is_comment(c.kind_name()))
+            .collect();
         for c in comments.iter().rev() {
             let line = c.start_position().row + 1;
             if c.end_byte() <= start && line >= a && self.only_whitespace(c.end_byte(), start) {
@@ -161,10 +165,11 @@ impl<'a> Extractor<'a> {
         let mut cursor = tps.walk();
         let all: Vec<(String, String)> = tps
             .named_children(&mut cursor)
-            .filter(|t| t.kind() == "type_parameter")
+            .filter(|t| t.kind_name() == "type_parameter")
             .filter_map(|t| {
                 let mut c = t.walk();
-                let name = t.named_children(&mut c).find(|n| matches!(n.kind(), "type_identifier" | "identifier"))?;
+                let name =
+                    t.named_children(&mut c).find(|n| matches!(n.kind_name(), "type_identifier" | "identifier"))?;
                 Some((src[name.byte_range()].to_string(), src[t.byte_range()].to_string()))
             })
             .collect();
@@ -173,7 +178,7 @@ impl<'a> Extractor<'a> {
         let mut fragment_types = String::new();
         for s in &sel.statements {
             walk(*s, &mut |n| {
-                if n.kind() == "type_identifier" {
+                if n.kind_name() == "type_identifier" {
                     fragment_types.push_str(&src[n.byte_range()]);
                     fragment_types.push(' ');
                 }
@@ -214,10 +219,10 @@ impl<'a> Extractor<'a> {
         let mut can_throw = false;
         for s in &sel.statements {
             walk(*s, &mut |n| {
-                if matches!(n.kind(), "method_invocation" | "object_creation_expression" | "throw_statement") {
+                if matches!(n.kind_name(), "method_invocation" | "object_creation_expression" | "throw_statement") {
                     can_throw = true;
                 }
-                !can_throw && (n.id() == s.id() || n.kind() != "lambda_expression")
+                !can_throw && (n.id() == s.id() || n.kind_name() != "lambda_expression")
             });
         }
         if !can_throw {
@@ -237,10 +242,10 @@ impl<'a> Extractor<'a> {
             }
         }
         for n in ancestors_until(sel.container, sel.callable) {
-            if n.kind() == "lambda_expression" {
+            if n.kind_name() == "lambda_expression" {
                 break;
             }
-            if !matches!(n.kind(), "try_statement" | "try_with_resources_statement") {
+            if !matches!(n.kind_name(), "try_statement" | "try_with_resources_statement") {
                 continue;
             }
             let in_body =
@@ -249,7 +254,7 @@ impl<'a> Extractor<'a> {
                 continue;
             }
             let mut c = n.walk();
-            for clause in n.named_children(&mut c).filter(|c| c.kind() == "catch_clause") {
+            for clause in n.named_children(&mut c).filter(|c| c.kind_name() == "catch_clause") {
                 let Some(param) = named_child_of_kind(clause, "catch_formal_parameter") else { continue };
                 let Some(types) = named_child_of_kind(param, "catch_type") else { continue };
                 let mut c2 = types.walk();

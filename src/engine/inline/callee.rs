@@ -3,11 +3,10 @@
 
 use super::sites::check_hierarchy;
 use crate::engine::call_sites::{self, TargetMethod};
-use crate::engine::variable_names::{
-    declared_names, descendants, erased_type, is_declaration_name, is_field, variable_names,
-};
+use crate::engine::variable_names::{declaration_names, descendants, erased_type, is_field, variable_names};
 use crate::engine::{Reason, Refusal};
 use crate::java::SourceFile;
+use crate::java::syntax::Kind;
 use crate::java::syntax::trivial_getter_field;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
@@ -93,10 +92,10 @@ fn members_of(
     let mut fields = HashMap::new();
     let mut methods: HashMap<String, Access> = HashMap::new();
     for member in body.named_children(&mut body.walk()) {
-        match member.kind() {
+        match member.kind_name() {
             "field_declaration" | "constant_declaration" => {
                 let acc = access_of(member, text, in_interface);
-                let acc = if member.kind() == "constant_declaration" || in_interface {
+                let acc = if member.kind_name() == "constant_declaration" || in_interface {
                     Access { is_static: true, ..acc }
                 } else {
                     acc
@@ -123,7 +122,10 @@ fn members_of(
 }
 
 pub(super) fn modifiers_text<'s>(node: Node<'_>, text: &'s str) -> &'s str {
-    node.named_children(&mut node.walk()).find(|c| c.kind() == "modifiers").map(|m| &text[m.byte_range()]).unwrap_or("")
+    node.named_children(&mut node.walk())
+        .find(|c| c.kind_name() == "modifiers")
+        .map(|m| &text[m.byte_range()])
+        .unwrap_or("")
 }
 
 pub(super) fn has_word(haystack: &str, word: &str) -> bool {
@@ -146,7 +148,7 @@ pub(super) fn in_nested_class(node: Node<'_>, root: Node<'_>) -> bool {
         if n.id() == root.id() {
             return false;
         }
-        if n.kind() == "class_body" {
+        if n.kind_name() == "class_body" {
             return true;
         }
         cur = n.parent();
@@ -161,7 +163,7 @@ pub(super) fn in_nested_scope(node: Node<'_>, root: Node<'_>) -> bool {
         if n.id() == root.id() {
             return false;
         }
-        if matches!(n.kind(), "lambda_expression" | "class_body") {
+        if matches!(n.kind_name(), "lambda_expression" | "class_body") {
             return true;
         }
         cur = n.parent();
@@ -174,7 +176,9 @@ pub(super) fn is_statement_expression(kind: &str) -> bool {
 }
 
 pub(super) fn has_effects(node: Node<'_>) -> bool {
-    descendants(node).into_iter().any(|n| is_statement_expression(n.kind()) || n.kind() == "array_creation_expression")
+    descendants(node)
+        .into_iter()
+        .any(|n| is_statement_expression(n.kind_name()) || n.kind_name() == "array_creation_expression")
 }
 
 impl<'t> Method<'t> {
@@ -187,17 +191,17 @@ impl<'t> Method<'t> {
         let Some(mut type_body) = decl.parent() else {
             return refuse(Reason::NoSuchMethod, "the declaration has no enclosing type".into());
         };
-        if type_body.kind() == "enum_body_declarations" {
+        if type_body.kind_name() == "enum_body_declarations" {
             type_body = type_body.parent().unwrap_or(type_body);
         }
         let Some(type_decl) = type_body.parent() else {
             return refuse(Reason::NoSuchMethod, "the declaration has no enclosing type".into());
         };
-        if type_decl.kind() == "object_creation_expression" {
+        if type_decl.kind_name() == "object_creation_expression" {
             return refuse(Reason::AnonymousClass, "it is declared in an anonymous class; inline it by hand".into());
         }
         let type_name = type_decl.child_by_field_name("name").map(|n| file.text_of(n)).unwrap_or_default().to_string();
-        let in_interface = type_decl.kind() == "interface_declaration";
+        let in_interface = type_decl.kind_name() == "interface_declaration";
         let mods = modifiers_text(decl, text);
         let is_static = has_word(mods, "static");
 
@@ -216,7 +220,7 @@ impl<'t> Method<'t> {
         let mut params = Vec::new();
         if let Some(fp) = decl.child_by_field_name("parameters") {
             for p in fp.named_children(&mut fp.walk()) {
-                match p.kind() {
+                match p.kind_name() {
                     "formal_parameter" => params.push(Param {
                         name: p.child_by_field_name("name").map(|n| file.text_of(n)).unwrap_or_default().to_string(),
                         type_text: p
@@ -246,8 +250,9 @@ impl<'t> Method<'t> {
             .unwrap_or_default();
 
         let all = descendants(body);
-        if let Some(t) =
-            all.iter().find(|n| n.kind() == "type_identifier" && type_params.iter().any(|p| p == file.text_of(**n)))
+        if let Some(t) = all
+            .iter()
+            .find(|n| n.kind_name() == "type_identifier" && type_params.iter().any(|p| p == file.text_of(**n)))
         {
             return refuse(
                 Reason::GenericMethod,
@@ -257,7 +262,7 @@ impl<'t> Method<'t> {
                 ),
             );
         }
-        if let Some(s) = all.iter().find(|n| n.kind() == "super" && !in_nested_class(**n, body)) {
+        if let Some(s) = all.iter().find(|n| n.kind_name() == "super" && !in_nested_class(**n, body)) {
             return refuse(
                 Reason::UsesSuper,
                 format!(
@@ -269,17 +274,17 @@ impl<'t> Method<'t> {
         let arity = params.len();
         let recursive = all.iter().find(|n| {
             let named_like = |id: Option<Node<'_>>| id.is_some_and(|id| file.text_of(id) == name);
-            match n.kind() {
+            match n.kind_name() {
                 "method_invocation" => {
                     named_like(n.child_by_field_name("name"))
                         && call_sites::arguments(**n).len() == arity
                         && n.child_by_field_name("object")
-                            .is_none_or(|o| o.kind() == "this" || file.text_of(o) == type_name)
+                            .is_none_or(|o| o.kind_name() == "this" || file.text_of(o) == type_name)
                 }
                 "method_reference" => {
                     let last = n.named_child(n.named_child_count().saturating_sub(1));
                     named_like(last)
-                        && n.named_child(0).is_some_and(|o| o.kind() == "this" || file.text_of(o) == type_name)
+                        && n.named_child(0).is_some_and(|o| o.kind_name() == "this" || file.text_of(o) == type_name)
                 }
                 _ => false,
             }
@@ -292,9 +297,13 @@ impl<'t> Method<'t> {
         let overloads: Vec<Vec<String>> = type_body
             .named_children(&mut type_body.walk())
             .flat_map(|m| {
-                if m.kind() == "enum_body_declarations" { m.named_children(&mut m.walk()).collect() } else { vec![m] }
+                if m.kind_name() == "enum_body_declarations" {
+                    m.named_children(&mut m.walk()).collect()
+                } else {
+                    vec![m]
+                }
             })
-            .filter(|m| m.kind() == "method_declaration")
+            .filter(|m| m.kind_name() == "method_declaration")
             .filter(|m| m.child_by_field_name("name").is_some_and(|n| file.text_of(n) == name))
             .map(|m| method_param_types(m, text))
             .filter(|types| types.len() == arity)
@@ -316,33 +325,43 @@ impl<'t> Method<'t> {
 
         let statements: Vec<Node<'t>> = body.named_children(&mut body.walk()).filter(|c| !c.is_extra()).collect();
         let single_return = match statements.as_slice() {
-            [s] if s.kind() == "return_statement" => s.named_children(&mut s.walk()).find(|c| !c.is_extra()),
+            [s] if s.kind_name() == "return_statement" => s.named_children(&mut s.walk()).find(|c| !c.is_extra()),
             _ => None,
         };
+        // The nodes outside lambdas and nested class bodies, found in one walk.
+        let mut outside: HashSet<usize> = HashSet::new();
+        crate::java::syntax::walk(body, &mut |n| {
+            outside.insert(n.id());
+            n.id() == body.id() || !matches!(n.kind_name(), "lambda_expression" | "class_body")
+        });
         let returns: Vec<Node<'t>> =
-            all.iter().copied().filter(|n| n.kind() == "return_statement" && !in_nested_scope(*n, body)).collect();
+            all.iter().copied().filter(|n| n.kind_name() == "return_statement" && outside.contains(&n.id())).collect();
         let tail_returns = tail_returns(&statements).into_iter().map(|n| n.id()).collect();
 
         let names = variable_names(body);
-        let locals = declared_names(body, text);
+        let declared = declaration_names(body);
+        let declarations: HashSet<usize> = declared.iter().map(|n| n.id()).collect();
+        let locals: HashSet<String> = declared.iter().map(|n| file.text_of(*n).to_string()).collect();
         let top_level_locals = statements
             .iter()
-            .filter(|s| s.kind() == "local_variable_declaration")
+            .filter(|s| s.kind_name() == "local_variable_declaration")
             .flat_map(|s| s.children_by_field_name("declarator", &mut s.walk()).collect::<Vec<_>>())
             .filter_map(|d| d.child_by_field_name("name").map(|n| file.text_of(n).to_string()))
             .collect();
         let param_names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
         let uses: Vec<Vec<Node<'t>>> = param_names
             .iter()
-            .map(|p| names.iter().copied().filter(|n| file.text_of(*n) == *p && !is_declaration_name(*n)).collect())
+            .map(|p| {
+                names.iter().copied().filter(|n| file.text_of(*n) == *p && !declarations.contains(&n.id())).collect()
+            })
             .collect();
         let reassigned = param_names
             .iter()
             .map(|p| {
-                all.iter().any(|n| match n.kind() {
+                all.iter().any(|n| match n.kind_name() {
                     "assignment_expression" => n.child_by_field_name("left").is_some_and(|l| file.text_of(l) == *p),
                     "update_expression" => {
-                        n.named_child(0).is_some_and(|l| l.kind() == "identifier" && file.text_of(l) == *p)
+                        n.named_child(0).is_some_and(|l| l.kind_name() == "identifier" && file.text_of(l) == *p)
                     }
                     _ => false,
                 })
@@ -359,18 +378,21 @@ impl<'t> Method<'t> {
         let implicit_calls = all
             .iter()
             .copied()
-            .filter(|n| n.kind() == "method_invocation" && n.child_by_field_name("object").is_none())
+            .filter(|n| n.kind_name() == "method_invocation" && n.child_by_field_name("object").is_none())
             .collect();
         let this_nodes = all
             .iter()
             .copied()
-            .filter(|n| n.kind() == "this")
-            .filter(|n| !n.parent().is_some_and(|p| p.kind() == "field_access" && is_field(p, "field", *n)))
+            .filter(|n| n.kind_name() == "this")
+            .filter(|n| !n.parent().is_some_and(|p| p.kind_name() == "field_access" && is_field(p, "field", *n)))
             .filter(|n| !in_nested_class(*n, body))
             .collect();
-        let effects =
-            all.iter().copied().filter(|n| is_statement_expression(n.kind()) && !in_nested_scope(*n, body)).collect();
-        let has_inner_class = all.iter().any(|n| n.kind() == "class_body");
+        let effects = all
+            .iter()
+            .copied()
+            .filter(|n| is_statement_expression(n.kind_name()) && outside.contains(&n.id()))
+            .collect();
+        let has_inner_class = all.iter().any(|n| n.kind_name() == "class_body");
 
         let (fields, methods) = members_of(type_body, file, in_interface);
         // The statics of the enclosing types, the nearest first: a name one of them declares
@@ -382,14 +404,14 @@ impl<'t> Method<'t> {
         let mut outer = type_decl.parent();
         while let Some(o) = outer {
             let is_type = matches!(
-                o.kind(),
+                o.kind_name(),
                 "class_declaration" | "interface_declaration" | "enum_declaration" | "record_declaration"
             );
             if let (true, Some(name), Some(body)) =
                 (is_type, o.child_by_field_name("name"), o.child_by_field_name("body"))
             {
                 let outer_name = file.text_of(name).to_string();
-                let (f, m) = members_of(body, file, o.kind() == "interface_declaration");
+                let (f, m) = members_of(body, file, o.kind_name() == "interface_declaration");
                 for (members, seen, statics) in
                     [(f, &mut seen_fields, &mut outer_statics), (m, &mut seen_methods, &mut outer_static_methods)]
                 {
@@ -403,11 +425,11 @@ impl<'t> Method<'t> {
             outer = o.parent();
         }
         let sealed_type =
-            type_decl.kind() == "record_declaration" || has_word(modifiers_text(type_decl, text), "final");
+            type_decl.kind_name() == "record_declaration" || has_word(modifiers_text(type_decl, text), "final");
         let getters = type_body
             .named_children(&mut type_body.walk())
             // the inlined method itself is going away
-            .filter(|g| g.kind() == "method_declaration" && g.id() != decl.id())
+            .filter(|g| g.kind_name() == "method_declaration" && g.id() != decl.id())
             .filter_map(|g| {
                 let field = trivial_getter_field(g, text)?;
                 let facc = fields.get(field)?;
@@ -428,13 +450,13 @@ impl<'t> Method<'t> {
         let mut package = String::new();
         for top in root.named_children(&mut root.walk()) {
             let t = file.text_of(top);
-            if top.kind() == "import_declaration" && has_word(t, "static") {
+            if top.kind_name() == "import_declaration" && has_word(t, "static") {
                 let path = t.trim_end_matches(';').trim();
                 if let Some(last) = path.rsplit('.').next() {
                     static_imports.insert(last.trim().to_string());
                 }
             }
-            if top.kind() == "package_declaration" {
+            if top.kind_name() == "package_declaration" {
                 package = t.trim_start_matches("package").trim_end_matches(';').trim().to_string();
             }
         }
@@ -478,8 +500,8 @@ impl<'t> Method<'t> {
 /// Is the name read (not assigned or incremented)?
 pub(super) fn is_read(name: Node<'_>) -> bool {
     match name.parent() {
-        Some(p) if p.kind() == "assignment_expression" => !is_field(p, "left", name),
-        Some(p) if p.kind() == "update_expression" => false,
+        Some(p) if p.kind_name() == "assignment_expression" => !is_field(p, "left", name),
+        Some(p) if p.kind_name() == "update_expression" => false,
         _ => true,
     }
 }
@@ -488,7 +510,7 @@ pub(super) fn method_param_types(m: Node<'_>, text: &str) -> Vec<String> {
     m.child_by_field_name("parameters")
         .map(|fp| {
             fp.named_children(&mut fp.walk())
-                .filter(|p| matches!(p.kind(), "formal_parameter" | "spread_parameter"))
+                .filter(|p| matches!(p.kind_name(), "formal_parameter" | "spread_parameter"))
                 .map(|p| p.child_by_field_name("type").map(|t| erased_type(&text[t.byte_range()])).unwrap_or_default())
                 .collect()
         })
@@ -502,7 +524,7 @@ pub(super) fn tail_returns<'t>(stmts: &[Node<'t>]) -> Vec<Node<'t>> {
 }
 
 pub(super) fn tail_of(stmt: Node<'_>) -> Vec<Node<'_>> {
-    match stmt.kind() {
+    match stmt.kind_name() {
         "return_statement" => vec![stmt],
         "block" => tail_returns(&stmt.named_children(&mut stmt.walk()).filter(|c| !c.is_extra()).collect::<Vec<_>>()),
         "if_statement" => {

@@ -4,9 +4,10 @@
 use super::InlineSpec;
 use super::callee::{Method, method_param_types};
 use crate::engine::call_sites::{CallSite, Doubt, SiteKind, Target, TargetMethod, enclosing_type_body, is_name_chain};
-use crate::engine::variable_names::{descendants, is_declaration_name, is_field};
+use crate::engine::variable_names::{declaration_names, descendants, is_field};
 use crate::engine::{Reason, Refusal};
 use crate::java::SourceFile;
+use crate::java::syntax::Kind;
 use std::collections::HashSet;
 use tree_sitter::Node;
 
@@ -15,47 +16,46 @@ pub(super) fn check_hierarchy(files: &[SourceFile], t: &TargetMethod<'_>, in_int
     // simple type name -> (supertype names, declaring file, type body)
     let mut types: Vec<(String, Vec<String>, usize, Node<'_>)> = Vec::new();
     for (fi, f) in files.iter().enumerate() {
-        for n in descendants(f.root()) {
-            let (name, body) = match n.kind() {
+        crate::java::syntax::walk(f.root(), &mut |n| {
+            let (name, body) = match n.kind_name() {
                 "class_declaration" | "interface_declaration" | "enum_declaration" | "record_declaration" => (
                     n.child_by_field_name("name").map(|x| f.text_of(x).to_string()).unwrap_or_default(),
                     n.child_by_field_name("body"),
                 ),
                 // an anonymous subclass `new T() { ... }`
                 "object_creation_expression" => {
-                    (String::new(), n.named_children(&mut n.walk()).find(|c| c.kind() == "class_body"))
+                    (String::new(), n.named_children(&mut n.walk()).find(|c| c.kind_name() == "class_body"))
                 }
-                _ => continue,
+                // Leaves and comments hold no type.
+                _ => return n.child_count() > 0,
             };
-            let Some(body) = body else { continue };
+            let Some(body) = body else { return true };
+            let type_names = |s: Node<'_>| {
+                descendants(s)
+                    .into_iter()
+                    .filter(|x| x.kind_name() == "type_identifier")
+                    .map(|x| f.text_of(x).to_string())
+                    .collect::<Vec<_>>()
+            };
             let mut supers = Vec::new();
             for field in ["superclass", "interfaces", "type"] {
                 if let Some(s) = n.child_by_field_name(field) {
-                    supers.extend(
-                        descendants(s)
-                            .into_iter()
-                            .filter(|x| x.kind() == "type_identifier")
-                            .map(|x| f.text_of(x).to_string()),
-                    );
+                    supers.extend(type_names(s));
                 }
             }
-            if n.kind() == "interface_declaration"
-                && let Some(ext) = n.named_children(&mut n.walk()).find(|c| c.kind() == "extends_interfaces")
+            if n.kind_name() == "interface_declaration"
+                && let Some(ext) = n.named_children(&mut n.walk()).find(|c| c.kind_name() == "extends_interfaces")
             {
-                supers.extend(
-                    descendants(ext)
-                        .into_iter()
-                        .filter(|x| x.kind() == "type_identifier")
-                        .map(|x| f.text_of(x).to_string()),
-                );
+                supers.extend(type_names(ext));
             }
             types.push((name, supers, fi, body));
-        }
+            true
+        });
     }
     let declares = |fi: usize, body: Node<'_>| {
         let text = &files[fi].text;
         body.named_children(&mut body.walk()).any(|m| {
-            m.kind() == "method_declaration"
+            m.kind_name() == "method_declaration"
                 && m.child_by_field_name("name").is_some_and(|n| text[n.byte_range()] == t.name)
                 && method_param_types(m, text) == t.param_types
         })
@@ -240,16 +240,16 @@ impl<'t> Form<'t> {
         let Some(parent) = inv.parent() else { return Form::Nested };
         let in_block = |s: Node<'_>| {
             s.parent()
-                .is_some_and(|p| matches!(p.kind(), "block" | "constructor_body" | "switch_block_statement_group"))
+                .is_some_and(|p| matches!(p.kind_name(), "block" | "constructor_body" | "switch_block_statement_group"))
         };
-        let form = match parent.kind() {
+        let form = match parent.kind_name() {
             "expression_statement" => Form::Expr { stmt: parent },
             "return_statement" => Form::Return { stmt: parent },
             "assignment_expression"
                 if is_field(parent, "right", inv)
                     && parent.child_by_field_name("operator").is_some_and(|o| &text[o.byte_range()] == "=")
                     && parent.child_by_field_name("left").is_some_and(is_name_chain)
-                    && parent.parent().is_some_and(|s| s.kind() == "expression_statement") =>
+                    && parent.parent().is_some_and(|s| s.kind_name() == "expression_statement") =>
             {
                 match parent.parent() {
                     Some(stmt) => Form::Assign { stmt, right: inv },
@@ -259,7 +259,7 @@ impl<'t> Form<'t> {
             "variable_declarator" if is_field(parent, "value", inv) => {
                 match (parent.parent(), parent.child_by_field_name("name")) {
                     (Some(stmt), Some(name))
-                        if stmt.kind() == "local_variable_declaration"
+                        if stmt.kind_name() == "local_variable_declaration"
                             && stmt.children_by_field_name("declarator", &mut stmt.walk()).count() == 1
                             && parent.child_by_field_name("dimensions").is_none() =>
                     {
@@ -297,13 +297,13 @@ pub(super) fn outermost_member(node: Node<'_>) -> Node<'_> {
     let mut cur = node.parent();
     while let Some(n) = cur {
         let is_member = matches!(
-            n.kind(),
+            n.kind_name(),
             "method_declaration"
                 | "constructor_declaration"
                 | "compact_constructor_declaration"
                 | "static_initializer"
                 | "field_declaration"
-        ) || (n.kind() == "block" && n.parent().is_some_and(|p| p.kind() == "class_body"));
+        ) || (n.kind_name() == "block" && n.parent().is_some_and(|p| p.kind_name() == "class_body"));
         if is_member {
             best = Some(n);
         }
@@ -318,7 +318,7 @@ pub(super) fn names_in_scope<'t>(member: Node<'t>, at: Node<'t>, text: &str) -> 
         let mut cur = decl.parent();
         while let Some(n) = cur {
             if matches!(
-                n.kind(),
+                n.kind_name(),
                 "block"
                     | "constructor_body"
                     | "switch_block_statement_group"
@@ -336,9 +336,9 @@ pub(super) fn names_in_scope<'t>(member: Node<'t>, at: Node<'t>, text: &str) -> 
         }
         None
     };
-    descendants(member)
+    declaration_names(member)
         .into_iter()
-        .filter(|d| is_declaration_name(*d) && d.start_byte() < at.start_byte())
+        .filter(|d| d.start_byte() < at.start_byte())
         .filter(|d| scope_of(*d).is_some_and(|s| s.byte_range().contains(&at.start_byte())))
         .map(|d| text[d.byte_range()].to_string())
         .collect()
@@ -349,8 +349,10 @@ pub(super) fn top_level_type(node: Node<'_>) -> Option<usize> {
     let mut cur = Some(node);
     let mut last = None;
     while let Some(n) = cur {
-        if matches!(n.kind(), "class_declaration" | "interface_declaration" | "enum_declaration" | "record_declaration")
-        {
+        if matches!(
+            n.kind_name(),
+            "class_declaration" | "interface_declaration" | "enum_declaration" | "record_declaration"
+        ) {
             last = Some(n.id());
         }
         cur = n.parent();

@@ -4,6 +4,7 @@
 use super::names::{dims_of, is_dotted, span_between, squash, type_name};
 use super::{ArgHint, CallKind, CallSite, FieldDecl, FieldKind, FileSymbols, Import, LocalVar, Receiver, TypeName};
 use crate::java::source::{FIELDS, SourceFile, Span};
+use crate::java::syntax::Kind;
 use tree_sitter::Node;
 
 /// Extracts the symbols of a parsed file.
@@ -83,15 +84,15 @@ impl<'a> Builder<'a> {
 
     /// Records what `node` declares or calls; returns the context for its children and whether to descend.
     pub(super) fn enter(&mut self, node: Node<'_>, ctx: Ctx) -> (Ctx, bool) {
-        match node.kind() {
+        match node.kind_name() {
             "package_declaration" => {
-                if let Some(name) = node.named_child(0).filter(|n| n.kind() != "annotation") {
+                if let Some(name) = node.named_child(0).filter(|n| n.kind_name() != "annotation") {
                     self.syms.package = Some(squash(self.t(name)));
                 } else {
                     let mut c = node.walk();
                     let name = node
                         .named_children(&mut c)
-                        .find(|n| matches!(n.kind(), "identifier" | "scoped_identifier"))
+                        .find(|n| matches!(n.kind_name(), "identifier" | "scoped_identifier"))
                         .map(|n| squash(self.t(n)));
                     self.syms.package = name;
                 }
@@ -101,7 +102,7 @@ impl<'a> Builder<'a> {
                 let mut c = node.walk();
                 let mut imp = Import { path: String::new(), is_static: false, wildcard: false, span: Span::of(node) };
                 for child in node.children(&mut c) {
-                    match child.kind() {
+                    match child.kind_name() {
                         "static" => imp.is_static = true,
                         "asterisk" => imp.wildcard = true,
                         "identifier" | "scoped_identifier" => imp.path = squash(self.t(child)),
@@ -120,7 +121,7 @@ impl<'a> Builder<'a> {
                 (Ctx { ty: Some(ty), method: None }, true)
             }
             "class_body" => match self.ancestors.last().copied() {
-                Some(p) if p.kind() == "object_creation_expression" || p.kind() == "enum_constant" => {
+                Some(p) if p.kind_name() == "object_creation_expression" || p.kind_name() == "enum_constant" => {
                     let ty = self.anonymous_type(p, node, ctx);
                     (Ctx { ty: Some(ty), method: None }, true)
                 }
@@ -198,7 +199,7 @@ impl<'a> Builder<'a> {
                 );
             }
             "explicit_constructor_invocation" => {
-                let kind = match node.child_by_field_id(FIELDS.constructor.get()).map(|c| c.kind()) {
+                let kind = match node.child_by_field_id(FIELDS.constructor.get()).map(|c| c.kind_name()) {
                     Some("super") => CallKind::SuperConstructor,
                     _ => CallKind::ThisConstructor,
                 };
@@ -221,7 +222,7 @@ impl<'a> Builder<'a> {
                 let children: Vec<Node<'_>> = node.children(&mut c).collect();
                 let Some(target) = children.first().copied() else { return };
                 let name = children.last().map(|n| self.t(*n).to_string()).unwrap_or_default();
-                let receiver = match target.kind() {
+                let receiver = match target.kind_name() {
                     "this" => Receiver::This,
                     "super" => Receiver::Super,
                     "identifier" | "type_identifier" | "scoped_identifier" | "scoped_type_identifier" => {
@@ -272,7 +273,7 @@ impl<'a> Builder<'a> {
                 let Some(name) = node.child_by_field_id(FIELDS.name.get()) else { return };
                 let ty = if kind == "catch_formal_parameter" {
                     let mut c = node.walk();
-                    let ct = node.named_children(&mut c).find(|n| n.kind() == "catch_type");
+                    let ct = node.named_children(&mut c).find(|n| n.kind_name() == "catch_type");
                     // `catch (A | B e)` has no single type; keep the first alternative's name only if alone.
                     ct.and_then(|ct| (ct.named_child_count() == 1).then(|| ct.named_child(0)).flatten())
                         .map(|t| type_name(self.text, t))
@@ -286,7 +287,7 @@ impl<'a> Builder<'a> {
                         .ancestors
                         .iter()
                         .rev()
-                        .find(|n| n.kind() == "try_with_resources_statement")
+                        .find(|n| n.kind_name() == "try_with_resources_statement")
                         .copied()
                         .unwrap_or(node),
                     "catch_formal_parameter" => self.ancestors.last().copied().unwrap_or(node),
@@ -308,12 +309,12 @@ impl<'a> Builder<'a> {
             "lambda_expression" => {
                 let Some(params) = node.child_by_field_id(FIELDS.parameters.get()) else { return };
                 let scope = Span::of(node);
-                match params.kind() {
+                match params.kind_name() {
                     "identifier" => self.local(m, self.t(params), None, scope),
                     _ => {
                         let mut c = node.walk();
                         for p in params.named_children(&mut c) {
-                            match p.kind() {
+                            match p.kind_name() {
                                 "identifier" => self.local(m, self.t(p), None, scope),
                                 "formal_parameter" | "spread_parameter" => {
                                     if let Some(param) = self.param(p, &[]) {
@@ -340,7 +341,7 @@ impl<'a> Builder<'a> {
     }
 
     pub(super) fn receiver(&self, o: Node<'_>) -> Receiver {
-        match o.kind() {
+        match o.kind_name() {
             "this" => Receiver::This,
             "super" => Receiver::Super,
             "identifier" => Receiver::Name(self.t(o).to_string()),
@@ -349,7 +350,7 @@ impl<'a> Builder<'a> {
                 if is_dotted(o) { Receiver::Name(squash(self.t(o))) } else { Receiver::Expr }
             }
             "parenthesized_expression" => match o.named_child(0) {
-                Some(inner) if inner.kind() != "cast_expression" => self.receiver(inner),
+                Some(inner) if inner.kind_name() != "cast_expression" => self.receiver(inner),
                 _ => Receiver::Expr,
             },
             _ => Receiver::Expr,
@@ -359,14 +360,14 @@ impl<'a> Builder<'a> {
     pub(super) fn arg_hints(&self, args: Node<'_>) -> Vec<ArgHint> {
         let mut c = args.walk();
         args.named_children(&mut c)
-            .filter(|a| !matches!(a.kind(), "line_comment" | "block_comment"))
+            .filter(|a| !matches!(a.kind_name(), "line_comment" | "block_comment"))
             .map(|a| self.arg_hint(a))
             .collect()
     }
 
     pub(super) fn arg_hint(&self, a: Node<'_>) -> ArgHint {
         let ty = |s: &str| ArgHint::Type(s.to_string());
-        match a.kind() {
+        match a.kind_name() {
             "string_literal" | "text_block" => ty("String"),
             "decimal_integer_literal" | "hex_integer_literal" | "octal_integer_literal" | "binary_integer_literal" => {
                 if self.t(a).ends_with(['l', 'L']) {
