@@ -72,9 +72,6 @@ pub fn opportunities(
             methods.into_iter().flat_map(|m| bounds(project, m, kinds)).collect::<Vec<_>>()
         })
         .collect();
-    let total_pending = pending.len();
-    let n_extract = pending.iter().filter(|p| matches!(p.stage, Stage::Extract)).count();
-    let mut settles = 0usize;
     let mut queue: std::collections::BinaryHeap<Pending> = pending.into();
     let mut list = TopScores::new(limit, min_score);
     let mut spread: std::collections::HashMap<(TypeId, RefactoringKind), i32> = std::collections::HashMap::new();
@@ -104,13 +101,9 @@ pub fn opportunities(
             break;
         }
         queue.extend(done);
-        settles += open.iter().filter(|p| matches!(p.stage, Stage::Extract)).count();
         queue.extend(open.into_par_iter().filter_map(|p| settle(project, p)).collect::<Vec<_>>());
     }
     let ranked = settled.len();
-    if std::env::var("DBG").is_ok() {
-        eprintln!("pending {total_pending} extract {n_extract} extract-settled {settles} bar {:.3}", list.bar());
-    }
     settled.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.target.cmp(&b.target)));
     let best = settled.into_iter().filter(|o| o.score >= min_score).take(limit).collect();
     Ranked { best, ranked }
