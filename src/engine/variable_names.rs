@@ -82,24 +82,11 @@ fn declaration_name_under(node: Node<'_>, parent: Node<'_>) -> bool {
 /// Every node of the subtree in document order (the root included).
 pub fn descendants(root: Node<'_>) -> Vec<Node<'_>> {
     let mut out = Vec::new();
-    let mut cursor = root.walk();
-    loop {
-        out.push(cursor.node());
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.node().id() == root.id() {
-                return out;
-            }
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return out;
-            }
-        }
-    }
+    crate::java::syntax::walk(root, &mut |n| {
+        out.push(n);
+        true
+    });
+    out
 }
 
 /// The variable-name identifiers of a subtree (uses and declarations).

@@ -163,12 +163,17 @@ pub(super) fn in_nested_scope(node: Node<'_>, root: Node<'_>) -> bool {
         if n.id() == root.id() {
             return false;
         }
-        if matches!(n.kind_name(), "lambda_expression" | "class_body") {
+        if opens_nested_scope(n.kind_name()) {
             return true;
         }
         cur = n.parent();
     }
     false
+}
+
+/// A lambda or a class body: code below it runs in another method than the one around it.
+fn opens_nested_scope(kind: &str) -> bool {
+    matches!(kind, "lambda_expression" | "class_body")
 }
 
 pub(super) fn is_statement_expression(kind: &str) -> bool {
@@ -332,7 +337,7 @@ impl<'t> Method<'t> {
         let mut outside: HashSet<usize> = HashSet::new();
         crate::java::syntax::walk(body, &mut |n| {
             outside.insert(n.id());
-            n.id() == body.id() || !matches!(n.kind_name(), "lambda_expression" | "class_body")
+            n.id() == body.id() || !opens_nested_scope(n.kind_name())
         });
         let returns: Vec<Node<'t>> =
             all.iter().copied().filter(|n| n.kind_name() == "return_statement" && outside.contains(&n.id())).collect();
