@@ -6,6 +6,12 @@
 //! (shared lines over the lines of either, the larger), top-3 whose first three hold one. Also
 //! counted: single-call candidates in any top-3 (there must be none). Per project and overall.
 //!
+//! And the CodeBLEU of the result: the planner's first candidate (its lines and its name) applied
+//! by the engine, the source method and the new method it yields scored against the developer's
+//! two (`sourceCodeAfterRefactoring`), next to the same score for the developer's own spec
+//! replayed by the engine (the ceiling of the planner's choice) and for the source method left as
+//! it was (the floor).
+//!
 //! `cargo run --release --example eval_planner_extract`
 
 #[path = "support/extract_eval.rs"]
@@ -14,7 +20,9 @@ mod extract_eval;
 
 use std::collections::BTreeMap;
 
+use mantra::engine::extract::extract_method;
 use mantra::java::SourceFile;
+use mantra::metrics::codebleu;
 use serde_json::Value;
 
 /// Lines shared by two inclusive ranges over the lines of the larger one.
@@ -29,6 +37,8 @@ fn main() {
     let files = mantra::dataset::pure_refactor_files(&data).unwrap_or_else(|e| panic!("{e}"));
     // project → (records, top-1, top-3, single calls in a top-3, no spec)
     let mut per: BTreeMap<String, [usize; 5]> = BTreeMap::new();
+    // project → CodeBLEU of (the planner's first candidate, the developer's spec, no change)
+    let mut bleu: BTreeMap<String, [Vec<f64>; 3]> = BTreeMap::new();
     for (project, path) in files {
         let text = std::fs::read_to_string(&path).unwrap();
         let records: Vec<Value> = serde_json::from_str(&text).unwrap();
@@ -61,6 +71,16 @@ fn main() {
             row[1] += usize::from(hits.first().copied().unwrap_or(false));
             row[2] += usize::from(hits.iter().any(|h| *h));
             row[3] += found.iter().filter(|c| c.lines.0 == c.lines.1 && one_call(&file, c.lines)).count();
+            let human_code = record["sourceCodeAfterRefactoring"].as_str().unwrap_or("");
+            let before_method = record["sourceCodeBeforeRefactoring"].as_str().unwrap_or("");
+            let scores = bleu.entry(project.clone()).or_default();
+            let planned = found.first().map(|c| mantra::plan::extract::spec_for(&file.path, line, c.lines, &c.name));
+            // A record where the planner has no candidate keeps the method as it was.
+            let ours = planned.as_ref().and_then(|spec| result(&file, before, spec));
+            scores[0].push(codebleu(human_code, ours.as_deref().unwrap_or(before_method)).score);
+            let replayed = extract_eval::derive_spec(record, true).ok().and_then(|spec| result(&file, before, &spec));
+            scores[1].push(codebleu(human_code, replayed.as_deref().unwrap_or(before_method)).score);
+            scores[2].push(codebleu(human_code, before_method).score);
         }
     }
     let mut all = [0usize; 5];
@@ -72,6 +92,29 @@ fn main() {
         print_row(p, r);
     }
     print_row("all", &all);
+    println!(
+        "\nCodeBLEU against the developer's source and new method (mean):\n\n\
+         | project | records | planner's first candidate | developer's spec, replayed | method unchanged |\n|---|---|---|---|---|"
+    );
+    let mut every: [Vec<f64>; 3] = Default::default();
+    for (p, s) in &bleu {
+        for i in 0..3 {
+            every[i].extend(&s[i]);
+        }
+        println!("| {p} | {} | {:.3} | {:.3} | {:.3} |", s[0].len(), mean(&s[0]), mean(&s[1]), mean(&s[2]));
+    }
+    println!("| all | {} | {:.3} | {:.3} | {:.3} |", every[0].len(), mean(&every[0]), mean(&every[1]), mean(&every[2]));
+}
+
+fn mean(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() / xs.len().max(1) as f64
+}
+
+/// The source method and the new method after the engine applies `spec` to `before`.
+fn result(file: &SourceFile, before: &str, spec: &mantra::engine::extract::ExtractSpec) -> Option<String> {
+    let changes = extract_method(file, spec).ok()?;
+    let after = changes.render_file(&file.path).ok()??;
+    extract_eval::changed_methods(before, &after, spec)
 }
 
 fn print_row(name: &str, r: &[usize; 5]) {

@@ -3,9 +3,15 @@
 //! In order: the `//` comment that introduces the run (`// compute the totals` → `computeTotals`;
 //! a comment without a verb borrows the run's dominant call verb: `// header` over `text.append`
 //! calls → `appendHeader`); guard clauses (`if (...) throw`, `requireNonNull`) → `validate` + the
-//! variable they check; a run with one value flowing out → `compute` + that variable; otherwise
-//! the dominant verb of the methods it calls + its most used variable. The name never clashes with
-//! a method of the class (a digit is appended).
+//! variable they check; a run with one value flowing out is named after that value (a boolean as
+//! a question, `isValid` or `hasNext`; another value with the verb of the call that makes it,
+//! `loadConfig`, `create` for a `new` instance, else `get`); a run that only stores one field
+//! → `setFilter` (`withFilter` when it returns `this`); otherwise the dominant verb of the methods
+//! it calls + its most used variable (`handle` when no call has a verb). Variables of one or two
+//! letters (`i`, `c`) never name a method, and a variable's trailing digits are dropped. The name
+//! never clashes with a method of the class (a digit is appended).
+//!
+//! `cargo run --release --example eval_naming` compares these names with developers' own.
 
 use crate::java::syntax::Kind;
 use std::collections::BTreeSet;
@@ -99,18 +105,109 @@ pub fn for_fragment(
         .or_else(|| {
             is_guard_run(stmts, src).then(|| {
                 let checked = most_used(flow, ff.params.iter().copied(), stmts).unwrap_or_else(|| "input".into());
-                format!("validate{}", capitalize(&checked))
+                format!("validate{}", capitalize(noun(&checked)))
             })
         })
-        .or_else(|| ff.outputs.first().map(|&o| format!("compute{}", capitalize(&flow.vars[o].name))))
+        .or_else(|| ff.outputs.first().map(|&o| value_name(&flow.vars[o], stmts, src)))
+        .or_else(|| fluent_setter(stmts, src))
         .or_else(|| {
             let var = most_used(flow, 0..flow.vars.len(), stmts)?;
-            Some(format!("{}{}", verb.clone()?, capitalize(&var)))
+            Some(format!("{}{}", verb.as_deref().unwrap_or("handle"), capitalize(noun(&var))))
         })
-        .or(verb)
+        // A verb alone that is a keyword (`assert`) takes the last call's name as its object.
+        .or_else(|| match verb {
+            Some(v) if !is_java_identifier(&v) => last_call_name(stmts, src).map(|c| format!("{v}{}", capitalize(&c))),
+            v => v,
+        })
         .filter(|n| is_java_identifier(n))
         .unwrap_or_else(|| "extracted".to_string());
     unique(base, taken)
+}
+
+/// A name for a run that computes the value of `var` for the code after it: a boolean reads as a
+/// question (`isEmpty`, or the variable's own name when it already is one: `hasNext`); another
+/// value takes the verb of the call that makes it when that is a verb (`loadConfig` for
+/// `config = loader.loadFrom(…)`), `create` for a `new` instance, else `compute`.
+fn value_name(var: &crate::engine::dataflow::LocalVar<'_>, stmts: &[Node<'_>], src: &str) -> String {
+    let noun = noun(&var.name);
+    if matches!(var.type_text.as_deref(), Some("boolean" | "Boolean")) {
+        let question = ["is", "has", "can", "should", "was", "needs", "contains"]
+            .iter()
+            .any(|q| noun.strip_prefix(q).is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase())));
+        return if question { noun.to_string() } else { format!("is{}", capitalize(noun)) };
+    }
+    let verb = match defining_value(var, stmts, src) {
+        Some(v) if v.kind_name() == "object_creation_expression" => "create".to_string(),
+        Some(v) if v.kind_name() == "method_invocation" => v
+            .child_by_field_name("name")
+            .map(|n| src[n.byte_range()].chars().take_while(|c| c.is_ascii_lowercase()).collect::<String>())
+            .filter(|w| VERBS.contains(&w.as_str()))
+            .unwrap_or_else(|| "get".to_string()),
+        _ => "get".to_string(),
+    };
+    format!("{verb}{}", capitalize(noun))
+}
+
+/// A variable's name as a word of a method name: without the digits that tell copies apart
+/// (`list2` → `list`).
+fn noun(name: &str) -> &str {
+    let bare = name.trim_end_matches(|c: char| c.is_ascii_digit());
+    if bare.is_empty() { name } else { bare }
+}
+
+/// The expression that gives `var` its value in the run: its initializer when the run declares it,
+/// else the last assignment to it in the run.
+fn defining_value<'t>(var: &crate::engine::dataflow::LocalVar<'t>, stmts: &[Node<'t>], src: &str) -> Option<Node<'t>> {
+    let (first, last) = (stmts.first()?, stmts.last()?);
+    let inside = |n: Node<'_>| n.start_byte() >= first.start_byte() && n.end_byte() <= last.end_byte();
+    if let Some(init) = var.initializer.filter(|i| inside(*i)) {
+        return Some(init);
+    }
+    let mut found = None;
+    for s in stmts {
+        walk(*s, &mut |n| {
+            if n.kind_name() == "assignment_expression"
+                && n.child_by_field_name("left").is_some_and(|l| src[l.byte_range()] == var.name)
+            {
+                found = n.child_by_field_name("right");
+            }
+            true
+        });
+    }
+    found
+}
+
+/// A run that only stores values in fields, and perhaps returns `this`: `setFilter` for
+/// `myFilter = filter;`, `withFilter` when it returns `this` (a fluent setter). Field prefixes
+/// (`my`, `m`, `_`) are dropped.
+fn fluent_setter(stmts: &[Node<'_>], src: &str) -> Option<String> {
+    let mut fields = Vec::new();
+    let mut fluent = false;
+    for s in stmts {
+        let text = src[s.byte_range()].split_whitespace().collect::<String>();
+        if text == "returnthis;" {
+            fluent = true;
+            continue;
+        }
+        let assignment = (s.kind_name() == "expression_statement").then(|| s.named_child(0)).flatten()?;
+        let left =
+            (assignment.kind_name() == "assignment_expression").then(|| assignment.child_by_field_name("left"))??;
+        let name = match left.kind_name() {
+            "identifier" => &src[left.byte_range()],
+            "field_access" if left.child_by_field_name("object").is_some_and(|o| o.kind_name() == "this") => {
+                &src[left.child_by_field_name("field")?.byte_range()]
+            }
+            _ => return None,
+        };
+        fields.push(name.to_string());
+    }
+    let [field] = fields.as_slice() else { return None };
+    let bare = field.trim_start_matches('_');
+    let bare = ["my", "m"]
+        .iter()
+        .find_map(|p| bare.strip_prefix(p).filter(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase())))
+        .unwrap_or(bare);
+    Some(format!("{}{}", if fluent { "with" } else { "set" }, capitalize(bare)))
 }
 
 /// `// compute the totals` → `computeTotals`; `None` when the comment has no usable words.
@@ -184,11 +281,29 @@ fn most_used(flow: &MethodFlow<'_>, candidates: impl Iterator<Item = usize>, stm
     let (first, last) = (stmts.first()?, stmts.last()?);
     let range = first.start_byte()..last.end_byte();
     candidates
+        // One- and two-letter names (`i`, `c`, `it`) say nothing about what the run does.
+        .filter(|&v| flow.vars[v].name.chars().count() > 2)
         .map(|v| (flow.refs.iter().filter(|r| r.var == v && range.contains(&r.at)).count(), v))
         .filter(|(n, _)| *n > 0)
         // Ties go to the earliest declared variable.
         .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)))
         .map(|(_, v)| flow.vars[v].name.clone())
+}
+
+/// The name of the last method the run calls, if any.
+fn last_call_name(stmts: &[Node<'_>], src: &str) -> Option<String> {
+    let mut last = None;
+    for s in stmts {
+        walk(*s, &mut |n| {
+            if n.kind_name() == "method_invocation"
+                && let Some(name) = n.child_by_field_name("name")
+            {
+                last = Some(src[name.byte_range()].to_string());
+            }
+            true
+        });
+    }
+    last
 }
 
 /// The first camelCase word of the called methods' names, the most frequent one (ties: first seen).
@@ -228,6 +343,59 @@ mod tests {
         assert_eq!(from_comment("totals", None).as_deref(), Some("handleTotals"));
         assert_eq!(from_comment("---", None), None);
         assert_eq!(from_comment("42 things", None), None);
+    }
+
+    fn name_of(src: &str, method: &str, lines: (usize, usize)) -> String {
+        let f = crate::java::SourceFile::parse("N.java", src.to_string());
+        let at = src.find(method).unwrap();
+        crate::plan::extract::name_for_lines(&f, at, lines)
+    }
+
+    #[test]
+    fn a_value_flowing_out_names_the_run() {
+        let src = r#"class N {
+    int run(Loader loader, String path, int n) {
+        boolean ready = path.isEmpty() || n > 3;
+        boolean hasRows = n > 0 && !path.isEmpty();
+        Config config2 = loader.loadFrom(path);
+        Buffer buffer = new Buffer(n);
+        int total = n * 2 + path.length();
+        return (ready && hasRows) ? config2.size() + buffer.size() + total : 0;
+    }
+}
+"#;
+        assert_eq!(name_of(src, "run(", (3, 3)), "isReady");
+        assert_eq!(name_of(src, "run(", (4, 4)), "hasRows");
+        assert_eq!(name_of(src, "run(", (5, 5)), "loadConfig");
+        assert_eq!(name_of(src, "run(", (6, 6)), "createBuffer");
+        assert_eq!(name_of(src, "run(", (7, 7)), "getTotal");
+    }
+
+    #[test]
+    fn setters_short_variables_and_keyword_verbs() {
+        let src = r#"class N {
+    private Filter myFilter;
+    N filter(Filter filter, Thread[] threads, Tokenizer tokenizer) {
+        myFilter = filter;
+        return this;
+    }
+    void start(Thread[] threads) {
+        for (int i = 0; i < threads.length; i++) {
+            threads[i].start();
+        }
+    }
+    void check(Tokenizer tokenizer) {
+        assert tokenizer != null;
+        assertThat(tokenizer.tokens()).containsExactly("a", "b");
+    }
+}
+"#;
+        assert_eq!(name_of(src, "filter(", (4, 5)), "withFilter");
+        assert_eq!(name_of(src, "filter(", (4, 4)), "setFilter");
+        // `threads`, not the loop's `i`.
+        assert_eq!(name_of(src, "start(Thread", (8, 10)), "startThreads");
+        // The verb of `assertThat` with the variable it checks.
+        assert_eq!(name_of(src, "check(", (14, 14)), "assertTokenizer");
     }
 
     #[test]
