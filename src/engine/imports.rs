@@ -49,6 +49,10 @@ pub fn add(file: &SourceFile, syms: &FileSymbols, paths: &BTreeSet<(String, bool
             if *wildcard { ".*" } else { "" }
         );
         let same_kind: Vec<&Import> = syms.imports.iter().filter(|i| i.is_static == *is_static).collect();
+        if let Some(at) = in_closest_group(src, &same_kind, path) {
+            edits.push(Edit::insert(at, line));
+            continue;
+        }
         let prev = same_kind.iter().rev().find(|i| i.path.as_str() < path.as_str());
         let next = same_kind.iter().find(|i| i.path.as_str() > path.as_str());
         let at = match (prev, next) {
@@ -139,6 +143,31 @@ pub fn remove_unused(
     edits
 }
 
+/// Where `path` goes when an import shares its first package segments (`org.` with `org.`): in
+/// the group of adjacent lines holding the import that shares the most, in sorted position there.
+/// Files that do not sort their groups (`org.…` above `java.…`) keep their order that way.
+fn in_closest_group(src: &str, imports: &[&Import], path: &str) -> Option<usize> {
+    let (best, shared) =
+        imports.iter().enumerate().map(|(k, i)| (k, shared_segments(&i.path, path))).max_by_key(|&(k, n)| (n, k))?;
+    if shared == 0 {
+        return None;
+    }
+    let adjacent =
+        |a: &Import, b: &Import| next_line(src, a.span.end_byte) == crate::text::line_start(src, b.span.start_byte);
+    let mut first = best;
+    while first > 0 && adjacent(imports[first - 1], imports[first]) {
+        first -= 1;
+    }
+    let mut last = best;
+    while last + 1 < imports.len() && adjacent(imports[last], imports[last + 1]) {
+        last += 1;
+    }
+    Some(match imports[first..=last].iter().find(|i| i.path.as_str() > path) {
+        Some(next) => crate::text::line_start(src, next.span.start_byte),
+        None => next_line(src, imports[last].span.end_byte),
+    })
+}
+
 /// How many leading dot-separated segments two qualified names share.
 fn shared_segments(a: &str, b: &str) -> usize {
     a.split('.').zip(b.split('.')).take_while(|(x, y)| x == y).count()
@@ -185,6 +214,13 @@ mod tests {
         assert_eq!(
             out,
             "package a;\n\nimport java.awt.Cursor;\nimport java.awt.geom.Point2D;\nimport java.awt.geom.Rectangle2D;\n\nimport org.b.C;\nimport org.b.D;\n\nclass A {}\n"
+        );
+        // A file whose groups are not in sorted order: the new import joins its own group.
+        let unsorted = "package a;\n\nimport org.apache.Validate;\n\nimport java.util.LinkedList;\nimport java.util.List;\n\nclass A {}\n";
+        let out = run_add(unsorted, &[("org.jsoup.Attribute", false), ("java.util.Deque", false)]);
+        assert_eq!(
+            out,
+            "package a;\n\nimport org.apache.Validate;\nimport org.jsoup.Attribute;\n\nimport java.util.Deque;\nimport java.util.LinkedList;\nimport java.util.List;\n\nclass A {}\n"
         );
         let wild = run_add("package a;\nimport java.util.*;\nclass A {}\n", &[("java.util.List", false)]);
         assert_eq!(wild, "package a;\nimport java.util.*;\nclass A {}\n");
