@@ -122,7 +122,11 @@ pub fn suggest(project: &Project, seed: Element, new: &str, memory: &Memory) -> 
                 let local = matches!(seed, Element::Var(_)) && e.file() == seed_file && !same_method(seed, e);
                 let kind = if e.kind() == seed.kind() { 1.0 } else { 0.9 };
                 let score = 0.6 * nearness * share * kind * if local { 0.8 } else { 1.0 };
-                let reason = format!("holds the words the seed changed ({})", touched.join(", "));
+                let reason = if words::built_on(&name, &old) {
+                    format!("named after `{old}`")
+                } else {
+                    format!("holds the words the seed changed ({})", touched.join(", "))
+                };
                 c.push(e, n, score, Relation::SameWords, reason);
             }
         }

@@ -192,8 +192,20 @@ pub fn affinity(name: &str, old: &str, hunks: &[Hunk]) -> Option<f64> {
     let touched = touched(hunks);
     let common = touched.iter().filter(|w| lower.contains(w)).count();
     let share = common as f64 / touched.len().max(1) as f64;
-    let strength = if common >= 2 { 0.5 + 0.5 * share } else { ONE_WORD };
+    // A name built on the seed's whole name (`TokenQueueTest`, `createTokenQueue` for the class
+    // `TokenQueue`) is named after it, however few words the edit touched.
+    let built_on = built_on(name, old);
+    let strength =
+        if common >= 2 || built_on { 0.5 + 0.5 * share.max(if built_on { 1.0 } else { 0.0 }) } else { ONE_WORD };
     (found && share >= 0.5).then_some(strength)
+}
+
+/// Whether `name` holds every word of `old`, in order and together, `old` being two words or more
+/// (`TokenQueueTest` and `createTokenQueue` for `TokenQueue`).
+pub fn built_on(name: &str, old: &str) -> bool {
+    let lower: Vec<String> = split(name).iter().map(Word::lower).collect();
+    let whole: Vec<String> = split(old).iter().map(Word::lower).collect();
+    whole.len() >= 2 && lower.len() > whole.len() && find(&lower, &whole).is_some()
 }
 
 /// The affinity of a name sharing one word with the seed's edit.
@@ -238,5 +250,15 @@ mod tests {
         assert_eq!(t("readIOStats", "readStats", "readAllStats").as_deref(), Some("readAllIOStats"));
         assert_eq!(t("OldWidgetTest", "OldWidget", "Widget").as_deref(), Some("WidgetTest"));
         assert_eq!(t("unrelated", "count", "total"), None);
+    }
+
+    #[test]
+    fn a_name_built_on_the_whole_old_name_is_close_however_few_words_changed() {
+        let hunks = edit("TokenQueue", "CharQueue");
+        assert!(built_on("TokenQueueTest", "TokenQueue") && built_on("createTokenQueue", "TokenQueue"));
+        assert!(!built_on("TokenQueue", "TokenQueue") && !built_on("tokenizer", "TokenQueue"));
+        let named_after = affinity("TokenQueueTest", "TokenQueue", &hunks).unwrap();
+        let one_word = affinity("TokenStream", "TokenQueue", &hunks).unwrap();
+        assert!(named_after > one_word, "{named_after} vs {one_word}");
     }
 }
