@@ -47,6 +47,8 @@ pub struct Refused {
     pub refusal: Refusal,
     /// Whether the planner chose the spec (so other specs may work).
     pub planned: bool,
+    /// What to change when the user gave the spec (`refactor`'s flags, `rename`'s name, ...).
+    pub fix: &'static str,
 }
 
 impl Classify for Refused {
@@ -57,7 +59,7 @@ impl Classify for Refused {
         Some(if self.planned {
             "nothing was written; `--explain` lists the planner's candidates, and flags fix the spec".into()
         } else {
-            "nothing was written; change the spec (e.g. `--lines`) and run again".into()
+            format!("nothing was written; {}", self.fix)
         })
     }
 }
@@ -171,7 +173,13 @@ pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
     }
     let Some((candidate, changes)) = chosen else {
         let refusal = refused.unwrap_or_else(|| Refusal::new(Reason::NoCandidate, "the planner proposed nothing"));
-        return Err(Refused { kind: kind.name().to_string(), refusal, planned }.into());
+        return Err(Refused {
+            kind: kind.name().to_string(),
+            refusal,
+            planned,
+            fix: "change the spec (e.g. `--lines`) and run again",
+        }
+        .into());
     };
 
     for note in &changes.notes {

@@ -82,7 +82,12 @@ pub fn run(ctx: &mut Context, args: &RenameArgs) -> anyhow::Result<Exit> {
         Project::open(&ctx.repo).with_context(|| format!("cannot read the project at {}", ctx.repo.display()))?;
     let file = project_file(ctx, &project, &args.file)?;
     let seed = choose(&project, file, args)?;
-    let refused = |refusal| Refused { kind: format!("rename {}", seed.kind()), refusal, planned: false };
+    let refused = |refusal| Refused {
+        kind: format!("rename {}", seed.kind()),
+        refusal,
+        planned: false,
+        fix: "choose another --name, or name another declaration (--kind, --class, --method, --line)",
+    };
     let (seed_edits, seed_move) = rename::rename_edits(&project, seed, &args.name).map_err(refused)?;
 
     let mut suggestions = Vec::new();

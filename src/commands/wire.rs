@@ -78,7 +78,12 @@ pub fn run(ctx: &mut Context, args: &WireArgs) -> anyhow::Result<Exit> {
     let project =
         Project::open(&ctx.repo).with_context(|| format!("cannot read the project at {}", ctx.repo.display()))?;
     let file = super::rename::project_file(ctx, &project, Path::new(file_arg))?;
-    let refused = |refusal| Refused { kind: "wire".into(), refusal, planned: false };
+    let refused = |refusal| Refused {
+        kind: "wire".into(),
+        refusal,
+        planned: false,
+        fix: "check that FILE can be read, and run again",
+    };
     let mut wiring = wire::wire(&project, file, start, end).map_err(|r| {
         UserError::new(Exit::Usage, format!("cannot wire {}: {}", args.target, r.message))
             .with_hint("name the lines of the paste: inside the body of one method or constructor, or whole methods")

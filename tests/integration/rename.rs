@@ -152,6 +152,8 @@ fn ambiguous_unknown_and_bad_names_are_clear_errors_that_write_nothing() {
     let r = mantra(root, &["rename", CUSTOMER, "--old", "email", "--kind", "field", "--name", "name"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("name_clash"), "{}", r.stderr);
+    // The help names what to change in a rename, not `refactor`'s flags.
+    assert!(r.stderr.contains("choose another --name") && !r.stderr.contains("--lines"), "{}", r.stderr);
     let r = mantra(root, &["rename", CUSTOMER, "--old", "Customer", "--kind", "class", "--name", "Address"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("type_name_clash"), "{}", r.stderr);
