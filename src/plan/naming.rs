@@ -114,9 +114,9 @@ pub fn for_fragment(
             let var = most_used(flow, 0..flow.vars.len(), stmts)?;
             Some(format!("{}{}", verb.as_deref().unwrap_or("handle"), capitalize(noun(&var))))
         })
-        // A verb alone that is a keyword (`assert`) takes the last call's name as its object.
+        // A verb alone that is a keyword (`assert`) takes the outer call's name as its object.
         .or_else(|| match verb {
-            Some(v) if !is_java_identifier(&v) => last_call_name(stmts, src).map(|c| format!("{v}{}", capitalize(&c))),
+            Some(v) if !is_java_identifier(&v) => outer_call_name(stmts, src).map(|c| format!("{v}{}", capitalize(&c))),
             v => v,
         })
         .filter(|n| is_java_identifier(n))
@@ -290,20 +290,20 @@ fn most_used(flow: &MethodFlow<'_>, candidates: impl Iterator<Item = usize>, stm
         .map(|(_, v)| flow.vars[v].name.clone())
 }
 
-/// The name of the last method the run calls, if any.
-fn last_call_name(stmts: &[Node<'_>], src: &str) -> Option<String> {
-    let mut last = None;
-    for s in stmts {
-        walk(*s, &mut |n| {
-            if n.kind_name() == "method_invocation"
-                && let Some(name) = n.child_by_field_name("name")
-            {
-                last = Some(src[name.byte_range()].to_string());
-            }
-            true
-        });
-    }
-    last
+/// The name of the call the run's last statement ends with (`isNotEmpty` of
+/// `assertThat(list).isNotEmpty();`), if any.
+fn outer_call_name(stmts: &[Node<'_>], src: &str) -> Option<String> {
+    let mut outer = None;
+    walk(*stmts.last()?, &mut |n| {
+        if outer.is_none()
+            && n.kind_name() == "method_invocation"
+            && let Some(name) = n.child_by_field_name("name")
+        {
+            outer = Some(src[name.byte_range()].to_string());
+        }
+        outer.is_none()
+    });
+    outer
 }
 
 /// The first camelCase word of the called methods' names, the most frequent one (ties: first seen).
@@ -387,6 +387,7 @@ mod tests {
     void check(Tokenizer tokenizer) {
         assert tokenizer != null;
         assertThat(tokenizer.tokens()).containsExactly("a", "b");
+        assertThat(List.of(1)).isNotEmpty();
     }
 }
 "#;
@@ -394,8 +395,10 @@ mod tests {
         assert_eq!(name_of(src, "filter(", (4, 4)), "setFilter");
         // `threads`, not the loop's `i`.
         assert_eq!(name_of(src, "start(Thread", (8, 10)), "startThreads");
-        // The verb of `assertThat` with the variable it checks.
+        // The verb of `assertThat` with the variable it checks; with none, `assert` (a keyword
+        // alone) with the call the statement ends with.
         assert_eq!(name_of(src, "check(", (14, 14)), "assertTokenizer");
+        assert_eq!(name_of(src, "check(", (15, 15)), "assertIsNotEmpty");
     }
 
     #[test]
