@@ -7,8 +7,8 @@
 //! a question, `isValid` or `hasNext`; another value with the verb of the call that makes it,
 //! `loadConfig`, `create` for a `new` instance, else `get`); a run that only stores one field
 //! → `setFilter` (`withFilter` when it returns `this`); otherwise the dominant verb of the methods
-//! it calls + its most used variable (`handle` when no call has a verb). Variables of one or two
-//! letters (`i`, `c`) never name a method, and a variable's trailing digits are dropped. The name
+//! it calls + its most used variable (`handle` when no call has a verb). One-letter variables
+//! (`i`, `c`) never name a method, and a variable's trailing digits are dropped. The name
 //! never clashes with a method of the class (a digit is appended).
 //!
 //! `cargo run --release --example eval_naming` compares these names with developers' own.
@@ -109,7 +109,7 @@ pub fn for_fragment(
             })
         })
         .or_else(|| ff.outputs.first().map(|&o| value_name(&flow.vars[o], stmts, src)))
-        .or_else(|| fluent_setter(stmts, src))
+        .or_else(|| fluent_setter(stmts, flow, src))
         .or_else(|| {
             let var = most_used(flow, 0..flow.vars.len(), stmts)?;
             Some(format!("{}{}", verb.as_deref().unwrap_or("handle"), capitalize(noun(&var))))
@@ -127,7 +127,7 @@ pub fn for_fragment(
 /// A name for a run that computes the value of `var` for the code after it: a boolean reads as a
 /// question (`isEmpty`, or the variable's own name when it already is one: `hasNext`); another
 /// value takes the verb of the call that makes it when that is a verb (`loadConfig` for
-/// `config = loader.loadFrom(…)`), `create` for a `new` instance, else `compute`.
+/// `config = loader.loadFrom(…)`), `create` for a `new` instance, else `get`.
 fn value_name(var: &crate::engine::dataflow::LocalVar<'_>, stmts: &[Node<'_>], src: &str) -> String {
     let noun = noun(&var.name);
     if matches!(var.type_text.as_deref(), Some("boolean" | "Boolean")) {
@@ -180,7 +180,7 @@ fn defining_value<'t>(var: &crate::engine::dataflow::LocalVar<'t>, stmts: &[Node
 /// A run that only stores values in fields, and perhaps returns `this`: `setFilter` for
 /// `myFilter = filter;`, `withFilter` when it returns `this` (a fluent setter). Field prefixes
 /// (`my`, `m`, `_`) are dropped.
-fn fluent_setter(stmts: &[Node<'_>], src: &str) -> Option<String> {
+fn fluent_setter(stmts: &[Node<'_>], flow: &MethodFlow<'_>, src: &str) -> Option<String> {
     let mut fields = Vec::new();
     let mut fluent = false;
     for s in stmts {
@@ -193,7 +193,8 @@ fn fluent_setter(stmts: &[Node<'_>], src: &str) -> Option<String> {
         let left =
             (assignment.kind_name() == "assignment_expression").then(|| assignment.child_by_field_name("left"))??;
         let name = match left.kind_name() {
-            "identifier" => &src[left.byte_range()],
+            // A bare name is a field when no local or parameter has it.
+            "identifier" if !flow.vars.iter().any(|v| v.name == src[left.byte_range()]) => &src[left.byte_range()],
             "field_access" if left.child_by_field_name("object").is_some_and(|o| o.kind_name() == "this") => {
                 &src[left.child_by_field_name("field")?.byte_range()]
             }
@@ -281,8 +282,8 @@ fn most_used(flow: &MethodFlow<'_>, candidates: impl Iterator<Item = usize>, stm
     let (first, last) = (stmts.first()?, stmts.last()?);
     let range = first.start_byte()..last.end_byte();
     candidates
-        // One- and two-letter names (`i`, `c`, `it`) say nothing about what the run does.
-        .filter(|&v| flow.vars[v].name.chars().count() > 2)
+        // One-letter names (`i`, `c`) say nothing about what the run does.
+        .filter(|&v| flow.vars[v].name.chars().count() > 1)
         .map(|v| (flow.refs.iter().filter(|r| r.var == v && range.contains(&r.at)).count(), v))
         .filter(|(n, _)| *n > 0)
         // Ties go to the earliest declared variable.
