@@ -54,34 +54,7 @@ impl Score {
 
 /// The words of a camelCase (or snake_case) name, lower case.
 fn words(name: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut cur = String::new();
-    let chars: Vec<char> = name.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        let boundary = c == '_'
-            || c.is_ascii_digit() != chars.get(i.wrapping_sub(1)).is_some_and(|p| p.is_ascii_digit()) && i > 0
-            || c.is_uppercase()
-                && i > 0
-                && (chars[i - 1].is_lowercase() || chars.get(i + 1).is_some_and(|n| n.is_lowercase()));
-        if boundary && !cur.is_empty() {
-            out.push(std::mem::take(&mut cur).to_lowercase());
-        }
-        if c != '_' {
-            cur.push(c);
-        }
-    }
-    if !cur.is_empty() {
-        out.push(cur.to_lowercase());
-    }
-    out
-}
-
-/// The new method's name in an Extract Method description (`private name(…) : T extracted from …`).
-fn extracted_name(description: &str) -> Option<&str> {
-    let details = description.split_once('\t').map_or(description, |(_, d)| d);
-    let head = details.split(" extracted from ").next()?;
-    let sig = head.split('(').next()?;
-    sig.split_whitespace().last()
+    mantra::text::identifier_words(name).into_iter().map(|w| w.to_lowercase()).collect()
 }
 
 fn main() {
@@ -101,7 +74,8 @@ fn main() {
                 if r.kind != RefactoringType::ExtractMethod || !c.expected.contains(&r.description.replace('\t', " ")) {
                     continue;
                 }
-                let Some(theirs) = extracted_name(&r.description) else { continue };
+                // The extracted method, as the detector read it from the description.
+                let theirs = r.subject.other_method.clone();
                 let Some(method) =
                     r.left_side_locations.iter().find(|l| l.description.starts_with("source method declaration"))
                 else {
@@ -123,7 +97,7 @@ fn main() {
                     let body: Vec<&str> = (first..=last).filter_map(|l| file.line_text(l)).collect();
                     println!("==== {ours} / {theirs}\n{}", body.join("\n"));
                 }
-                out.push((c.project.clone(), ours, theirs.to_string()));
+                out.push((c.project.clone(), ours, theirs));
             }
             out
         })
@@ -164,6 +138,5 @@ mod tests {
     #[test]
     fn words_split_camel_case() {
         assert_eq!(super::words("parseHTTPHeader2"), ["parse", "http", "header", "2"]);
-        assert_eq!(super::extracted_name("Extract Method\tprivate f(a int) : void extracted from g"), Some("f"));
     }
 }

@@ -53,16 +53,10 @@ pub fn add(file: &SourceFile, syms: &FileSymbols, paths: &BTreeSet<(String, bool
             edits.push(Edit::insert(at, line));
             continue;
         }
-        let prev = same_kind.iter().rev().find(|i| i.path.as_str() < path.as_str());
-        let next = same_kind.iter().find(|i| i.path.as_str() > path.as_str());
-        let at = match (prev, next) {
-            // Between two groups (`java.…`, blank line, `org.…`), it joins the one whose package
-            // it shares more of: after the import before it rather than above the next group.
-            (Some(prev), Some(next)) if shared_segments(&prev.path, path) > shared_segments(&next.path, path) => {
-                next_line(src, prev.span.end_byte)
-            }
-            (_, Some(next)) => crate::text::line_start(src, next.span.start_byte),
-            (_, None) => match same_kind.last().copied().or(syms.imports.last()) {
+        // No import shares its first package segment: before the first one that sorts after it.
+        let at = match same_kind.iter().find(|i| i.path.as_str() > path.as_str()) {
+            Some(next) => crate::text::line_start(src, next.span.start_byte),
+            None => match same_kind.last().copied().or(syms.imports.last()) {
                 Some(last) => next_line(src, last.span.end_byte),
                 None => {
                     // No imports yet: after the package declaration, with a blank line before.

@@ -131,9 +131,8 @@ pub fn for_fragment(
 fn value_name(var: &crate::engine::dataflow::LocalVar<'_>, stmts: &[Node<'_>], src: &str) -> String {
     let noun = noun(&var.name);
     if matches!(var.type_text.as_deref(), Some("boolean" | "Boolean")) {
-        let question = ["is", "has", "can", "should", "was", "needs", "contains"]
-            .iter()
-            .any(|q| noun.strip_prefix(q).is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase())));
+        let question =
+            ["is", "has", "can", "should", "was", "needs", "contains"].iter().any(|q| after_word(noun, q).is_some());
         return if question { noun.to_string() } else { format!("is{}", capitalize(noun)) };
     }
     let verb = match defining_value(var, stmts, src) {
@@ -146,6 +145,12 @@ fn value_name(var: &crate::engine::dataflow::LocalVar<'_>, stmts: &[Node<'_>], s
         _ => "get".to_string(),
     };
     format!("{verb}{}", capitalize(noun))
+}
+
+/// The rest of camelCase `name` after its first word when that word is `word` (`Next` of
+/// `hasNext` for `has`; nothing for `hash`).
+fn after_word<'n>(name: &'n str, word: &str) -> Option<&'n str> {
+    name.strip_prefix(word).filter(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
 }
 
 /// A variable's name as a word of a method name: without the digits that tell copies apart
@@ -204,10 +209,7 @@ fn fluent_setter(stmts: &[Node<'_>], flow: &MethodFlow<'_>, src: &str) -> Option
     }
     let [field] = fields.as_slice() else { return None };
     let bare = field.trim_start_matches('_');
-    let bare = ["my", "m"]
-        .iter()
-        .find_map(|p| bare.strip_prefix(p).filter(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase())))
-        .unwrap_or(bare);
+    let bare = ["my", "m"].iter().find_map(|p| after_word(bare, p)).unwrap_or(bare);
     Some(format!("{}{}", if fluent { "with" } else { "set" }, capitalize(bare)))
 }
 
