@@ -252,10 +252,18 @@ pub fn move_with_helpers(project: &Project, method: MethodId, mv: &MoveSpec) -> 
     let mut steps_changes: Vec<ChangeSet> = Vec::new();
     let mut steps = Vec::new();
     let mut current: Option<Project> = None;
-    let mut last: Option<Moved> = None;
-    // Helpers first (the deepest first), then the other named methods, then the method itself.
-    let order: Vec<MethodId> =
-        set[fixed..].iter().rev().chain(set[1..fixed].iter()).copied().chain(std::iter::once(method)).collect();
+    let mut itself: Option<Moved> = None;
+    // Helpers first (the deepest first), then the other named methods, then the method itself;
+    // named fixtures last, once the tests they run around have left (`check_fixture`).
+    let fixture = |m: &MethodId| project.method(*m).fixture_annotation().is_some();
+    let order: Vec<MethodId> = set[fixed..]
+        .iter()
+        .rev()
+        .chain(set[1..fixed].iter().filter(|m| !fixture(m)))
+        .chain(std::iter::once(&method))
+        .chain(set[1..fixed].iter().filter(|m| fixture(m)))
+        .copied()
+        .collect();
     for m in order {
         let (class, name, params) = key(project, m);
         let here = current.as_ref().unwrap_or(project);
@@ -276,9 +284,11 @@ pub fn move_with_helpers(project: &Project, method: MethodId, mv: &MoveSpec) -> 
         let all: Vec<&ChangeSet> = steps_changes.iter().collect();
         let overlay = overlay_of(&compose(&all)?)?;
         current = Some(Project::open_with_overlay(project.root(), overlay).map_err(io_refusal)?);
-        last = Some(moved);
+        if m == method {
+            itself = Some(moved);
+        }
     }
-    let moved = last.ok_or_else(|| internal("nothing was moved".into()))?;
+    let moved = itself.ok_or_else(|| internal("nothing was moved".into()))?;
     let all: Vec<&ChangeSet> = steps_changes.iter().collect();
     Ok(Compound { changes: compose(&all)?, steps, destination: moved.destination, signature: moved.signature })
 }

@@ -64,6 +64,7 @@ reasons! {
     FieldNotAccessible = "field_not_accessible",
     FieldShadowed = "field_shadowed",
     FileNotFound = "file_not_found",
+    FixtureMethod = "fixture_method",
     GenericDestination = "generic_destination",
     GenericMethod = "generic_method",
     GenericSource = "generic_source",

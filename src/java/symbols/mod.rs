@@ -311,6 +311,34 @@ impl MethodDecl {
             })
     }
 
+    /// The lifecycle annotation (`@Before`, `@AfterClass`, TestNG's `@BeforeMethod`, ...) that
+    /// makes a test framework run this method around the tests of its class, if it has one.
+    pub fn fixture_annotation(&self) -> Option<&str> {
+        const LIFECYCLE: [&str; 16] = [
+            "Before",
+            "After",
+            "BeforeEach",
+            "AfterEach",
+            "BeforeClass",
+            "AfterClass",
+            "BeforeAll",
+            "AfterAll",
+            "BeforeMethod",
+            "AfterMethod",
+            "BeforeTest",
+            "AfterTest",
+            "BeforeSuite",
+            "AfterSuite",
+            "BeforeGroups",
+            "AfterGroups",
+        ];
+        self.annotations.iter().find_map(|a| {
+            let name = a.trim_start_matches('@').split('(').next().unwrap_or("").trim();
+            let simple = name.rsplit('.').next().unwrap_or(name);
+            LIFECYCLE.contains(&simple).then_some(a.as_str())
+        })
+    }
+
     /// Whether a call with `args` arguments can target this method (varargs take any count ≥ n-1).
     pub fn accepts_arity(&self, args: usize) -> bool {
         match self.params.last() {
