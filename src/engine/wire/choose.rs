@@ -75,7 +75,12 @@ pub fn score(
         // The words of the candidate's type (type arguments included: `List<Item>`), which a
         // name often adds to the variable's own (`leftItem` for `left: Item`).
         let type_words: Vec<String> = c.ty.as_ref().map(|t| type_identifiers(&t.text)).unwrap_or_default();
-        let by_name = similarity(&name.name, &c.name).max(similarity_without(&name.name, &type_words, &c.name));
+        // `configurations` is not `configuration`: one names a collection, the other an element.
+        let by_name = if number_differs(&name.name, &c.name) {
+            0.0
+        } else {
+            similarity(&name.name, &c.name).max(similarity_without(&name.name, &type_words, &c.name))
+        };
         if by_name > 0.0 {
             score += 3.0 * by_name;
             evidence.push(format!("name similarity {by_name:.2}"));
@@ -633,6 +638,21 @@ fn similarity_without(name: &str, types: &[String], other: &str) -> f64 {
 /// A word without a plural `s`: `items` → `item`.
 fn singular(w: &str) -> String {
     w.strip_suffix('s').filter(|s| s.len() >= 3).unwrap_or(w).to_string()
+}
+
+/// Whether two names end in the same noun, once plural and once singular (`namedItems`, `item`;
+/// `classes`, `clazz` aside).
+fn number_differs(a: &str, b: &str) -> bool {
+    let head = |s: &str| crate::text::identifier_words(s).last().map(|w| w.to_lowercase()).unwrap_or_default();
+    let (a, b) = (head(a), head(b));
+    let plural_of = |p: &str, s: &str| {
+        s.len() >= 3
+            && (p.strip_suffix('s') == Some(s)
+                || p.strip_suffix("es") == Some(s)
+                    && (s.ends_with(['s', 'x']) || s.ends_with("ch") || s.ends_with("sh"))
+                || p.strip_suffix("ies").is_some_and(|stem| s.strip_suffix('y') == Some(stem)))
+    };
+    a != b && (plural_of(&a, &b) || plural_of(&b, &a))
 }
 
 /// `MAX_SIZE`: upper case words joined by `_`.

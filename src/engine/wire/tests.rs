@@ -193,3 +193,18 @@ fn a_plus_that_may_concatenate_does_not_ask_for_a_number() {
     assert!(b.needs.contains("int"), "{b:#?}");
     assert!(b.candidates.iter().all(|c| c.expr != "heading"), "a String cannot be added to make an int: {b:#?}");
 }
+
+#[test]
+fn a_plural_name_is_not_bound_to_a_singular_variable_by_its_name() {
+    // `pendingItems` names a collection; `pendingItem` one element of it, not what was meant.
+    let (w, _) = wire_shop(
+        "package a;\nclass Shop {\n  void ship(Object o) {}\n  void run(Item pendingItem, Item other) {\n    \
+         ship(pendingItems); // paste\n  }\n}\n",
+    );
+    assert_eq!(bound(&w, "pendingItems"), None, "{w:#?}");
+    let (w, _) = wire_shop(
+        "package a;\nclass Shop {\n  void ship(Object o) {}\n  void run(Item pendingItem, Item other) {\n    \
+         ship(pendingItm); // paste\n  }\n}\n",
+    );
+    assert_eq!(bound(&w, "pendingItm"), Some("pendingItem"), "{w:#?}");
+}
