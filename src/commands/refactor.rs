@@ -177,7 +177,16 @@ pub fn run(ctx: &mut Context, args: &RefactorArgs) -> anyhow::Result<Exit> {
             kind: kind.name().to_string(),
             refusal,
             planned,
-            fix: "change the spec (e.g. `--lines`) and run again",
+            fix: match kind {
+                RefactoringKind::ExtractMethod => "change the spec (e.g. `--lines`, `--param`) and run again",
+                RefactoringKind::InlineMethod => "change the spec (e.g. `--at FILE:LINE` for one call) and run again",
+                RefactoringKind::MoveMethod | RefactoringKind::MoveAndRenameMethod => {
+                    "change the spec (e.g. `--to`, `--methods`, `--with-helpers`) and run again"
+                }
+                RefactoringKind::RenameMethod => "change the spec (e.g. `--name`) and run again",
+                RefactoringKind::ExtractAndMoveMethod => "change the spec (e.g. `--lines`, `--to`) and run again",
+                RefactoringKind::MoveAndInlineMethod => "change the spec (e.g. `--to`, `--at`) and run again",
+            },
         }
         .into());
     };

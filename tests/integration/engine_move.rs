@@ -228,6 +228,31 @@ fn an_overriding_method_is_refused_in_the_demo() {
     assert_eq!(r.reason, "in_hierarchy", "{}", r.message);
 }
 
+/// A fixture moved away from the tests it sets up is refused through the CLI, naming them, with
+/// a hint about moving (not `--lines`), and nothing written.
+#[test]
+fn a_fixture_left_without_its_tests_is_refused_and_nothing_is_written() {
+    let dir = copy_fixture("library-junit4");
+    let root = dir.path();
+    let catalog_test = "src/test/java/com/acme/library/CatalogTest.java";
+    let before = read(root, catalog_test);
+    let r = crate::harness::mantra(
+        root,
+        &[
+            "refactor",
+            "--type",
+            "move-method",
+            &format!("{catalog_test}:setUp"),
+            "--to",
+            "class:com.acme.library.LoanDeskTest",
+        ],
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("fixture_method") && r.stderr.contains("`isbnMustHaveThirteenDigits`"), "{}", r.stderr);
+    assert!(r.stderr.contains("--methods") && !r.stderr.contains("--lines"), "{}", r.stderr);
+    assert_eq!(read(root, catalog_test), before);
+}
+
 /// D17 (Extract And Move), D19 (Move And Rename) and D18 (Move And Inline) on one copy of the
 /// demo, one build.
 #[test]
