@@ -346,11 +346,12 @@ fn pure_refactor_move_records_replay() {
             Status::Refused { .. } | Status::NoSpec { .. } => {}
         }
     }
-    // 40 of the 48 apply (39 confirmed by the detector; some with `--widen public`, some into a
+    // 37 of the 48 apply, all confirmed by the detector (some with `--widen public`, some into a
     // class the move creates, some calling what the source inherits from outside the replayed
-    // files); the others are refused for real reasons (constructors, overrides, an abstract method).
-    assert!(applied >= 40, "only {applied} Move records applied");
-    assert!(confirmed >= 39, "only {confirmed} applied Move records confirmed by the detector");
+    // files); the others are refused for real reasons (constructors, overrides, an abstract
+    // method, fixtures that tests left in their class would lose).
+    assert!(applied >= 37, "only {applied} Move records applied");
+    assert!(confirmed >= 37, "only {confirmed} applied Move records confirmed by the detector");
 }
 
 /// Pull Up (issue 15): a helper of a subclass goes up into its superclass in the demo, reading

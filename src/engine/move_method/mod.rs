@@ -26,6 +26,7 @@
 mod body;
 mod call_sites;
 mod declaration;
+mod dispatch;
 mod new_class;
 mod preconditions;
 mod pull_up;
@@ -384,6 +385,7 @@ fn refuse(reason: Reason, message: impl Into<String>) -> Refusal {
 impl<'p> Mover<'p> {
     fn run(&self) -> Result<Moved, Refusal> {
         self.check_method()?;
+        let library_override = self.check_library_override()?;
         let (via, dest) = self.destination()?;
         self.check_destination(dest)?;
         if self.pull_up == Some(dest) {
@@ -606,6 +608,7 @@ impl<'p> Mover<'p> {
         changes.notes.extend(inherited.iter().map(|w| {
             format!("called on the source object, assumed visible to the destination (the build checks it): {w}")
         }));
+        changes.notes.extend(library_override);
         Ok(Moved {
             changes,
             destination: project.qualified_name(dest),

@@ -48,8 +48,10 @@ impl<'p> Mover<'p> {
         let overridden = project.overridden_by(self.method);
         let in_hierarchy =
             !overrides.is_empty() || !overridden.is_empty() || decl.annotations.iter().any(|a| a == "@Override");
-        // Pulled up, it stays in the hierarchy: [`super::pull_up`] checks what that needs.
-        if in_hierarchy && self.pull_up.is_none() {
+        // Pulled up, it stays in the hierarchy: [`super::pull_up`] checks what that needs. A
+        // delegate left behind keeps overriding (and being overridden), and calls keep going
+        // through it.
+        if in_hierarchy && self.pull_up.is_none() && !self.spec.keep_delegate {
             let other = overrides
                 .first()
                 .or(overridden.first())
@@ -58,7 +60,7 @@ impl<'p> Mover<'p> {
             return Err(refuse(
                 Reason::InHierarchy,
                 format!(
-                    "{} overrides or is overridden by another method{other}; moving it would change which code runs. Move a method outside the hierarchy, pull it up into a superclass (`class:` naming one), or keep a delegate by hand",
+                    "{} overrides or is overridden by another method{other}; moving it would change which code runs. Keep a delegate (`--keep-delegate`), pull it up into a superclass (`class:` naming one), or move a method outside the hierarchy",
                     self.name()
                 ),
             ));
@@ -74,40 +76,6 @@ impl<'p> Mover<'p> {
             ));
         }
         Ok(())
-    }
-
-    /// A fixture (`@Before`, `@AfterClass`, ...) runs around the tests of its class and of its
-    /// subclasses: it moves only once none is left to lose it (moved with `--methods`, the tests
-    /// go first). The destination's tests gain it: that is what moving it asks for.
-    fn check_fixture(&self, annotation: &str) -> Result<(), Refusal> {
-        let project = self.project;
-        let left: Vec<String> = project
-            .methods_of(self.source)
-            .into_iter()
-            .filter(|&m| m != self.method)
-            .map(|m| project.method(m))
-            .filter(|d| d.is_test() && d.fixture_annotation().is_none())
-            .map(|d| format!("`{}`", d.name))
-            .collect();
-        let subclasses: Vec<String> =
-            project.subtypes(self.source).into_iter().map(|t| format!("`{}`", project.qualified_name(t))).collect();
-        let (whose, list) = if !left.is_empty() {
-            ("the tests left in its class", left)
-        } else if !subclasses.is_empty() {
-            ("the tests of the subclasses that inherit it", subclasses)
-        } else {
-            return Ok(());
-        };
-        let shown: Vec<String> = list.iter().take(3).cloned().collect();
-        let more = if list.len() > 3 { format!(" and {} more", list.len() - 3) } else { String::new() };
-        Err(refuse(
-            Reason::FixtureMethod,
-            format!(
-                "{} is a fixture ({annotation}) that its framework runs around {whose} ({}{more}); moved, they would run without it. Move those tests with it (`--methods`), or copy the fixture to the destination by hand",
-                self.name(),
-                shown.join(", ")
-            ),
-        ))
     }
 
     /// Which class the spec names, and how the method gets there.

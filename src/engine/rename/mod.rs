@@ -33,7 +33,7 @@
 mod class;
 pub(crate) use class::JAVA_LANG;
 pub mod element;
-mod family;
+pub(crate) mod family;
 mod field;
 mod javadoc;
 pub mod resolve;

@@ -683,3 +683,77 @@ fn a_field_the_method_never_reads_is_no_channel() {
     assert!(!src_after.contains("pending.check"), "{src_after}");
     assert!(text(&out, "src/a/Tag.java").contains("static void check(Src src, Object o) {"), "{out:#?}");
 }
+
+/// A method that overrides one of `Object`'s or a library type's, even unannotated, stays: moved,
+/// its class would stop overriding it. A delegate left behind keeps the override.
+#[test]
+fn a_method_overriding_a_library_method_stays_unless_a_delegate_keeps_it() {
+    let other = "package a;\n\npublic class Other {\n}\n";
+    let cases = [
+        (
+            "public class Src {\n    public String toString() {\n        return \"src\";\n    }\n}\n",
+            "toString",
+            "overrides `Object.toString`",
+        ),
+        (
+            "public class Src implements Comparable<Src> {\n    public int compareTo(Src o) {\n        return 0;\n    }\n}\n",
+            "compareTo",
+            "overrides `Comparable.compareTo`, outside the project",
+        ),
+        (
+            "public class Src extends junit.framework.TestCase {\n    protected void setUp() {\n        System.setProperty(\"k\", \"v\");\n    }\n}\n",
+            "setUp",
+            "overrides `TestCase.setUp`",
+        ),
+    ];
+    for (body, method, says) in cases {
+        let src = format!("package a;\n\n{body}");
+        assert_refused(
+            &[("src/a/Src.java", &src), ("src/a/Other.java", other)],
+            "src/a/Src.java",
+            method,
+            "class:a.Other",
+            "in_hierarchy",
+            says,
+        );
+    }
+    // A JUnit 3 test overrides nothing; a package-private method nothing of a library type's.
+    let junit3 = "package a;\n\npublic class Src extends junit.framework.TestCase {\n    public void testAdds() {\n        assertEquals(2, 1 + 1);\n    }\n\n    int twice(int x) {\n        return 2 * x;\n    }\n}\n";
+    let dest = "package a;\n\npublic class OtherTest extends junit.framework.TestCase {\n}\n";
+    let files = [("src/a/Src.java", junit3), ("src/a/OtherTest.java", dest)];
+    let out = run(&files, "src/a/Src.java", "twice", "class:a.OtherTest", false).expect("package-private moves");
+    assert!(text(&out, "src/a/OtherTest.java").contains("int twice(int x)"), "{out:#?}");
+    // What a library type mantra cannot list declares is left to the build, with a note.
+    let thread = "package a;\n\npublic class Src extends Thread {\n    public void run() {\n        System.setProperty(\"k\", \"v\");\n    }\n}\n";
+    let (_dir, p) = project(&[("src/a/Src.java", thread), ("src/a/Other.java", other)]);
+    let fid = p.file_id(Path::new("src/a/Src.java")).unwrap();
+    let id = p.methods_in(fid).unwrap().into_iter().find(|&m| p.method(m).name == "run").unwrap();
+    let moved = plan(&p, id, &MoveSpec::new("class:a.Other".parse().unwrap())).expect("moved");
+    let says = "`Src` extends or implements `Thread`, outside the project: if `run()` overrides";
+    assert!(moved.changes.notes.iter().any(|n| n.contains(says)), "{:?}", moved.changes.notes);
+    // A project override too: the delegate keeps overriding, and `Sub` keeps overriding it.
+    let base = "package a;\n\npublic class Base {\n    public int fee(int n) {\n        return n;\n    }\n}\n";
+    let src = "package a;\n\npublic class Src extends Base {\n    int rate;\n\n    @Override\n    public int fee(int n) {\n        return n * rate;\n    }\n}\n";
+    let sub = "package a;\n\npublic class Sub extends Src {\n    @Override\n    public int fee(int n) {\n        return 0;\n    }\n}\n";
+    let files =
+        [("src/a/Base.java", base), ("src/a/Src.java", src), ("src/a/Sub.java", sub), ("src/a/Other.java", other)];
+    assert_refused(&files, "src/a/Src.java", "fee", "class:a.Other", "in_hierarchy", "`--keep-delegate`");
+    let out = run(&files, "src/a/Src.java", "fee", "class:a.Other", true).expect("moves with a delegate");
+    let src_after = text(&out, "src/a/Src.java");
+    assert!(
+        src_after.contains("    @Override\n    public int fee(int n) {\n        return Other.fee(this, n);"),
+        "{src_after}"
+    );
+    assert!(text(&out, "src/a/Other.java").contains("return n * src.rate;"), "{out:#?}");
+    // With a delegate, the class keeps overriding.
+    let set_up = "package a;\n\npublic class Src extends junit.framework.TestCase {\n    protected void setUp() {\n        System.setProperty(\"k\", \"v\");\n    }\n}\n";
+    let out = run(
+        &[("src/a/Src.java", set_up), ("src/a/Other.java", other)],
+        "src/a/Src.java",
+        "setUp",
+        "class:a.Other",
+        true,
+    )
+    .expect("moves with a delegate");
+    assert!(text(&out, "src/a/Src.java").contains("protected void setUp() {\n        Other.setUp();"), "{out:#?}");
+}
