@@ -245,6 +245,17 @@ impl<'t> Method<'t> {
                 }
             }
         }
+        if !is_static
+            && !has_word(mods, "private")
+            && let Some(what) = library_override(file, type_decl, &name, &params)
+        {
+            return refuse(
+                Reason::Overrides,
+                format!(
+                    "it overrides `{what}` (unannotated); inlining would remove the override, which code outside the project calls"
+                ),
+            );
+        }
         let type_params: Vec<String> = decl
             .child_by_field_name("type_parameters")
             .map(|tp| {
@@ -539,4 +550,37 @@ pub(super) fn tail_of(stmt: Node<'_>) -> Vec<Node<'_>> {
         }
         _ => Vec::new(),
     }
+}
+
+/// The library method `name(params)` overrides, when mantra knows it: one of `Object`'s, of
+/// `Enum`'s in an enum, or of a JDK (or JUnit 3) supertype the class names.
+fn library_override(file: &SourceFile, type_decl: Node<'_>, name: &str, params: &[Param]) -> Option<String> {
+    use crate::engine::rename::family::{ENUM, Known, OBJECT, known_methods};
+    let matches = |e: &Known| {
+        e.0 == name
+            && e.1.len() == params.len()
+            && e.1.iter().zip(params).all(|(t, p)| *t == "*" || erased_type(&p.type_text) == *t)
+    };
+    if let Some(e) = OBJECT.iter().find(|e| matches(e)) {
+        return Some(format!("Object.{}", e.0));
+    }
+    if type_decl.kind_name() == "enum_declaration"
+        && let Some(e) = ENUM.iter().find(|e| matches(e))
+    {
+        return Some(format!("Enum.{}", e.0));
+    }
+    let supertypes = ["superclass", "interfaces"]
+        .iter()
+        .filter_map(|f| type_decl.child_by_field_name(f))
+        .flat_map(|n| {
+            descendants(n).into_iter().filter(|d| {
+                d.kind_name() == "type_identifier" && d.parent().is_some_and(|p| p.kind_name() != "type_arguments")
+            })
+        })
+        .map(|n| file.text_of(n).to_string())
+        .collect::<Vec<_>>();
+    supertypes.iter().find_map(|t| {
+        let e = known_methods(t)?.iter().find(|e| matches(e))?;
+        Some(format!("{t}.{}", e.0))
+    })
 }

@@ -591,3 +591,16 @@ fn only_the_files_java_lets_call_the_method_are_searched() {
         assert!(out[0].1.contains("return a * 2 + 1;"), "{out:?}");
     }
 }
+
+#[test]
+fn a_library_override_is_not_inlined_even_unannotated() {
+    // Removed, `"" + a` would print `A@1b6d3586`, and `Collections.sort` would find no `compareTo`.
+    let object = "class A {\n    public String toString() {\n        return \"a\";\n    }\n    String show() {\n        return toString();\n    }\n}\n";
+    assert_eq!(refusal(object, "toString"), "overrides");
+    let comparable = "class A implements java.lang.Comparable<A> {\n    public int compareTo(A o) {\n        return 0;\n    }\n    int same() {\n        return compareTo(this);\n    }\n}\n";
+    assert_eq!(refusal(comparable, "compareTo"), "overrides");
+    // Without `Comparable` among its supertypes, `compareTo` is a method like any other.
+    let plain = comparable.replace(" implements java.lang.Comparable<A>", "");
+    let out = run(&plain, "compareTo").expect("inlined");
+    assert!(out.contains("        return 0;") && !out.contains("compareTo"), "{out}");
+}
