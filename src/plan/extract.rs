@@ -439,6 +439,8 @@ pub fn class_method_names(callable: Node<'_>, src: &str) -> BTreeSet<String> {
             }
         }
     }
+    // Every class has `Object`'s methods (`getClass`, `hashCode`, ...).
+    names.extend(crate::engine::rename::family::OBJECT.iter().map(|e| e.0.to_string()));
     names
 }
 

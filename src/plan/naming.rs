@@ -9,7 +9,7 @@
 //! → `setFilter` (`withFilter` when it returns `this`); otherwise the dominant verb of the methods
 //! it calls + its most used variable (`handle` when no call has a verb). One-letter variables
 //! (`i`, `c`) never name a method, and a variable's trailing digits are dropped. The name
-//! never clashes with a method of the class (a digit is appended).
+//! never clashes with a method of the class or of `Object` (a digit is appended).
 //!
 //! `cargo run --release --example eval_naming` compares these names with developers' own.
 

@@ -88,6 +88,20 @@ impl<'a> Extractor<'a> {
         let Some(class_body) = sel.callable.parent().filter(|p| is_type_body(p.kind_name())) else { return Ok(()) };
         let src = self.src;
         let wanted: Vec<String> = params.iter().map(|(t, _)| erased_type(t)).collect();
+        // Every class has `Object`'s methods: a private `hashCode()` would not compile.
+        let object = crate::engine::rename::family::OBJECT.iter().any(|e| {
+            e.0 == self.spec.name && e.1.len() == wanted.len() && e.1.iter().zip(&wanted).all(|(t, w)| t == w)
+        });
+        if object {
+            return Err(Refusal::new(
+                Reason::NameClash,
+                format!(
+                    "`{}({})` is a method of `Object`, which every class has; choose another name",
+                    self.spec.name,
+                    params.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>().join(", ")
+                ),
+            ));
+        }
         let mut cursor = class_body.walk();
         for m in class_body.named_children(&mut cursor).filter(|m| m.kind_name() == "method_declaration") {
             if m.child_by_field_name("name").is_none_or(|n| src[n.byte_range()] != *self.spec.name) {

@@ -479,3 +479,16 @@ fn a_parameter_expression_must_be_there_typed_and_unchanged_by_the_statements() 
         "{out}"
     );
 }
+
+#[test]
+fn a_name_of_object_s_methods_with_its_parameters_is_a_clash() {
+    let src = "class A {\n    void run() {\n        System.out.println(\"one\");\n        System.out.println(\"two\");\n    }\n}\n";
+    for name in ["hashCode", "toString", "notify", "finalize"] {
+        let r = extract(src, (3, 4), name).unwrap_err();
+        assert_eq!(r.reason, "name_clash", "{}", r.message);
+        assert!(r.message.contains("is a method of `Object`"), "{}", r.message);
+    }
+    // Another arity overloads it, which Java allows.
+    let with_input = "class A {\n    void run(int n) {\n        System.out.println(n);\n    }\n}\n";
+    assert!(extract(with_input, (3, 3), "toString").is_ok());
+}
