@@ -99,6 +99,26 @@ impl Project {
         out
     }
 
+    /// Whether a test framework runs `method` as a test or fixture: an annotated one
+    /// ([`MethodDecl::is_test`](crate::java::symbols::MethodDecl::is_test)), or a JUnit 3 test: a
+    /// public, non-static, no-argument `void testX()` of a class that extends `TestCase`.
+    pub fn is_test_method(&self, method: MethodId) -> bool {
+        let d = self.method(method);
+        if d.is_test() {
+            return true;
+        }
+        let junit3_shape = d.name.starts_with("test")
+            && d.params.is_empty()
+            && !d.is_static()
+            && d.modifiers.iter().any(|m| m == "public")
+            && d.return_type.as_ref().is_some_and(|r| r.text == "void");
+        junit3_shape
+            && self.external_supertypes(self.owner(method)).iter().any(|s| {
+                let erased = s.split('<').next().unwrap_or(s).trim();
+                erased.rsplit('.').next() == Some("TestCase")
+            })
+    }
+
     /// The types directly extending or implementing `ty`, anonymous classes included.
     pub fn direct_subtypes(&self, ty: TypeId) -> Vec<TypeId> {
         // Remembered: the files never change under a project, and the search reads every file

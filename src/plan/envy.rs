@@ -47,8 +47,11 @@ pub fn destinations(
         static_destinations(project, method, &in_range)
     } else {
         // A test stays a test only in another test class: no parameter or field channel.
-        let mut out =
-            if decl.is_test() { Vec::new() } else { instance_destinations(project, method, &in_range, params) };
+        let mut out = if project.is_test_method(method) {
+            Vec::new()
+        } else {
+            instance_destinations(project, method, &in_range, params)
+        };
         // Any other class it uses, by name: the method becomes static there (a test stays a test
         // of the test class of the class it exercises). A channel, when there is one, reads better.
         for d in class_destinations(project, method, &in_range) {
@@ -270,14 +273,13 @@ fn class_uses(
 /// code does not move into tests; a test method goes to the test class (`PTest`, `PTests`,
 /// `TestP`, `PIT`) of each class it exercises, never to main code.
 fn class_destinations(project: &Project, method: MethodId, in_range: &dyn Fn(usize) -> bool) -> Vec<DestinationScore> {
-    let decl = project.method(method);
     let owner = project.owner(method);
     let layout = project.layout();
     let in_tests = |t: TypeId| layout.is_test_file(project.path(t.file()));
     let (uses, own) = class_uses(project, method, in_range);
     let mut out: Vec<DestinationScore> = Vec::new();
     for (t, n) in uses {
-        let targets = if decl.is_test() {
+        let targets = if project.is_test_method(method) {
             test_classes_of(project, t).into_iter().filter(|&x| x != owner).collect()
         } else if in_tests(t) && !in_tests(owner) {
             Vec::new()

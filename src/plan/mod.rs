@@ -192,7 +192,7 @@ pub fn candidates(
                 "no extractable run of its statements uses a parameter or field whose type is a project class"
             }
             _ if decl.is_static() => "it uses no other project class",
-            _ if decl.is_test() => {
+            _ if project.is_test_method(method) => {
                 "no test class of a class it exercises (`FooTest` for `Foo`) is used more than its own class's members"
             }
             _ => "it uses no other project class (through a parameter, a field or by name) more than its own class",

@@ -356,7 +356,7 @@ fn move_opportunity(project: &Project, m: MethodId) -> Option<(Spec, f64, String
 /// that class.
 fn used_from_one_class(project: &Project, m: MethodId) -> Option<(Spec, f64, String)> {
     let decl = project.method(m);
-    if !decl.is_static() || decl.is_test() {
+    if !decl.is_static() || project.is_test_method(m) {
         return None;
     }
     let owner = project.owner(m);
@@ -391,7 +391,7 @@ fn inline_opportunity(project: &Project, m: MethodId) -> Option<(Spec, f64, Stri
     // A public or protected method is API, and an override is called through its supertype:
     // neither is inlined on a guess (and finding their callers is the costly part).
     let api = decl.modifiers.iter().any(|x| x == "public" || x == "protected");
-    if api || decl.annotations.iter().any(|a| a.trim_start_matches('@') == "Override") || decl.is_test() {
+    if api || decl.annotations.iter().any(|a| a.trim_start_matches('@') == "Override") || project.is_test_method(m) {
         return None;
     }
     let a = inline::assess(project, m).ok()?;

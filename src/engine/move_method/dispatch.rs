@@ -17,9 +17,8 @@ impl Mover<'_> {
             .methods_of(self.source)
             .into_iter()
             .filter(|&m| m != self.method)
-            .map(|m| project.method(m))
-            .filter(|d| d.is_test() && d.fixture_annotation().is_none())
-            .map(|d| format!("`{}`", d.name))
+            .filter(|&m| project.is_test_method(m) && project.method(m).fixture_annotation().is_none())
+            .map(|m| format!("`{}`", project.method(m).name))
             .collect();
         let subclasses: Vec<String> =
             project.subtypes(self.source).into_iter().map(|t| format!("`{}`", project.qualified_name(t))).collect();
@@ -86,7 +85,7 @@ impl Mover<'_> {
         // A test runs because of its annotation, not by overriding anything; a package-private
         // method overrides nothing of a library type's (in another package).
         let visible = decl.modifiers.iter().any(|m| m == "public" || m == "protected");
-        if unknown.is_empty() || decl.is_test() || !visible {
+        if unknown.is_empty() || self.is_test() || !visible {
             return Ok(None);
         }
         Ok(Some(format!(

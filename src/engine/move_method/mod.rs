@@ -218,7 +218,7 @@ fn instance_channel(
     let source = project.owner(method);
     let dest_q = project.qualified_name(dest);
     let as_is = decl.is_static()
-        || decl.is_test()
+        || project.is_test_method(method)
         || decl.is_constructor()
         || dest == source
         || project.supertypes(source).contains(&dest);
@@ -635,8 +635,13 @@ impl<'p> Mover<'p> {
     /// Whether the method stays an instance method in a class it moves to (`class:FQN`): a test
     /// method or a fixture method, which its framework calls on an instance of the destination,
     /// or a method pulled up into a superclass, which its class inherits.
+    /// A test or fixture its framework runs (JUnit 3's `testX()` too).
+    fn is_test(&self) -> bool {
+        self.project.is_test_method(self.method)
+    }
+
     fn stays_instance(&self) -> bool {
-        matches!(self.spec.to, Destination::Class(_)) && (self.decl.is_test() || self.pull_up.is_some())
+        matches!(self.spec.to, Destination::Class(_)) && (self.is_test() || self.pull_up.is_some())
     }
 
     /// Whether the method becomes a `default` method of `dest`: an instance method reaching an

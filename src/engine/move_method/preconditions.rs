@@ -82,7 +82,7 @@ impl<'p> Mover<'p> {
     pub(super) fn destination(&self) -> Result<(Via<'p>, TypeId), Refusal> {
         let project = self.project;
         let decl = self.decl;
-        if decl.is_test() && !matches!(self.spec.to, Destination::Class(_)) {
+        if self.is_test() && !matches!(self.spec.to, Destination::Class(_)) {
             return Err(refuse(
                 Reason::TestMethodChannel,
                 format!(
@@ -212,11 +212,11 @@ impl<'p> Mover<'p> {
         match d.kind {
             // Into an interface (Java 8) as a static method (`class:`), or through a parameter or
             // field of its type as a `default` method; never a test.
-            TypeKind::Interface if !self.stays_instance() && !self.decl.is_test() => {}
+            TypeKind::Interface if !self.stays_instance() && !self.is_test() => {}
             TypeKind::Interface | TypeKind::Annotation => {
                 let what = if d.kind == TypeKind::Annotation {
                     "no method moves into an annotation type"
-                } else if self.decl.is_test() {
+                } else if self.is_test() {
                     "a test method moves into a test class, not an interface"
                 } else {
                     "a pulled-up method stays an instance method of a class"
@@ -250,7 +250,7 @@ impl<'p> Mover<'p> {
             ));
         }
         let layout = project.layout();
-        if layout.is_test_file(&self.file.path) && !layout.is_test_file(&dest_file.path) && self.decl.is_test() {
+        if layout.is_test_file(&self.file.path) && !layout.is_test_file(&dest_file.path) && self.is_test() {
             return Err(refuse(
                 Reason::TestToMain,
                 format!(

@@ -24,7 +24,7 @@ impl<'p> Mover<'p> {
     /// method (not a test, which moves between test classes) to a class above its own.
     pub(super) fn pull_up_target(&self) -> Option<TypeId> {
         let super::Destination::Class(fqn) = &self.spec.to else { return None };
-        if self.decl.is_static() || self.decl.is_test() || self.decl.is_constructor() {
+        if self.decl.is_static() || self.is_test() || self.decl.is_constructor() {
             return None;
         }
         let dest = self.project.find_type(fqn.trim())?;

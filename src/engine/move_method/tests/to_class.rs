@@ -757,3 +757,29 @@ fn a_method_overriding_a_library_method_stays_unless_a_delegate_keeps_it() {
     .expect("moves with a delegate");
     assert!(text(&out, "src/a/Src.java").contains("protected void setUp() {\n        Other.setUp();"), "{out:#?}");
 }
+
+/// A JUnit 3 test (`public void testX()` of a `TestCase`) is a test: it stays an instance method
+/// of the test class it moves to, calling what `TestCase` provides there too.
+#[test]
+fn a_junit3_test_stays_a_test_of_the_test_case_it_moves_to() {
+    let junit3 = "package a;\n\npublic class Src extends junit.framework.TestCase {\n    public void testAdds() {\n        assertEquals(2, 1 + 1);\n    }\n}\n";
+    let dest = "package a;\n\npublic class OtherTest extends junit.framework.TestCase {\n}\n";
+    let files = [("src/a/Src.java", junit3), ("src/a/OtherTest.java", dest)];
+    let out = run(&files, "src/a/Src.java", "testAdds", "class:a.OtherTest", false).expect("moved");
+    assert!(
+        text(&out, "src/a/OtherTest.java")
+            .contains("    public void testAdds() {\n        assertEquals(2, 1 + 1);\n    }"),
+        "{out:#?}"
+    );
+    // Through a field it would no longer run: a test moves only to a test class.
+    let helper = "package a;\n\npublic class Helper {\n}\n";
+    let with_field = junit3.replace("TestCase {\n", "TestCase {\n    Helper helper = new Helper();\n\n");
+    assert_refused(
+        &[("src/a/Src.java", &with_field), ("src/a/Helper.java", helper)],
+        "src/a/Src.java",
+        "testAdds",
+        "field:helper",
+        "test_method_channel",
+        "class:FQN",
+    );
+}
