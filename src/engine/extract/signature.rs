@@ -88,19 +88,15 @@ impl<'a> Extractor<'a> {
         let Some(class_body) = sel.callable.parent().filter(|p| is_type_body(p.kind_name())) else { return Ok(()) };
         let src = self.src;
         let wanted: Vec<String> = params.iter().map(|(t, _)| erased_type(t)).collect();
+        let signature =
+            format!("{}({})", self.spec.name, params.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>().join(", "));
+        let clash = |what: String| Err(Refusal::new(Reason::NameClash, format!("{what}; choose another name")));
         // Every class has `Object`'s methods: a private `hashCode()` would not compile.
         let object = crate::engine::rename::family::OBJECT.iter().any(|e| {
             e.0 == self.spec.name && e.1.len() == wanted.len() && e.1.iter().zip(&wanted).all(|(t, w)| t == w)
         });
         if object {
-            return Err(Refusal::new(
-                Reason::NameClash,
-                format!(
-                    "`{}({})` is a method of `Object`, which every class has; choose another name",
-                    self.spec.name,
-                    params.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>().join(", ")
-                ),
-            ));
+            return clash(format!("every class has `Object`'s `{signature}`"));
         }
         let mut cursor = class_body.walk();
         for m in class_body.named_children(&mut cursor).filter(|m| m.kind_name() == "method_declaration") {
@@ -126,14 +122,9 @@ impl<'a> Extractor<'a> {
                 })
                 .collect();
             if types == wanted {
-                let line = m.start_position().row + 1;
-                return Err(Refusal::new(
-                    Reason::NameClash,
-                    format!(
-                        "the class already has a method `{}({})` (line {line}); choose another name",
-                        self.spec.name,
-                        params.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>().join(", ")
-                    ),
+                return clash(format!(
+                    "the class already declares `{signature}` (line {})",
+                    m.start_position().row + 1
                 ));
             }
         }
