@@ -93,6 +93,7 @@ reasons! {
     NoSuchField = "no_such_field",
     NoSuchMethod = "no_such_method",
     NoSuchParameter = "no_such_parameter",
+    NotATestCase = "not_a_test_case",
     NotStatementPosition = "not_statement_position",
     NullArgument = "null_argument",
     OuterInstanceUsed = "outer_instance_used",

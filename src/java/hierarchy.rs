@@ -112,11 +112,15 @@ impl Project {
             && !d.is_static()
             && d.modifiers.iter().any(|m| m == "public")
             && d.return_type.as_ref().is_some_and(|r| r.text == "void");
-        junit3_shape
-            && self.external_supertypes(self.owner(method)).iter().any(|s| {
-                let erased = s.split('<').next().unwrap_or(s).trim();
-                erased.rsplit('.').next() == Some("TestCase")
-            })
+        junit3_shape && self.extends_test_case(self.owner(method))
+    }
+
+    /// Whether `ty` is a JUnit 3 test case: `TestCase` (outside the project) is among its supertypes.
+    pub fn extends_test_case(&self, ty: TypeId) -> bool {
+        self.external_supertypes(ty).iter().any(|s| {
+            let erased = s.split('<').next().unwrap_or(s).trim();
+            erased.rsplit('.').next() == Some("TestCase")
+        })
     }
 
     /// The types directly extending or implementing `ty`, anonymous classes included.

@@ -259,6 +259,16 @@ impl<'p> Mover<'p> {
                 ),
             ));
         }
+        // A JUnit 3 test runs only in a `TestCase`: anywhere else nothing would call it.
+        if self.is_test() && !self.decl.is_test() && !project.extends_test_case(dest) {
+            return Err(refuse(
+                Reason::NotATestCase,
+                format!(
+                    "{} is a JUnit 3 test, which runs only in a class extending `TestCase`, and `{dest_name}` does not; annotate it `@Test` first or move it to a `TestCase`",
+                    self.name()
+                ),
+            ));
+        }
         Ok(())
     }
 

@@ -771,6 +771,16 @@ fn a_junit3_test_stays_a_test_of_the_test_case_it_moves_to() {
             .contains("    public void testAdds() {\n        assertEquals(2, 1 + 1);\n    }"),
         "{out:#?}"
     );
+    // Into a JUnit 4 test class nothing would run it.
+    let junit4 = "package a;\n\npublic class FourTest {\n}\n";
+    assert_refused(
+        &[("src/a/Src.java", junit3), ("src/a/FourTest.java", junit4)],
+        "src/a/Src.java",
+        "testAdds",
+        "class:a.FourTest",
+        "not_a_test_case",
+        "runs only in a class extending `TestCase`",
+    );
     // Through a field it would no longer run: a test moves only to a test class.
     let helper = "package a;\n\npublic class Helper {\n}\n";
     let with_field = junit3.replace("TestCase {\n", "TestCase {\n    Helper helper = new Helper();\n\n");
