@@ -88,11 +88,16 @@ impl Project {
 
     /// Names of supertypes outside the project met anywhere up the hierarchy (`Object` is implied).
     pub fn external_supertypes(&self, ty: TypeId) -> Vec<String> {
-        let mut out = Vec::new();
+        self.external_supertype_names(ty).into_iter().map(|n| n.text).collect()
+    }
+
+    /// [`Self::external_supertypes`] as written, each once: `List<String>`, `junit.framework.TestCase`.
+    pub fn external_supertype_names(&self, ty: TypeId) -> Vec<TypeName> {
+        let mut out: Vec<TypeName> = Vec::new();
         for t in std::iter::once(ty).chain(self.supertypes(ty)) {
             for s in self.direct_supertypes(t) {
-                if s.resolved.is_none() && !out.contains(&s.name.text) {
-                    out.push(s.name.text);
+                if s.resolved.is_none() && !out.iter().any(|o| o.text == s.name.text) {
+                    out.push(s.name);
                 }
             }
         }
@@ -117,10 +122,7 @@ impl Project {
 
     /// Whether `ty` is a JUnit 3 test case: `TestCase` (outside the project) is among its supertypes.
     pub fn extends_test_case(&self, ty: TypeId) -> bool {
-        self.external_supertypes(ty).iter().any(|s| {
-            let erased = s.split('<').next().unwrap_or(s).trim();
-            erased.rsplit('.').next() == Some("TestCase")
-        })
+        self.external_supertype_names(ty).iter().any(|s| s.simple() == "TestCase")
     }
 
     /// The types directly extending or implementing `ty`, anonymous classes included.

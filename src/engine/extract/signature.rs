@@ -92,10 +92,8 @@ impl<'a> Extractor<'a> {
             format!("{}({})", self.spec.name, params.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>().join(", "));
         let clash = |what: String| Err(Refusal::new(Reason::NameClash, format!("{what}; choose another name")));
         // Every class has `Object`'s methods: a private `hashCode()` would not compile.
-        let object = crate::engine::rename::family::OBJECT.iter().any(|e| {
-            e.0 == self.spec.name && e.1.len() == wanted.len() && e.1.iter().zip(&wanted).all(|(t, w)| t == w)
-        });
-        if object {
+        use crate::engine::rename::family::{OBJECT, matches_erased};
+        if OBJECT.iter().any(|e| matches_erased(e, &self.spec.name, &wanted)) {
             return clash(format!("every class has `Object`'s `{signature}`"));
         }
         let mut cursor = class_body.walk();

@@ -552,24 +552,12 @@ pub(super) fn tail_of(stmt: Node<'_>) -> Vec<Node<'_>> {
     }
 }
 
-/// The library method `name(params)` overrides, when mantra knows it: one of `Object`'s, of
-/// `Enum`'s in an enum, or of a JDK (or JUnit 3) supertype the class names.
+/// The library method `name(params)` overrides, when mantra knows it ([`known_override`]), with
+/// the supertypes the class declaration names.
 fn library_override(file: &SourceFile, type_decl: Node<'_>, name: &str, params: &[Param]) -> Option<String> {
-    use crate::engine::rename::family::{ENUM, Known, OBJECT, known_methods};
-    let matches = |e: &Known| {
-        e.0 == name
-            && e.1.len() == params.len()
-            && e.1.iter().zip(params).all(|(t, p)| *t == "*" || erased_type(&p.type_text) == *t)
-    };
-    if let Some(e) = OBJECT.iter().find(|e| matches(e)) {
-        return Some(format!("Object.{}", e.0));
-    }
-    if type_decl.kind_name() == "enum_declaration"
-        && let Some(e) = ENUM.iter().find(|e| matches(e))
-    {
-        return Some(format!("Enum.{}", e.0));
-    }
-    let supertypes = ["superclass", "interfaces"]
+    use crate::engine::rename::family::{known_override, matches_erased};
+    let erased: Vec<String> = params.iter().map(|p| erased_type(&p.type_text)).collect();
+    let supertypes: Vec<&str> = ["superclass", "interfaces"]
         .iter()
         .filter_map(|f| type_decl.child_by_field_name(f))
         .flat_map(|n| {
@@ -577,10 +565,7 @@ fn library_override(file: &SourceFile, type_decl: Node<'_>, name: &str, params: 
                 d.kind_name() == "type_identifier" && d.parent().is_some_and(|p| p.kind_name() != "type_arguments")
             })
         })
-        .map(|n| file.text_of(n).to_string())
-        .collect::<Vec<_>>();
-    supertypes.iter().find_map(|t| {
-        let e = known_methods(t)?.iter().find(|e| matches(e))?;
-        Some(format!("{t}.{}", e.0))
-    })
+        .map(|n| file.text_of(n))
+        .collect();
+    known_override(|e| matches_erased(e, name, &erased), type_decl.kind_name() == "enum_declaration", supertypes)
 }

@@ -3,7 +3,7 @@
 //! where mantra cannot see them. Moved, the method would silently stop being called there.
 
 use super::{Mover, refuse};
-use crate::engine::rename::family::{ENUM, Known, OBJECT, known_methods, matches_entry, overridable};
+use crate::engine::rename::family::{known_methods, known_override, matches_entry, overridable};
 use crate::engine::{Reason, Refusal};
 use crate::java::symbols::TypeKind;
 
@@ -51,37 +51,24 @@ impl Mover<'_> {
         if self.spec.keep_delegate || self.pull_up.is_some() || !overridable(decl) {
             return Ok(None);
         }
-        let refused = |what: String| {
-            refuse(
+        let owner = project.type_decl(self.source);
+        let outside = project.external_supertype_names(self.source);
+        let known = known_override(
+            |e| matches_entry(e, &decl.name, decl),
+            owner.kind == TypeKind::Enum,
+            outside.iter().map(|t| t.simple()),
+        );
+        if let Some(what) = known {
+            return Err(refuse(
                 Reason::InHierarchy,
                 format!(
-                    "{} {what}; moved, its class would stop overriding it and the code that calls it there would run something else. Keep a delegate (`--keep-delegate`)",
+                    "{} overrides `{what}`, outside the project; moved, its class would stop overriding it and the code that calls it there would run something else. Keep a delegate (`--keep-delegate`)",
                     self.name()
                 ),
-            )
-        };
-        let found = |table: &[Known]| table.iter().find(|e| matches_entry(e, &decl.name, decl)).map(|e| e.0);
-        if let Some(m) = found(OBJECT) {
-            return Err(refused(format!("overrides `Object.{m}`")));
+            ));
         }
-        let owner = project.type_decl(self.source);
-        if owner.kind == TypeKind::Enum
-            && let Some(m) = found(ENUM)
-        {
-            return Err(refused(format!("overrides `Enum.{m}`")));
-        }
-        let mut unknown = Vec::new();
-        for outside in project.external_supertypes(self.source) {
-            let simple = outside.split('<').next().unwrap_or(&outside).rsplit('.').next().unwrap_or(&outside);
-            match known_methods(simple) {
-                Some(table) => {
-                    if let Some(m) = found(table) {
-                        return Err(refused(format!("overrides `{simple}.{m}`, outside the project")));
-                    }
-                }
-                None => unknown.push(format!("`{outside}`")),
-            }
-        }
+        let unknown: Vec<String> =
+            outside.iter().filter(|t| known_methods(t.simple()).is_none()).map(|t| format!("`{}`", t.text)).collect();
         // A test runs because of its annotation, not by overriding anything; a package-private
         // method overrides nothing of a library type's (in another package).
         let visible = decl.modifiers.iter().any(|m| m == "public" || m == "protected");

@@ -182,6 +182,25 @@ pub(super) fn same_arity_entry(entry: &Known, name: &str, m: &MethodDecl) -> boo
     entry.0 == name && entry.1.len() == m.params.len()
 }
 
+/// Whether `name` with the erased parameter types `erased` (`List`, `int[]`) matches a table entry.
+pub(crate) fn matches_erased(entry: &Known, name: &str, erased: &[String]) -> bool {
+    entry.0 == name && entry.1.len() == erased.len() && entry.1.iter().zip(erased).all(|(t, e)| *t == "*" || e == t)
+}
+
+/// The library method a method overrides, when mantra knows it (`Object.toString`): one of
+/// `Object`'s, of `Enum`'s in an enum, or of a supertype in [`KNOWN`] among the simple names
+/// `supertypes`. `is` tells whether the method matches an entry.
+pub(crate) fn known_override<'s>(
+    is: impl Fn(&Known) -> bool,
+    in_enum: bool,
+    supertypes: impl IntoIterator<Item = &'s str>,
+) -> Option<String> {
+    let found = |owner: &str, table: &[Known]| table.iter().find(|e| is(e)).map(|e| format!("{owner}.{}", e.0));
+    found("Object", OBJECT)
+        .or_else(|| if in_enum { found("Enum", ENUM) } else { None })
+        .or_else(|| supertypes.into_iter().find_map(|t| found(t, known_methods(t)?)))
+}
+
 /// Whether `name(params of m)` matches a table entry.
 pub(crate) fn matches_entry(entry: &Known, name: &str, m: &MethodDecl) -> bool {
     entry.0 == name

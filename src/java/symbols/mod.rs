@@ -70,6 +70,12 @@ impl TypeKind {
     }
 }
 
+/// An annotation's simple name: `@org.junit.Test(timeout = 5)` → `Test`.
+fn annotation_simple_name(annotation: &str) -> &str {
+    let name = annotation.trim_start_matches('@').split('(').next().unwrap_or("").trim();
+    name.rsplit('.').next().unwrap_or(name)
+}
+
 /// A type as written in a declaration: `Map<String, List<Foo>>[]`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TypeName {
@@ -304,11 +310,7 @@ impl MethodDecl {
             "BeforeEach",
             "AfterEach",
         ];
-        !self.is_static()
-            && self.annotations.iter().any(|a| {
-                let name = a.trim_start_matches('@').split('(').next().unwrap_or("").trim();
-                FRAMEWORK.contains(&name.rsplit('.').next().unwrap_or(name))
-            })
+        !self.is_static() && self.annotations.iter().any(|a| FRAMEWORK.contains(&annotation_simple_name(a)))
     }
 
     /// The lifecycle annotation (`@Before`, `@AfterClass`, TestNG's `@BeforeMethod`, ...) that
@@ -332,11 +334,7 @@ impl MethodDecl {
             "BeforeGroups",
             "AfterGroups",
         ];
-        self.annotations.iter().find_map(|a| {
-            let name = a.trim_start_matches('@').split('(').next().unwrap_or("").trim();
-            let simple = name.rsplit('.').next().unwrap_or(name);
-            LIFECYCLE.contains(&simple).then_some(a.as_str())
-        })
+        self.annotations.iter().find_map(|a| LIFECYCLE.contains(&annotation_simple_name(a)).then_some(a.as_str()))
     }
 
     /// Whether a call with `args` arguments can target this method (varargs take any count ≥ n-1).
