@@ -105,6 +105,19 @@ impl<'s> Diff<'s> {
                 || (m.exact == 1 && m.unmapped() <= 10 + m.exact && (m.solid <= 2 * m.mapped + 1 || m.strong == 1)))
     }
 
+    /// The code on each side of extracted method `xm` called from `am` (after) with `subst`,
+    /// taken from before-method `origin`, for judging purity.
+    fn sides<'x>(&'x self, xm: &'x Method, am: &'x Method, origin: usize, subst: &Subst) -> Sides<'x> {
+        let origin = &self.b.methods[origin];
+        let fresh = xm
+            .params
+            .iter()
+            .filter(|(p, _)| !origin.params.iter().any(|(o, _)| o == p))
+            .map(|(p, _)| subst.get(p.as_str()).cloned().unwrap_or_else(|| vec![p.clone()]))
+            .collect();
+        Sides { moved: xm, moved_caller: am, origin, moved_side: self.a, origin_side: self.b, fresh }
+    }
+
     pub(super) fn extracts(&mut self, across: bool) {
         let mut found: Vec<(usize, usize, Option<usize>, Mapping, usize, bool)> = Vec::new();
         for (pi, pair) in self.pairs.iter().enumerate() {
@@ -160,8 +173,14 @@ impl<'s> Diff<'s> {
                 for x in candidates {
                     let same_class = self.class_back.get(&self.a.methods[x].class) == Some(&bm.class)
                         || self.a.methods[x].class == am.class;
+                    // Called more than once, the method was extracted from the code the call that
+                    // maps best stands for: another call's arguments are tried when the first
+                    // found (the last call) left differences.
+                    let again = depth == 0
+                        && seen.contains(&x)
+                        && found.iter().any(|f| f.0 == pi && f.1 == x && f.4 == 0 && !f.3.all_exact());
                     if same_class == across
-                        || seen.contains(&x)
+                        || (seen.contains(&x) && !again)
                         || (across && !call.qualified && !self.reachable(false, x, am.class))
                         || (!across && self.moved_in(x))
                     {
@@ -320,6 +339,22 @@ impl<'s> Diff<'s> {
                             queue.push((c, subst.clone(), depth + 1));
                         }
                     }
+                    if again {
+                        if let Some(k) = found.iter().position(|f| f.0 == pi && f.1 == x)
+                            && Self::enough(&mapping)
+                            && (mapping.exact, mapping.mapped) > (found[k].3.exact, found[k].3.mapped)
+                        {
+                            let pure = mapping.all_exact()
+                                || pure_mapping(
+                                    &mapping,
+                                    &norms(xm, &subst),
+                                    &pool,
+                                    &self.sides(xm, am, pair.b, &subst),
+                                );
+                            found[k] = (pi, x, call_index(am, call), mapping, depth, pure);
+                        }
+                        continue;
+                    }
                     if Self::enough(&mapping) {
                         seen.push(x);
                         if depth < 2 {
@@ -331,14 +366,8 @@ impl<'s> Diff<'s> {
                         // removed from the caller, up to justified replacements
                         // ([`super::purity`]); what else the caller's edit changed is not part of
                         // this refactoring.
-                        let sides = Sides {
-                            moved: xm,
-                            moved_caller: am,
-                            origin: &self.b.methods[pair.b],
-                            moved_side: self.a,
-                            origin_side: self.b,
-                        };
-                        let pure = mapping.all_exact() || pure_mapping(&mapping, &norms(xm, &subst), &pool, &sides);
+                        let pure = mapping.all_exact()
+                            || pure_mapping(&mapping, &norms(xm, &subst), &pool, &self.sides(xm, am, pair.b, &subst));
                         found.push((pi, x, call_index(am, call), mapping, depth, pure));
                     }
                 }
@@ -509,6 +538,7 @@ impl<'s> Diff<'s> {
                                         origin: am,
                                         moved_side: self.b,
                                         origin_side: self.a,
+                                        fresh: Vec::new(),
                                     },
                                 ));
                         found.push((pi, r, body, ci, mapping, pure));

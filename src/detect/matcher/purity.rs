@@ -11,7 +11,10 @@
 //! - `return e;` for `T v = e;`, for the `if (e)` it replaces, or for an argument `e` the old code
 //!   passed;
 //! - one more argument to a project method whose parameter list changed that way in the same
-//!   change ("Add Parameter on top");
+//!   change ("Add Parameter on top"), or to a method declared outside the change when that
+//!   argument is what one of the new code's new parameters stands for;
+//! - a name for its value written out: a local's initializer (`T v = e;` in either method) or a
+//!   final field's (`HEADER` for `"== report =="`), Inline and Extract Variable on top;
 //!
 //! and an unmapped statement of the new code is still pure when it only hands back a variable
 //! (`return d;` in the new method, which the caller assigns: `long d = helper(…);`), returns an
@@ -21,6 +24,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::declared;
 use super::mapping::{Mapping, Norm, Pairing, returned_expr};
 use crate::detect::model::{Method, Side};
 
@@ -35,6 +39,9 @@ pub(super) struct Sides<'a> {
     /// The whole version each side's code belongs to, for the methods it declares.
     pub(super) moved_side: &'a Side,
     pub(super) origin_side: &'a Side,
+    /// What the moved code's parameters that the origin did not have stand for at the call (the
+    /// argument passed, or the parameter's own name): values the change introduced.
+    pub(super) fresh: Vec<Vec<String>>,
 }
 
 impl Sides<'_> {
@@ -75,7 +82,10 @@ pub(super) fn pure_mapping(mapping: &Mapping, src: &[Norm], pool: &[&Norm], side
     if src.iter().enumerate().any(|(i, n)| !n.trivial && !mapped.contains(&i) && !unmapped_ok(n)) {
         return false;
     }
+    let new_values = values(&[sides.moved, sides.moved_caller], sides.moved_side);
+    let old_values = values(&[sides.origin], sides.origin_side);
     let mut renames = Renames::new(&new_locals, &old_locals);
+    renames.values = Some((&new_values, &old_values));
     mapping.pairs.iter().filter(|p| p.2 == Pairing::Fuzzy).all(|&(i, j, _)| {
         let (x, y) = (&src[i].toks[..], &pool[j].toks[..]);
         if returned_condition(x, y) {
@@ -97,10 +107,16 @@ pub(super) fn pure_mapping(mapping: &Mapping, src: &[Norm], pool: &[&Norm], side
 fn added_argument(long: &[String], short: &[String], renames: &mut Renames<'_>, sides: &Sides<'_>) -> bool {
     let Some((name, variants)) = one_argument_dropped(long, short) else { return false };
     let n = variants.len();
-    if !sides.arity_changed(name, n, n - 1) && !sides.arity_changed(name, n - 1, n) {
-        return false;
-    }
+    let changed = sides.arity_changed(name, n, n - 1) || sides.arity_changed(name, n - 1, n);
+    // A method or constructor declared outside the change (`new Factory(registry, loader)` for
+    // `new Factory(loader)`), passed one of the values the new code's new parameters bring:
+    // Add Parameter on a callee this change does not show.
+    let declared = |side: &Side| side.methods.iter().any(|m| m.name == name);
+    let outside = !declared(sides.moved_side) && !declared(sides.origin_side);
     variants.iter().any(|without| {
+        if !(changed || outside && sides.fresh.iter().any(|v| dropped(long, without) == v.as_slice())) {
+            return false;
+        }
         let mut trial = renames.clone();
         let ok = trial.aligns(without, short);
         if ok {
@@ -168,6 +184,38 @@ pub(super) fn one_argument_dropped<'t>(long: &'t [String], short: &[String]) -> 
     Some((name.as_str(), variants))
 }
 
+/// The argument `long` holds and `without` (the same tokens with one argument dropped) does not,
+/// without its separating comma.
+fn dropped<'t>(long: &'t [String], without: &[String]) -> &'t [String] {
+    let start = long.iter().zip(without).take_while(|(a, b)| a == b).count();
+    let run = &long[start..start + (long.len() - without.len())];
+    let run = run.strip_prefix(&[",".to_string()][..]).unwrap_or(run);
+    run.strip_suffix(&[",".to_string()][..]).unwrap_or(run)
+}
+
+/// What names stand for: name → tokens of its value.
+type Values = HashMap<String, Vec<String>>;
+
+/// The values names stand for in `methods` (their locals' initializers, `T v = e;`) and in their
+/// classes (final fields with an initializer): a name on one side and its value written out on
+/// the other read the same (Inline Variable, Extract Variable, a constant inlined, on top).
+fn values(methods: &[&Method], side: &Side) -> Values {
+    let mut out = HashMap::new();
+    for m in methods {
+        if let Some(class) = side.classes.get(m.class) {
+            out.extend(class.constants.iter().cloned());
+        }
+    }
+    for m in methods {
+        for s in &m.stmts {
+            if let Some((name, init)) = declared(&s.toks) {
+                out.insert(name.to_string(), init.to_vec());
+            }
+        }
+    }
+    out
+}
+
 /// `e` of `T v = e;`, `final T v = e;` or `v = e;` (the first `=` of the statement).
 fn assigned_value(t: &[String]) -> Option<&[String]> {
     let eq = t.iter().position(|x| x == "=")?;
@@ -195,11 +243,13 @@ struct Renames<'a> {
     old_locals: &'a HashSet<String>,
     forward: HashMap<String, String>,
     back: HashMap<String, String>,
+    /// What names stand for on the new side and on the old ([`values`]).
+    values: Option<(&'a Values, &'a Values)>,
 }
 
 impl<'a> Renames<'a> {
     fn new(new_locals: &'a HashSet<String>, old_locals: &'a HashSet<String>) -> Self {
-        Renames { new_locals, old_locals, forward: HashMap::new(), back: HashMap::new() }
+        Renames { new_locals, old_locals, forward: HashMap::new(), back: HashMap::new(), values: None }
     }
 
     /// Whether the new tokens `x` are the old `y` up to qualifiers and consistent renames.
@@ -226,6 +276,14 @@ impl<'a> Renames<'a> {
                 (_, Some(b)) if b == "final" => j += 1,
                 _ if cast(x, i, y.get(j)) => i += 3,
                 _ if cast(y, j, x.get(i)) => j += 3,
+                _ if let Some(n) = self.value_of(x, i, y, j, false) => {
+                    i += 1;
+                    j += n;
+                }
+                _ if let Some(n) = self.value_of(y, j, x, i, true) => {
+                    i += n;
+                    j += 1;
+                }
                 (Some(a), Some(b)) if self.rename(a, b, x, i, y, j) => {
                     i += 1;
                     j += 1;
@@ -234,6 +292,16 @@ impl<'a> Renames<'a> {
             }
         }
         true
+    }
+
+    /// The length of the value that `t[k]`, a name read as a variable, stands for on its side
+    /// (`old`: the old code's) when `u` holds that value written out from `u[l]`.
+    fn value_of(&self, t: &[String], k: usize, u: &[String], l: usize, old: bool) -> Option<usize> {
+        let (new_values, old_values) = self.values?;
+        let name = t.get(k)?;
+        let variable = !(k > 0 && t[k - 1] == ".") && t.get(k + 1).is_none_or(|n| n != "(");
+        let value = if old { old_values } else { new_values }.get(name)?;
+        (variable && value.as_slice() != [name.clone()] && u.get(l..)?.starts_with(value)).then_some(value.len())
     }
 
     /// `a` (new) for `b` (old): both locals of their sides, read as variables (not a member

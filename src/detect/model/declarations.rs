@@ -1,6 +1,6 @@
 //! Declarations: the walk over type declarations and their members (never into method bodies).
 
-use super::normalise::{erase, rm_type};
+use super::normalise::{erase, rm_type, tokens};
 use super::statements::declared;
 use super::{Class, Method, Parsed, Side};
 use crate::java::Span;
@@ -36,6 +36,8 @@ impl Declarations<'_, '_> {
                     if let Some((class, _, _)) = outer {
                         let fields = declared(self.f, child);
                         self.side.classes[class].fields.extend(fields);
+                        let constants = constants(self.f, child);
+                        self.side.classes[class].constants.extend(constants);
                     }
                 }
                 _ => {}
@@ -69,6 +71,7 @@ impl Declarations<'_, '_> {
             supers,
             methods: Vec::new(),
             fields: Vec::new(),
+            constants: Vec::new(),
         });
         let interface = matches!(node.kind(), "interface_declaration" | "annotation_type_declaration");
         if let Some(body) = node.child_by_field_name("body") {
@@ -190,4 +193,42 @@ pub(super) fn collect_type_names(f: &Parsed, node: Node<'_>, out: &mut Vec<Strin
             _ => {}
         }
     }
+}
+
+/// The final fields of a declaration that have an initializer: (name, the initializer's tokens).
+/// Interface constants are final without saying so. The parser may have skipped the initializer
+/// ([`super::skeleton`]): it is then read from the text after the declarator's name.
+fn constants(f: &Parsed, node: Node<'_>) -> Vec<(String, Vec<String>)> {
+    let final_ = node.kind() == "constant_declaration"
+        || (0..node.child_count())
+            .filter_map(|i| node.child(i))
+            .any(|c| c.kind() == "modifiers" && f.text_of(c).split_whitespace().any(|w| w == "final"));
+    if !final_ {
+        return Vec::new();
+    }
+    let mut c = node.walk();
+    let declarators: Vec<Node<'_>> = node.children_by_field_name("declarator", &mut c).collect();
+    let mut out = Vec::new();
+    for (k, d) in declarators.iter().enumerate() {
+        let Some(name) = d.child_by_field_name("name") else { continue };
+        let value = match d.child_by_field_name("value") {
+            Some(v) => tokens(f.text_of(v)),
+            None => {
+                let end = declarators.get(k + 1).map_or(node.end_byte(), |n| n.start_byte());
+                let mut t = tokens(&f.text[d.end_byte()..end]);
+                if t.first().is_none_or(|x| x != "=") {
+                    continue;
+                }
+                t.remove(0);
+                if t.last().is_some_and(|x| x == ";" || x == ",") {
+                    t.pop();
+                }
+                t
+            }
+        };
+        if !value.is_empty() {
+            out.push((f.text_of(name).to_string(), value));
+        }
+    }
+    out
 }

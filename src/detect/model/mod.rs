@@ -41,6 +41,9 @@ pub struct Class {
     pub methods: Vec<usize>,
     /// Fields: (name, erased simple type), for typing a call's receiver.
     pub fields: Vec<(String, String)>,
+    /// Final fields with an initializer: (name, the initializer's normalised tokens), for reading
+    /// a constant and its value as the same thing.
+    pub constants: Vec<(String, Vec<String>)>,
 }
 
 /// One normalised statement (a leaf, or the header of a composite).

@@ -5,6 +5,7 @@ use super::*;
 mod expressions;
 mod extract;
 mod moves;
+mod purity;
 mod renames;
 mod validate;
 

@@ -1,0 +1,55 @@
+//! Purity of an extraction when the new code names what the old code wrote out, or the reverse,
+//! and when it passes a new parameter on to a callee outside the change.
+
+use super::*;
+
+fn extraction(before: &str, after: &str) -> Vec<Refactoring> {
+    let found = detect(&snap(&[("p/Report.java", before)]), &snap(&[("p/Report.java", after)]));
+    found.into_iter().filter(|r| r.kind == RefactoringType::ExtractMethod).collect()
+}
+
+const REPORT_BEFORE: &str = "package p;\n\nclass Report {\n    private static final String HEADER = \"== report ==\";\n\n    void print(Sheet sheet, java.io.PrintStream out) {\n        out.println(HEADER);\n        out.println(sheet.title());\n        out.println(sheet.rows().size() + \" rows\");\n        out.flush();\n    }\n}\n";
+
+/// A local of the caller holding a value the old code wrote out (`int n = sheet.rows().size();`,
+/// passed as the parameter), and a constant written out as its value, are the same code.
+#[test]
+fn a_name_for_its_value_is_pure() {
+    let after = "package p;\n\nclass Report {\n    private static final String HEADER = \"== report ==\";\n\n    void print(Sheet sheet, java.io.PrintStream out) {\n        int n = sheet.rows().size();\n        header(sheet, n, out);\n    }\n\n    private void header(Sheet sheet, int n, java.io.PrintStream out) {\n        out.println(\"== report ==\");\n        out.println(sheet.title());\n        out.println(n + \" rows\");\n        out.flush();\n    }\n}\n";
+    let found = extraction(REPORT_BEFORE, after);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].pure, "{found:?}");
+    // A local holding another value is another computation.
+    let other = after.replace("int n = sheet.rows().size();", "int n = sheet.columns().size();");
+    let found = extraction(REPORT_BEFORE, &other);
+    assert!(found.iter().all(|r| !r.pure), "{found:?}");
+    // So is another literal where the constant was.
+    let other = after.replace("out.println(\"== report ==\");", "out.println(\"== summary ==\");");
+    let found = extraction(REPORT_BEFORE, &other);
+    assert!(found.iter().all(|r| !r.pure), "{found:?}");
+}
+
+/// An overload taking one more parameter, which it passes on to a constructor declared outside
+/// the change (Add Parameter there), the old method passing the default: pure. Passing anything
+/// else than the new parameter is not.
+#[test]
+fn a_new_parameter_passed_on_to_a_callee_outside_the_change_is_pure() {
+    let before = "package p;\n\nclass Factory {\n    static Loader create(ClassLoader cl, int priority) {\n        check(priority);\n        return new Loader(new Resources(cl), priority);\n    }\n\n    static void check(int p) {\n        if (p < 0) throw new IllegalArgumentException();\n    }\n}\n";
+    let after = "package p;\n\nclass Factory {\n    static Loader create(ClassLoader cl, int priority) {\n        return create(Registry.DEFAULT, cl, priority);\n    }\n\n    static Loader create(Registry registry, ClassLoader cl, int priority) {\n        check(priority);\n        return new Loader(registry, new Resources(cl), priority);\n    }\n\n    static void check(int p) {\n        if (p < 0) throw new IllegalArgumentException();\n    }\n}\n";
+    let found = extraction(before, after);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].pure, "{found:?}");
+    let other = after.replace("new Loader(registry, ", "new Loader(Registry.OTHER, ");
+    let found = extraction(before, &other);
+    assert!(found.iter().all(|r| !r.pure), "{found:?}");
+}
+
+/// Called twice, the new method is judged by the call that stands for the code it took (the
+/// second call, new code, would map onto the first's statement with another argument).
+#[test]
+fn the_call_that_maps_exactly_decides() {
+    let before = "package p;\n\nclass Settings {\n    boolean a;\n    boolean b;\n\n    void load(java.util.Properties props) {\n        a = Boolean.parseBoolean(props.getProperty(\"a\", \"false\"));\n    }\n}\n";
+    let after = "package p;\n\nclass Settings {\n    boolean a;\n    boolean b;\n\n    void load(java.util.Properties props) {\n        a = flag(props, \"a\");\n        b = flag(props, \"b\");\n    }\n\n    private boolean flag(java.util.Properties props, String key) {\n        return Boolean.parseBoolean(props.getProperty(key, \"false\"));\n    }\n}\n";
+    let found = extraction(before, after);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].pure, "{found:?}");
+}
