@@ -69,12 +69,19 @@ pub(super) fn pure_mapping(mapping: &Mapping, src: &[Norm], pool: &[&Norm], side
     let variables: HashSet<&str> =
         sides.moved.locals.iter().chain(&sides.moved.params).map(|(n, _)| n.as_str()).collect();
     let mapped: HashSet<usize> = mapping.pairs.iter().map(|p| p.0).collect();
+    let new_values = values(&[sides.moved, sides.moved_caller], sides.moved_side);
+    let old_values = values(&[sides.origin], sides.origin_side);
     let unmapped_ok = |n: &Norm| {
         match n.returned() {
             // `return d;`: the variable the code assigned, which the caller now assigns.
             Some([v]) if variables.contains(v.as_str()) => true,
-            // `return e;` for an expression the caller computed where it now calls.
-            Some(e) => sides.origin.stmts.iter().any(|s| contains(&s.toks, e)),
+            // `return e;` for an expression the caller computed where it now calls, its locals
+            // possibly written out (`X.INSTANCE.extract(…)` for `extractor.extract(…)`).
+            Some(e) => sides
+                .origin
+                .stmts
+                .iter()
+                .any(|s| contains(&s.toks, e) || contains(&written_out(&s.toks, &old_values), e)),
             // A statement the caller still makes, repeated (`T v = session.get();`).
             _ => sides.origin.stmts.iter().any(|s| s.text == n.text),
         }
@@ -82,8 +89,6 @@ pub(super) fn pure_mapping(mapping: &Mapping, src: &[Norm], pool: &[&Norm], side
     if src.iter().enumerate().any(|(i, n)| !n.trivial && !mapped.contains(&i) && !unmapped_ok(n)) {
         return false;
     }
-    let new_values = values(&[sides.moved, sides.moved_caller], sides.moved_side);
-    let old_values = values(&[sides.origin], sides.origin_side);
     let mut renames = Renames::new(&new_locals, &old_locals);
     renames.values = Some((&new_values, &old_values));
     mapping.pairs.iter().filter(|p| p.2 == Pairing::Fuzzy).all(|&(i, j, _)| {
@@ -211,6 +216,19 @@ fn values(methods: &[&Method], side: &Side) -> Values {
             if let Some((name, init)) = declared(&s.toks) {
                 out.insert(name.to_string(), init.to_vec());
             }
+        }
+    }
+    out
+}
+
+/// `toks` with each name read as a variable that has a value in `values` replaced by it.
+fn written_out(toks: &[String], values: &Values) -> Vec<String> {
+    let mut out = Vec::with_capacity(toks.len());
+    for (k, t) in toks.iter().enumerate() {
+        let variable = !(k > 0 && toks[k - 1] == ".") && toks.get(k + 1).is_none_or(|n| n != "(" && n != "=");
+        match values.get(t) {
+            Some(v) if variable => out.extend(v.iter().cloned()),
+            _ => out.push(t.clone()),
         }
     }
     out

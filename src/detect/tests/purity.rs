@@ -53,3 +53,17 @@ fn the_call_that_maps_exactly_decides() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(found[0].pure, "{found:?}");
 }
+
+/// The new method returns what the old code computed through a local it no longer needs
+/// (`return store.index().items("a");` for `Index index = store.index(); … index.items("a")`).
+#[test]
+fn a_returned_expression_with_the_old_locals_written_out_is_pure() {
+    let before = "package p;\n\nimport java.util.List;\n\nclass Counter {\n    int count(Store store) {\n        Index index = store.index();\n        System.out.println(\"loading \" + store);\n        List<Item> items = index.items(\"a\");\n        System.out.println(items);\n        return items.size();\n    }\n}\n";
+    let after = "package p;\n\nimport java.util.List;\n\nclass Counter {\n    int count(Store store) {\n        List<Item> items = items(store);\n        System.out.println(items);\n        return items.size();\n    }\n\n    private static List<Item> items(Store store) {\n        System.out.println(\"loading \" + store);\n        return store.index().items(\"a\");\n    }\n}\n";
+    let found = extraction(before, after);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].pure, "{found:?}");
+    let other = after.replace("items(\"a\");\n    }", "items(\"b\");\n    }");
+    let found = extraction(before, &other);
+    assert!(found.iter().all(|r| !r.pure), "{found:?}");
+}
