@@ -12,7 +12,8 @@
 //! compares `items` with `items`.
 //!
 //! Here: classes, signatures and fields matched, and the output. [`mapping`] compares
-//! statements; [`renames`], [`extract`] and [`moves`] each explain one family of leftovers.
+//! statements; [`renames`], [`extract`] and [`moves`] each explain one family of leftovers;
+//! [`purity`] judges the differences a mapping leaves; [`types`] reads receivers' types.
 
 use std::collections::HashMap;
 
@@ -28,6 +29,7 @@ mod mapping;
 mod moves;
 mod purity;
 mod renames;
+mod types;
 
 /// A method of one side of the change: the subject or the other method of a reported refactoring.
 #[derive(Debug, Clone, Copy)]
