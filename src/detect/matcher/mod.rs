@@ -22,7 +22,7 @@ use super::replace::{self, replaced, same_assertion};
 use super::{Location, Refactoring, RefactoringType, Subject, model};
 use crate::detect::similarity::token_similarity;
 use mapping::*;
-use purity::{Sides, arity_changed, one_argument_dropped, pure_mapping};
+use purity::{Sides, arity_changed, one_argument_dropped, pure_mapping, renamed_locals_only};
 
 mod extract;
 mod mapping;

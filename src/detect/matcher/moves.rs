@@ -12,13 +12,14 @@ impl<'s> Diff<'s> {
         let added: Vec<usize> = (0..self.a.methods.len())
             .filter(|&m| self.back[m].is_none() && !self.used_a[m] && !self.a.methods[m].ctor)
             .collect();
-        // Differently named methods are compared only when they share a solid statement.
-        let mut holders: HashMap<&str, Vec<usize>> = HashMap::new();
+        // Differently named methods are compared only when they share a solid statement, up to
+        // the names of their locals (a local renamed on the way: `mapping` become `searchMapping`).
+        let mut holders: HashMap<String, Vec<usize>> = HashMap::new();
         for &ma in &added {
             let y = &self.a.methods[ma];
             if y.solid() >= 2 {
                 for s in y.stmts.iter().filter(|s| !s.trivial) {
-                    let v = holders.entry(s.text.as_str()).or_default();
+                    let v = holders.entry(locals_blanked(y, s)).or_default();
                     if v.last() != Some(&ma) {
                         v.push(ma);
                     }
@@ -32,7 +33,7 @@ impl<'s> Diff<'s> {
             others.retain(|m| self.back[*m].is_none() && !self.used_a[*m] && !self.a.methods[*m].ctor);
             if x.solid() >= 2 {
                 for s in x.stmts.iter().filter(|s| !s.trivial) {
-                    others.extend(holders.get(s.text.as_str()).into_iter().flatten());
+                    others.extend(holders.get(&locals_blanked(x, s)).into_iter().flatten());
                 }
             }
             others.sort_unstable();
@@ -333,4 +334,13 @@ impl<'s> Diff<'s> {
             None => &[],
         }
     }
+}
+
+/// A statement's text with the names of its method's locals (not after a `.`) blanked out.
+fn locals_blanked(m: &Method, s: &Stmt) -> String {
+    let local = |k: usize| {
+        let t = &s.toks[k];
+        !(k > 0 && s.toks[k - 1] == ".") && m.locals.iter().any(|(n, _)| n == t)
+    };
+    (0..s.toks.len()).map(|k| if local(k) { "_" } else { s.toks[k].as_str() }).collect::<Vec<&str>>().join(" ")
 }

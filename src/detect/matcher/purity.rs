@@ -107,6 +107,28 @@ pub(super) fn pure_mapping(mapping: &Mapping, src: &[Norm], pool: &[&Norm], side
     })
 }
 
+/// Whether `mapping` of the old body `old_norms` (of `old`) onto the new `new_norms` (of `new`)
+/// pairs every statement, each word for word or up to locals renamed the same way throughout
+/// (Rename Variable on top of a move or rename).
+pub(super) fn renamed_locals_only(
+    mapping: &Mapping,
+    old_norms: &[Norm],
+    new_norms: &[Norm],
+    old: &Method,
+    new: &Method,
+) -> bool {
+    let names = |m: &Method| m.locals.iter().map(|(n, _)| n.clone()).collect::<HashSet<String>>();
+    let (new_locals, old_locals) = (names(new), names(old));
+    let mut renames = Renames::new(&new_locals, &old_locals);
+    old_norms.len() == new_norms.len()
+        && mapping.mapped == mapping.solid
+        && mapping.pairs.len() == old_norms.len()
+        && mapping
+            .pairs
+            .iter()
+            .all(|&(i, j, p)| p != Pairing::Fuzzy || renames.aligns(&new_norms[j].toks, &old_norms[i].toks))
+}
+
 /// Whether `long` is `short` with one more argument in one call (`f(a, b, null)` for `f(a, b)`),
 /// to a project method whose parameter list changed that way in the same change.
 fn added_argument(long: &[String], short: &[String], renames: &mut Renames<'_>, sides: &Sides<'_>) -> bool {

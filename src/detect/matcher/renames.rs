@@ -327,7 +327,9 @@ impl<'s> Diff<'s> {
         // test renamed with its body intact beats a new variant of it that changes an argument.
         let exactness = (fwd.exact + back.exact) as f64 / (sx_solid + sy_solid) as f64;
         let score = body_score + if same_sig { 0.01 } else { 0.0 } + 0.001 * exactness;
-        let pure = identical || (fwd.all_exact() && back.all_exact() && nx.len() == ny.len());
+        let pure = identical
+            || (fwd.all_exact() && back.all_exact() && nx.len() == ny.len())
+            || renamed_locals_only(&fwd, &nx, &ny, x, y);
         Some((score, pure))
     }
 

@@ -426,3 +426,19 @@ fn a_one_liner_moved_and_renamed_with_its_receiver_made_a_parameter() {
     let after = snap(&[("m/Module.java", &module_after), ("m/RunnerTest.java", &twice)]);
     assert!(detect(&before, &after).is_empty());
 }
+
+/// A method moved (and renamed) into a new nested class, its local renamed on the way: no
+/// statement is the same word for word, yet it is the same method.
+#[test]
+fn move_and_rename_with_a_local_renamed() {
+    let before = "package p;\n\nclass Setup {\n    void run() {\n        System.out.println(\"run\");\n    }\n\n    private Mapping createMapping() {\n        Mapping mapping = new Mapping();\n        mapping.def(\"english\").filter(Lower.class).filter(Stem.class);\n        mapping.entity(Blog.class).indexed();\n        return mapping;\n    }\n}\n";
+    let after = "package p;\n\nclass Setup {\n    void run() {\n        System.out.println(\"run\");\n    }\n\n    public static class Factory {\n        public Mapping create() {\n            Mapping searchMapping = new Mapping();\n            searchMapping.def(\"english\").filter(Lower.class).filter(Stem.class);\n            searchMapping.entity(Blog.class).indexed();\n            return searchMapping;\n        }\n    }\n}\n";
+    let found = detect(&snap(&[("p/Setup.java", before)]), &snap(&[("p/Setup.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Move And Rename Method\tprivate createMapping() : Mapping from class p.Setup to public create() : Mapping from class p.Setup.Factory"
+        ]
+    );
+    assert!(found[0].pure, "{found:?}");
+}

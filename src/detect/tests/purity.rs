@@ -67,3 +67,20 @@ fn a_returned_expression_with_the_old_locals_written_out_is_pure() {
     let found = extraction(before, &other);
     assert!(found.iter().all(|r| !r.pure), "{found:?}");
 }
+
+/// A method renamed or moved whose local is renamed the same way throughout stays pure; another
+/// literal in it does not.
+#[test]
+fn a_rename_with_a_local_renamed_throughout_is_pure() {
+    let before = "package p;\n\nimport java.util.List;\n\nclass Stats {\n    int report(List<Integer> xs) {\n        return total(xs) * 2;\n    }\n\n    int total(List<Integer> xs) {\n        int sum = 0;\n        for (int x : xs) {\n            sum += x;\n        }\n        System.out.println(sum);\n        return sum;\n    }\n}\n";
+    let after = "package p;\n\nimport java.util.List;\n\nclass Stats {\n    int report(List<Integer> xs) {\n        return sumOf(xs) * 2;\n    }\n\n    int sumOf(List<Integer> xs) {\n        int acc = 0;\n        for (int x : xs) {\n            acc += x;\n        }\n        System.out.println(acc);\n        return acc;\n    }\n}\n";
+    let renamed = |after: &str| {
+        let found = detect(&snap(&[("p/Stats.java", before)]), &snap(&[("p/Stats.java", after)]));
+        found.into_iter().filter(|r| r.kind == RefactoringType::RenameMethod).collect::<Vec<_>>()
+    };
+    let found = renamed(after);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].pure, "{found:?}");
+    let found = renamed(&after.replace("int acc = 0;", "int acc = 1;"));
+    assert!(found.iter().all(|r| !r.pure), "{found:?}");
+}
