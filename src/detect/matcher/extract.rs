@@ -1,70 +1,14 @@
 //! Extract and Inline Method, within a class and across classes (Extract And Move, Move And
 //! Inline). A new method is extracted when its statements map onto statements its caller lost
 //! (after the call's arguments are read into it); a removed method is inlined when its
-//! statements map onto statements its caller gained. The matching starts from the calls that
-//! appeared or disappeared, so only methods the caller really calls are compared with it.
+//! statements map onto statements its caller gained. The matching starts from the calls (and
+//! method references) that appeared or disappeared, so only methods the caller really calls are
+//! compared with it.
 
 use super::MethodRef;
 use super::*;
 
 impl<'s> Diff<'s> {
-    /// New methods of the caller's class that a method reference (`this::getBundle`) names where
-    /// a removed statement of the caller had a lambda returning the method's `return` expression
-    /// (`(bundle) -> sslBundles.getBundle(bundle.name())`), with that statement's index in `pool`.
-    pub(super) fn referenced_lambdas(&self, pair: &Pair, pool: &[&Norm]) -> Vec<(usize, usize)> {
-        let am = &self.a.methods[pair.a];
-        let own = self.a.classes[am.class].simple.as_str();
-        let mut out = Vec::new();
-        for &k in &pair.added {
-            let toks = &am.stmts[k].toks;
-            for w in 0..toks.len().saturating_sub(2) {
-                if toks[w + 1] != "::" || !(toks[w] == "this" || toks[w] == own) {
-                    continue;
-                }
-                let mut xs: Vec<usize> = Vec::new();
-                for arity in 0..=4 {
-                    for x in self.new_methods(&toks[w + 2], arity) {
-                        if !xs.contains(&x) {
-                            xs.push(x);
-                        }
-                    }
-                }
-                for x in xs {
-                    let xm = &self.a.methods[x];
-                    let Some(body) = lambda_body(xm) else { continue };
-                    if xm.class != am.class {
-                        continue;
-                    }
-                    let params: Vec<&str> = xm.params.iter().map(|(p, _)| p.as_str()).collect();
-                    let candidates: Vec<Vec<String>> = lambda_heads(&params)
-                        .into_iter()
-                        .map(|head| {
-                            let mut candidate: Vec<String> = toks[..w].to_vec();
-                            candidate.extend(head);
-                            candidate.extend(body.iter().cloned());
-                            candidate.extend(toks[w + 3..].iter().cloned());
-                            candidate
-                        })
-                        .collect();
-                    // The lambda's own parameter names are the method's now (`v -> f(v)` became
-                    // `f(T value)`): read the old statement with them.
-                    let found = (0..pool.len()).find(|&j| {
-                        lambda_params(&pool[j].toks).into_iter().filter(|names| names.len() == params.len()).any(
-                            |names| {
-                                let old = renamed(&pool[j].toks, &names, &params);
-                                candidates.iter().any(|c| near_equal(c, &old))
-                            },
-                        )
-                    });
-                    if let Some(j) = found {
-                        out.push((x, j));
-                    }
-                }
-            }
-        }
-        out
-    }
-
     pub(super) fn build_pairs(&mut self) {
         for (mb, ma) in self.fwd.iter().enumerate() {
             let Some(ma) = *ma else { continue };
@@ -372,6 +316,26 @@ impl<'s> Diff<'s> {
                     }
                 }
             }
+            // A new method named by a method reference (`cache.computeIfAbsent(node,
+            // this::findImpl)`) that holds statements the caller lost: no call passes it
+            // arguments, so its parameters are read as they are named.
+            if !across {
+                let empty = HashMap::new();
+                for x in self.referenced_methods(pair) {
+                    let xm = &self.a.methods[x];
+                    if seen.contains(&x) || self.moved_in(x) {
+                        continue;
+                    }
+                    let src = norms(xm, &empty);
+                    let mapping = map_onto(&src, &pool, &mut vec![false; pool.len()]);
+                    if Self::enough(&mapping) && mapping.exact > 0 {
+                        seen.push(x);
+                        let pure = mapping.all_exact()
+                            || pure_mapping(&mapping, &src, &pool, &self.sides(xm, am, pair.b, &empty));
+                        found.push((pi, x, None, mapping, 0, pure));
+                    }
+                }
+            }
             if !across {
                 for (x, j) in self.referenced_lambdas(pair, &pool) {
                     if !seen.contains(&x) {
@@ -424,7 +388,7 @@ impl<'s> Diff<'s> {
     }
 
     pub(super) fn inlines(&mut self, across: bool) {
-        let mut found: Vec<(usize, usize, usize, usize, Mapping, bool)> = Vec::new();
+        let mut found: Vec<(usize, usize, usize, Option<usize>, Mapping, bool)> = Vec::new();
         for (pi, pair) in self.pairs.iter().enumerate() {
             let (bm, am) = (&self.b.methods[pair.b], &self.a.methods[pair.a]);
             if pair.added.is_empty() {
@@ -541,7 +505,32 @@ impl<'s> Diff<'s> {
                                         fresh: Vec::new(),
                                     },
                                 ));
-                        found.push((pi, r, body, ci, mapping, pure));
+                        found.push((pi, r, body, Some(ci), mapping, pure));
+                    }
+                }
+            }
+            // A removed method the caller named by a method reference (`retry(this::tryOnce)`),
+            // whose statements the caller now makes itself.
+            if !across {
+                for r in self.referenced_removed(pair) {
+                    let rm = &self.b.methods[r];
+                    if seen.contains(&r) {
+                        continue;
+                    }
+                    let src = self.before_norms(rm, &empty);
+                    let mapping = map_onto(&src, &pool, &mut vec![false; pool.len()]);
+                    if Self::enough(&mapping) && mapping.exact > 0 {
+                        seen.push(r);
+                        let sides = Sides {
+                            moved: rm,
+                            moved_caller: bm,
+                            origin: am,
+                            moved_side: self.b,
+                            origin_side: self.a,
+                            fresh: Vec::new(),
+                        };
+                        let pure = mapping.all_exact() || pure_mapping(&mapping, &src, &pool, &sides);
+                        found.push((pi, r, r, None, mapping, pure));
                     }
                 }
             }
@@ -565,8 +554,10 @@ impl<'s> Diff<'s> {
             let mut left = vec![
                 self.decl(true, r, "inlined method declaration"),
                 self.decl(true, mb, "target method declaration before inline"),
-                self.call_loc(true, mb, ci, "inlined method invocation"),
             ];
+            if let Some(ci) = ci {
+                left.push(self.call_loc(true, mb, ci, "inlined method invocation"));
+            }
             for &(i, _, _) in &mapping.pairs {
                 left.push(self.stmt(true, body, i, "inlined code from inlined method declaration"));
             }
@@ -662,76 +653,4 @@ fn conditional_mapping(src: &[Norm], pool: &[&Norm]) -> Option<Mapping> {
     let mut m = map_onto(&variant, pool, &mut used);
     pair_branch_values(&variant, &origin, pool, &mut used, &mut m);
     (Diff::enough(&m) && m.exact > 0 && m.mapped == m.solid).then(|| m.renumbered(&origin))
-}
-
-/// The lambda a method stands for when referenced (`this::m`): its expression (a method of one
-/// `return e;`) or its block (`{ … }`, statements without blocks of their own).
-fn lambda_body(m: &Method) -> Option<Vec<String>> {
-    if let [s] = m.stmts.as_slice()
-        && let Some(e) = returned_expr(&s.toks)
-    {
-        return Some(e.to_vec());
-    }
-    let blocks = m.stmts.iter().any(|s| s.toks.last().is_none_or(|t| t != ";"));
-    (!m.stmts.is_empty() && !blocks).then(|| {
-        let mut body = vec!["{".to_string()];
-        body.extend(m.stmts.iter().flat_map(|s| s.toks.iter().cloned()));
-        body.push("}".into());
-        body
-    })
-}
-
-/// The ways a lambda of these parameters is written: `p ->` and `( p ) ->`, `( p , q ) ->`.
-fn lambda_heads(params: &[&str]) -> Vec<Vec<String>> {
-    let arrow = "->".to_string();
-    let mut parenthesised = vec!["(".to_string()];
-    for (i, p) in params.iter().enumerate() {
-        if i > 0 {
-            parenthesised.push(",".into());
-        }
-        parenthesised.push(p.to_string());
-    }
-    parenthesised.push(")".into());
-    parenthesised.push(arrow.clone());
-    match params {
-        [p] => vec![vec![p.to_string(), arrow], parenthesised],
-        _ => vec![parenthesised],
-    }
-}
-
-/// The parameter names of every lambda in `toks` (`x ->`, `( x )  ->`, `( a , b ) ->`, `( ) ->`),
-/// untyped ones only.
-fn lambda_params(toks: &[String]) -> Vec<Vec<String>> {
-    let ident = |t: &str| t.starts_with(|c: char| c.is_alphabetic() || c == '_') && !replace::is_keyword(t);
-    let mut out = Vec::new();
-    for (k, t) in toks.iter().enumerate() {
-        if t != "->" || k == 0 {
-            continue;
-        }
-        if toks[k - 1] != ")" {
-            if ident(&toks[k - 1]) {
-                out.push(vec![toks[k - 1].clone()]);
-            }
-            continue;
-        }
-        let Some(open) = (0..k - 1).rev().find(|&i| toks[i] == "(") else { continue };
-        let inner = &toks[open + 1..k - 1];
-        let names: Vec<String> = inner.iter().filter(|t| *t != ",").cloned().collect();
-        let untyped = inner.iter().enumerate().all(|(i, t)| if i % 2 == 0 { ident(t) } else { t == "," });
-        if untyped {
-            out.push(names);
-        }
-    }
-    out
-}
-
-/// `toks` with each of `from` (not after a dot) written as the matching name of `to`.
-fn renamed(toks: &[String], from: &[String], to: &[&str]) -> Vec<String> {
-    toks.iter()
-        .enumerate()
-        .map(|(k, t)| match from.iter().position(|f| f == t) {
-            Some(i) if !(k > 0 && toks[k - 1] == ".") => to[i].to_string(),
-            _ => t.clone(),
-        })
-        .collect()
 }

@@ -13,7 +13,8 @@
 //!
 //! Here: classes, signatures and fields matched, and the output. [`mapping`] compares
 //! statements; [`renames`], [`extract`] and [`moves`] each explain one family of leftovers;
-//! [`purity`] judges the differences a mapping leaves; [`types`] reads receivers' types.
+//! [`purity`] judges the differences a mapping leaves; [`types`] reads receivers' types;
+//! [`references`] finds the methods named by method references.
 
 use std::collections::HashMap;
 
@@ -28,6 +29,7 @@ mod extract;
 mod mapping;
 mod moves;
 mod purity;
+mod references;
 mod renames;
 mod types;
 

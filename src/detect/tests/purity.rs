@@ -1,5 +1,6 @@
 //! Purity of an extraction when the new code names what the old code wrote out, or the reverse,
-//! and when it passes a new parameter on to a callee outside the change.
+//! and when it passes a new parameter on to a callee outside the change; purity of a rename with
+//! its locals renamed; extractions and inlinings found through method references.
 
 use super::*;
 
@@ -83,4 +84,31 @@ fn a_rename_with_a_local_renamed_throughout_is_pure() {
     assert!(found[0].pure, "{found:?}");
     let found = renamed(&after.replace("int acc = 0;", "int acc = 1;"));
     assert!(found.iter().all(|r| !r.pure), "{found:?}");
+}
+
+/// A method extracted and named by a method reference (`cache.computeIfAbsent(key, this::load)`)
+/// and the reverse, a method passed by reference inlined: no call passes arguments, yet the code
+/// moved. A referenced new method holding other code is no pure extraction.
+#[test]
+fn extract_and_inline_through_a_method_reference() {
+    let before = "package p;\n\nimport java.util.Map;\n\nclass Cache {\n    private Map<String, Item> cache;\n    private Store store;\n\n    Item find(String key) {\n        Item item = store.read(key);\n        if (item == null) {\n            item = Item.missing(key);\n        }\n        return item;\n    }\n}\n";
+    let after = "package p;\n\nimport java.util.Map;\n\nclass Cache {\n    private Map<String, Item> cache;\n    private Store store;\n\n    Item find(String key) {\n        return cache.computeIfAbsent(key, this::load);\n    }\n\n    private Item load(String key) {\n        Item item = store.read(key);\n        if (item == null) {\n            item = Item.missing(key);\n        }\n        return item;\n    }\n}\n";
+    let found = detect(&snap(&[("p/Cache.java", before)]), &snap(&[("p/Cache.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract Method\tprivate load(key String) : Item extracted from package find(key String) : Item in class p.Cache"
+        ]
+    );
+    assert!(found[0].pure, "{found:?}");
+    let found = detect(&snap(&[("p/Cache.java", after)]), &snap(&[("p/Cache.java", before)]));
+    assert_eq!(
+        descriptions(&found),
+        ["Inline Method\tprivate load(key String) : Item inlined to package find(key String) : Item in class p.Cache"]
+    );
+    let unrelated = after
+        .replace("Item item = store.read(key);", "Item item = store.fetch(key, 3);")
+        .replace("item = Item.missing(key);", "item = Item.create(key, store);");
+    let found = detect(&snap(&[("p/Cache.java", before)]), &snap(&[("p/Cache.java", &unrelated)]));
+    assert!(found.iter().all(|r| r.kind != RefactoringType::ExtractMethod || !r.pure), "{found:?}");
 }

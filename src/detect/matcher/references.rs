@@ -1,0 +1,193 @@
+//! Methods named by method references (`this::load`, `Owner::load`) rather than called: a new
+//! method referenced where the caller lost its statements was extracted, a removed one
+//! referenced where the caller gained them was inlined, and a lambda turned into a reference to a
+//! new method was extracted into it.
+
+use super::*;
+
+impl Diff<'_> {
+    /// New methods of the caller's class that a method reference (`this::getBundle`) names where
+    /// a removed statement of the caller had a lambda returning the method's `return` expression
+    /// (`(bundle) -> sslBundles.getBundle(bundle.name())`), with that statement's index in `pool`.
+    pub(super) fn referenced_lambdas(&self, pair: &Pair, pool: &[&Norm]) -> Vec<(usize, usize)> {
+        let am = &self.a.methods[pair.a];
+        let own = self.a.classes[am.class].simple.as_str();
+        let mut out = Vec::new();
+        for &k in &pair.added {
+            let toks = &am.stmts[k].toks;
+            for w in 0..toks.len().saturating_sub(2) {
+                if toks[w + 1] != "::" || !(toks[w] == "this" || toks[w] == own) {
+                    continue;
+                }
+                let mut xs: Vec<usize> = Vec::new();
+                for arity in 0..=4 {
+                    for x in self.new_methods(&toks[w + 2], arity) {
+                        if !xs.contains(&x) {
+                            xs.push(x);
+                        }
+                    }
+                }
+                for x in xs {
+                    let xm = &self.a.methods[x];
+                    let Some(body) = lambda_body(xm) else { continue };
+                    if xm.class != am.class {
+                        continue;
+                    }
+                    let params: Vec<&str> = xm.params.iter().map(|(p, _)| p.as_str()).collect();
+                    let candidates: Vec<Vec<String>> = lambda_heads(&params)
+                        .into_iter()
+                        .map(|head| {
+                            let mut candidate: Vec<String> = toks[..w].to_vec();
+                            candidate.extend(head);
+                            candidate.extend(body.iter().cloned());
+                            candidate.extend(toks[w + 3..].iter().cloned());
+                            candidate
+                        })
+                        .collect();
+                    // The lambda's own parameter names are the method's now (`v -> f(v)` became
+                    // `f(T value)`): read the old statement with them.
+                    let found = (0..pool.len()).find(|&j| {
+                        lambda_params(&pool[j].toks).into_iter().filter(|names| names.len() == params.len()).any(
+                            |names| {
+                                let old = renamed(&pool[j].toks, &names, &params);
+                                candidates.iter().any(|c| near_equal(c, &old))
+                            },
+                        )
+                    });
+                    if let Some(j) = found {
+                        out.push((x, j));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// New methods of the caller's class (with a body, not explained yet) that the code the
+    /// caller gained names by a method reference (`this::m`, `Own::m`).
+    pub(super) fn referenced_methods(&self, pair: &Pair) -> Vec<usize> {
+        let am = &self.a.methods[pair.a];
+        let own = self.a.classes[am.class].simple.as_str();
+        let mut out = Vec::new();
+        for &k in &pair.added {
+            for w in am.stmts[k].toks.windows(3) {
+                if w[1] != "::" || !(w[0] == "this" || w[0] == own) {
+                    continue;
+                }
+                let all = self.by_name_a.get(w[2].as_str()).map(Vec::as_slice).unwrap_or_default();
+                for &x in all {
+                    let xm = &self.a.methods[x];
+                    if xm.class == am.class
+                        && xm.has_body
+                        && self.back[x].is_none()
+                        && !self.used_a[x]
+                        && !out.contains(&x)
+                    {
+                        out.push(x);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Removed methods of the caller's class (not explained yet) that the code the caller lost
+    /// named by a method reference (`this::m`, `Own::m`).
+    pub(super) fn referenced_removed(&self, pair: &Pair) -> Vec<usize> {
+        let bm = &self.b.methods[pair.b];
+        let own = self.b.classes[bm.class].simple.as_str();
+        let mut out = Vec::new();
+        for &k in &pair.removed {
+            for w in bm.stmts[k].toks.windows(3) {
+                if w[1] != "::" || !(w[0] == "this" || w[0] == own) {
+                    continue;
+                }
+                let all = self.by_name_b.get(w[2].as_str()).map(Vec::as_slice).unwrap_or_default();
+                for &r in all {
+                    let rm = &self.b.methods[r];
+                    if rm.class == bm.class
+                        && rm.has_body
+                        && self.fwd[r].is_none()
+                        && !self.used_b[r]
+                        && !out.contains(&r)
+                    {
+                        out.push(r);
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The lambda a method stands for when referenced (`this::m`): its expression (a method of one
+/// `return e;`) or its block (`{ … }`, statements without blocks of their own).
+fn lambda_body(m: &Method) -> Option<Vec<String>> {
+    if let [s] = m.stmts.as_slice()
+        && let Some(e) = returned_expr(&s.toks)
+    {
+        return Some(e.to_vec());
+    }
+    let blocks = m.stmts.iter().any(|s| s.toks.last().is_none_or(|t| t != ";"));
+    (!m.stmts.is_empty() && !blocks).then(|| {
+        let mut body = vec!["{".to_string()];
+        body.extend(m.stmts.iter().flat_map(|s| s.toks.iter().cloned()));
+        body.push("}".into());
+        body
+    })
+}
+
+/// The ways a lambda of these parameters is written: `p ->` and `( p ) ->`, `( p , q ) ->`.
+fn lambda_heads(params: &[&str]) -> Vec<Vec<String>> {
+    let arrow = "->".to_string();
+    let mut parenthesised = vec!["(".to_string()];
+    for (i, p) in params.iter().enumerate() {
+        if i > 0 {
+            parenthesised.push(",".into());
+        }
+        parenthesised.push(p.to_string());
+    }
+    parenthesised.push(")".into());
+    parenthesised.push(arrow.clone());
+    match params {
+        [p] => vec![vec![p.to_string(), arrow], parenthesised],
+        _ => vec![parenthesised],
+    }
+}
+
+/// The parameter names of every lambda in `toks` (`x ->`, `( x )  ->`, `( a , b ) ->`, `( ) ->`),
+/// untyped ones only.
+fn lambda_params(toks: &[String]) -> Vec<Vec<String>> {
+    let ident = |t: &str| t.starts_with(|c: char| c.is_alphabetic() || c == '_') && !replace::is_keyword(t);
+    let mut out = Vec::new();
+    for (k, t) in toks.iter().enumerate() {
+        if t != "->" || k == 0 {
+            continue;
+        }
+        if toks[k - 1] != ")" {
+            if ident(&toks[k - 1]) {
+                out.push(vec![toks[k - 1].clone()]);
+            }
+            continue;
+        }
+        let Some(open) = (0..k - 1).rev().find(|&i| toks[i] == "(") else { continue };
+        let inner = &toks[open + 1..k - 1];
+        let names: Vec<String> = inner.iter().filter(|t| *t != ",").cloned().collect();
+        let untyped = inner.iter().enumerate().all(|(i, t)| if i % 2 == 0 { ident(t) } else { t == "," });
+        if untyped {
+            out.push(names);
+        }
+    }
+    out
+}
+
+/// `toks` with each of `from` (not after a dot) written as the matching name of `to`.
+fn renamed(toks: &[String], from: &[String], to: &[&str]) -> Vec<String> {
+    toks.iter()
+        .enumerate()
+        .map(|(k, t)| match from.iter().position(|f| f == t) {
+            Some(i) if !(k > 0 && toks[k - 1] == ".") => to[i].to_string(),
+            _ => t.clone(),
+        })
+        .collect()
+}
