@@ -62,6 +62,11 @@ impl<'s> Diff<'s> {
         Sides { moved: xm, moved_caller: am, origin, moved_side: self.a, origin_side: self.b, fresh }
     }
 
+    /// The code on each side of removed method `rm` inlined into `bm` (before) become `am`.
+    fn inlined_sides<'x>(&'x self, rm: &'x Method, bm: &'x Method, am: &'x Method) -> Sides<'x> {
+        Sides { moved: rm, moved_caller: bm, origin: am, moved_side: self.b, origin_side: self.a, fresh: Vec::new() }
+    }
+
     pub(super) fn extracts(&mut self, across: bool) {
         let mut found: Vec<(usize, usize, Option<usize>, Mapping, usize, bool)> = Vec::new();
         for (pi, pair) in self.pairs.iter().enumerate() {
@@ -321,7 +326,7 @@ impl<'s> Diff<'s> {
             // arguments, so its parameters are read as they are named.
             if !across {
                 let empty = HashMap::new();
-                for x in self.referenced_methods(pair) {
+                for x in self.referenced(pair, false) {
                     let xm = &self.a.methods[x];
                     if seen.contains(&x) || self.moved_in(x) {
                         continue;
@@ -496,14 +501,7 @@ impl<'s> Diff<'s> {
                                     &mapping,
                                     &mapped_src.unwrap_or_else(|| self.before_norms(rm, &subst)),
                                     &pool,
-                                    &Sides {
-                                        moved: rm,
-                                        moved_caller: bm,
-                                        origin: am,
-                                        moved_side: self.b,
-                                        origin_side: self.a,
-                                        fresh: Vec::new(),
-                                    },
+                                    &self.inlined_sides(rm, bm, am),
                                 ));
                         found.push((pi, r, body, Some(ci), mapping, pure));
                     }
@@ -512,7 +510,7 @@ impl<'s> Diff<'s> {
             // A removed method the caller named by a method reference (`retry(this::tryOnce)`),
             // whose statements the caller now makes itself.
             if !across {
-                for r in self.referenced_removed(pair) {
+                for r in self.referenced(pair, true) {
                     let rm = &self.b.methods[r];
                     if seen.contains(&r) {
                         continue;
@@ -521,15 +519,8 @@ impl<'s> Diff<'s> {
                     let mapping = map_onto(&src, &pool, &mut vec![false; pool.len()]);
                     if Self::enough(&mapping) && mapping.exact > 0 {
                         seen.push(r);
-                        let sides = Sides {
-                            moved: rm,
-                            moved_caller: bm,
-                            origin: am,
-                            moved_side: self.b,
-                            origin_side: self.a,
-                            fresh: Vec::new(),
-                        };
-                        let pure = mapping.all_exact() || pure_mapping(&mapping, &src, &pool, &sides);
+                        let pure =
+                            mapping.all_exact() || pure_mapping(&mapping, &src, &pool, &self.inlined_sides(rm, bm, am));
                         found.push((pi, r, r, None, mapping, pure));
                     }
                 }

@@ -63,55 +63,28 @@ impl Diff<'_> {
         out
     }
 
-    /// New methods of the caller's class (with a body, not explained yet) that the code the
-    /// caller gained names by a method reference (`this::m`, `Own::m`).
-    pub(super) fn referenced_methods(&self, pair: &Pair) -> Vec<usize> {
-        let am = &self.a.methods[pair.a];
-        let own = self.a.classes[am.class].simple.as_str();
+    /// Methods of the caller's class, with a body and not explained yet, that the code the caller
+    /// gained names by a method reference (`this::m`, `Own::m`): new methods; with `before`, the
+    /// code it lost and removed methods.
+    pub(super) fn referenced(&self, pair: &Pair, before: bool) -> Vec<usize> {
+        let side = self.side(before);
+        let (caller, stmts) = if before { (pair.b, &pair.removed) } else { (pair.a, &pair.added) };
+        let caller = &side.methods[caller];
+        let own = side.classes[caller.class].simple.as_str();
+        let by_name = if before { &self.by_name_b } else { &self.by_name_a };
+        let open = |m: usize| {
+            if before { self.fwd[m].is_none() && !self.used_b[m] } else { self.back[m].is_none() && !self.used_a[m] }
+        };
         let mut out = Vec::new();
-        for &k in &pair.added {
-            for w in am.stmts[k].toks.windows(3) {
+        for &k in stmts {
+            for w in caller.stmts[k].toks.windows(3) {
                 if w[1] != "::" || !(w[0] == "this" || w[0] == own) {
                     continue;
                 }
-                let all = self.by_name_a.get(w[2].as_str()).map(Vec::as_slice).unwrap_or_default();
-                for &x in all {
-                    let xm = &self.a.methods[x];
-                    if xm.class == am.class
-                        && xm.has_body
-                        && self.back[x].is_none()
-                        && !self.used_a[x]
-                        && !out.contains(&x)
-                    {
-                        out.push(x);
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    /// Removed methods of the caller's class (not explained yet) that the code the caller lost
-    /// named by a method reference (`this::m`, `Own::m`).
-    pub(super) fn referenced_removed(&self, pair: &Pair) -> Vec<usize> {
-        let bm = &self.b.methods[pair.b];
-        let own = self.b.classes[bm.class].simple.as_str();
-        let mut out = Vec::new();
-        for &k in &pair.removed {
-            for w in bm.stmts[k].toks.windows(3) {
-                if w[1] != "::" || !(w[0] == "this" || w[0] == own) {
-                    continue;
-                }
-                let all = self.by_name_b.get(w[2].as_str()).map(Vec::as_slice).unwrap_or_default();
-                for &r in all {
-                    let rm = &self.b.methods[r];
-                    if rm.class == bm.class
-                        && rm.has_body
-                        && self.fwd[r].is_none()
-                        && !self.used_b[r]
-                        && !out.contains(&r)
-                    {
-                        out.push(r);
+                for &m in by_name.get(w[2].as_str()).map(Vec::as_slice).unwrap_or_default() {
+                    let method = &side.methods[m];
+                    if method.class == caller.class && method.has_body && open(m) && !out.contains(&m) {
+                        out.push(m);
                     }
                 }
             }
