@@ -49,9 +49,20 @@ impl<'s> Diff<'s> {
                 || (m.exact == 1 && m.unmapped() <= 10 + m.exact && (m.solid <= 2 * m.mapped + 1 || m.strong == 1)))
     }
 
-    /// The code on each side of extracted method `xm` called from `am` (after) with `subst`,
-    /// taken from before-method `origin`, for judging purity.
-    fn sides<'x>(&'x self, xm: &'x Method, am: &'x Method, origin: usize, subst: &Subst) -> Sides<'x> {
+    /// Whether extracted method `xm`, called from `am` (after) with `subst` and mapped onto
+    /// `pool` (statements before-method `origin` lost), is pure ([`super::purity`]).
+    fn extraction_pure(
+        &self,
+        mapping: &Mapping,
+        pool: &[&Norm],
+        xm: &Method,
+        am: &Method,
+        origin: usize,
+        subst: &Subst,
+    ) -> bool {
+        if mapping.all_exact() {
+            return true;
+        }
         let origin = &self.b.methods[origin];
         let fresh = xm
             .params
@@ -59,7 +70,8 @@ impl<'s> Diff<'s> {
             .filter(|(p, _)| !origin.params.iter().any(|(o, _)| o == p))
             .map(|(p, _)| subst.get(p.as_str()).cloned().unwrap_or_else(|| vec![p.clone()]))
             .collect();
-        Sides { moved: xm, moved_caller: am, origin, moved_side: self.a, origin_side: self.b, fresh }
+        let sides = Sides { moved: xm, moved_caller: am, origin, moved_side: self.a, origin_side: self.b, fresh };
+        pure_mapping(mapping, &norms(xm, subst), pool, &sides)
     }
 
     /// The code on each side of removed method `rm` inlined into `bm` (before) become `am`.
@@ -88,7 +100,7 @@ impl<'s> Diff<'s> {
             let plain_pool: Vec<&Norm> = if plain.is_empty() { pool.clone() } else { plain.iter().collect() };
             let (count_b, count_a) = (call_counts(bm), call_counts(am));
             let inits = removed_initializers(bm, &pair.removed);
-            let gained = added_locals(am, &pair.added);
+            let gained = added_locals(am, pair.added.iter().copied());
             let mut seen = Vec::new();
             // (call in the caller or in an extracted method, the substitution in force there)
             let mut queue: Vec<(&Call, Subst, usize)> = am.calls.iter().map(|c| (c, HashMap::new(), 0)).collect();
@@ -125,11 +137,13 @@ impl<'s> Diff<'s> {
                     // Called more than once, the method was extracted from the code the call that
                     // maps best stands for: another call's arguments are tried when the first
                     // found (the last call) left differences.
-                    let again = depth == 0
-                        && seen.contains(&x)
-                        && found.iter().any(|f| f.0 == pi && f.1 == x && f.4 == 0 && !f.3.all_exact());
+                    let prior = if depth == 0 && seen.contains(&x) {
+                        found.iter().position(|f| f.0 == pi && f.1 == x && f.4 == 0 && !f.3.all_exact())
+                    } else {
+                        None
+                    };
                     if same_class == across
-                        || (seen.contains(&x) && !again)
+                        || (seen.contains(&x) && prior.is_none())
                         || (across && !call.qualified && !self.reachable(false, x, am.class))
                         || (!across && self.moved_in(x))
                     {
@@ -288,18 +302,11 @@ impl<'s> Diff<'s> {
                             queue.push((c, subst.clone(), depth + 1));
                         }
                     }
-                    if again {
-                        if let Some(k) = found.iter().position(|f| f.0 == pi && f.1 == x)
-                            && Self::enough(&mapping)
+                    if let Some(k) = prior {
+                        if Self::enough(&mapping)
                             && (mapping.exact, mapping.mapped) > (found[k].3.exact, found[k].3.mapped)
                         {
-                            let pure = mapping.all_exact()
-                                || pure_mapping(
-                                    &mapping,
-                                    &norms(xm, &subst),
-                                    &pool,
-                                    &self.sides(xm, am, pair.b, &subst),
-                                );
+                            let pure = self.extraction_pure(&mapping, &pool, xm, am, pair.b, &subst);
                             found[k] = (pi, x, call_index(am, call), mapping, depth, pure);
                         }
                         continue;
@@ -315,8 +322,7 @@ impl<'s> Diff<'s> {
                         // removed from the caller, up to justified replacements
                         // ([`super::purity`]); what else the caller's edit changed is not part of
                         // this refactoring.
-                        let pure = mapping.all_exact()
-                            || pure_mapping(&mapping, &norms(xm, &subst), &pool, &self.sides(xm, am, pair.b, &subst));
+                        let pure = self.extraction_pure(&mapping, &pool, xm, am, pair.b, &subst);
                         found.push((pi, x, call_index(am, call), mapping, depth, pure));
                     }
                 }
@@ -331,12 +337,10 @@ impl<'s> Diff<'s> {
                     if seen.contains(&x) || self.moved_in(x) {
                         continue;
                     }
-                    let src = norms(xm, &empty);
-                    let mapping = map_onto(&src, &pool, &mut vec![false; pool.len()]);
+                    let mapping = map_onto(&norms(xm, &empty), &pool, &mut vec![false; pool.len()]);
                     if Self::enough(&mapping) && mapping.exact > 0 {
                         seen.push(x);
-                        let pure = mapping.all_exact()
-                            || pure_mapping(&mapping, &src, &pool, &self.sides(xm, am, pair.b, &empty));
+                        let pure = self.extraction_pure(&mapping, &pool, xm, am, pair.b, &empty);
                         found.push((pi, x, None, mapping, 0, pure));
                     }
                 }
@@ -404,7 +408,7 @@ impl<'s> Diff<'s> {
             let pool: Vec<&Norm> = after.iter().collect();
             let (count_b, count_a) = (call_counts(bm), call_counts(am));
             let inits = removed_initializers(am, &pair.added);
-            let lost = added_locals(bm, &pair.removed);
+            let lost = added_locals(bm, pair.removed.iter().copied());
             let mut seen = Vec::new();
             for (ci, call) in bm.calls.iter().enumerate() {
                 let (before_calls, after_calls) = (times(&count_b, call), times(&count_a, call));

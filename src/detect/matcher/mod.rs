@@ -554,10 +554,11 @@ fn own_locals<'m>(m: &'m Method, other: &Method) -> HashMap<&'m str, Vec<String>
     out
 }
 
-/// The local declarations `T v = init;` a method gained, as `v` → init tokens.
-fn added_locals(m: &Method, added: &[usize]) -> HashMap<String, Vec<String>> {
+/// The local declarations `T v = init;` among statements `added` of a method (those it gained,
+/// or all of them), as `v` → init tokens.
+fn added_locals(m: &Method, added: impl IntoIterator<Item = usize>) -> HashMap<String, Vec<String>> {
     let mut out = HashMap::new();
-    for &i in added {
+    for i in added {
         let st = &m.stmts[i];
         if st.kind != "VARIABLE_DECLARATION_STATEMENT" {
             continue;

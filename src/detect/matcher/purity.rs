@@ -24,7 +24,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::declared;
+use super::added_locals;
 use super::mapping::{Mapping, Norm, Pairing, returned_expr};
 use crate::detect::model::{Method, Side};
 
@@ -138,8 +138,8 @@ fn added_argument(long: &[String], short: &[String], renames: &mut Renames<'_>, 
     // A method or constructor declared outside the change (`new Factory(registry, loader)` for
     // `new Factory(loader)`), passed one of the values the new code's new parameters bring:
     // Add Parameter on a callee this change does not show.
-    let declared = |side: &Side| side.methods.iter().any(|m| m.name == name);
-    let outside = !declared(sides.moved_side) && !declared(sides.origin_side);
+    let declares = |side: &Side| side.methods.iter().any(|m| m.name == name);
+    let outside = !declares(sides.moved_side) && !declares(sides.origin_side);
     variants.iter().any(|without| {
         if !(changed || outside && sides.fresh.iter().any(|v| dropped(long, without) == v.as_slice())) {
             return false;
@@ -234,22 +234,24 @@ fn values(methods: &[&Method], side: &Side) -> Values {
         }
     }
     for m in methods {
-        for s in &m.stmts {
-            if let Some((name, init)) = declared(&s.toks) {
-                out.insert(name.to_string(), init.to_vec());
-            }
-        }
+        out.extend(added_locals(m, 0..m.stmts.len()));
     }
     out
+}
+
+/// Whether `t[k]` is read as a variable: not a member after a `.`, not a call.
+fn read_as_variable(t: &[String], k: usize) -> bool {
+    !(k > 0 && t[k - 1] == ".") && t.get(k + 1).is_none_or(|n| n != "(")
 }
 
 /// `toks` with each name read as a variable that has a value in `values` replaced by it.
 fn written_out(toks: &[String], values: &Values) -> Vec<String> {
     let mut out = Vec::with_capacity(toks.len());
     for (k, t) in toks.iter().enumerate() {
-        let variable = !(k > 0 && toks[k - 1] == ".") && toks.get(k + 1).is_none_or(|n| n != "(" && n != "=");
         match values.get(t) {
-            Some(v) if variable => out.extend(v.iter().cloned()),
+            Some(v) if read_as_variable(toks, k) && toks.get(k + 1).is_none_or(|n| n != "=") => {
+                out.extend(v.iter().cloned())
+            }
             _ => out.push(t.clone()),
         }
     }
@@ -339,16 +341,19 @@ impl<'a> Renames<'a> {
     fn value_of(&self, t: &[String], k: usize, u: &[String], l: usize, old: bool) -> Option<usize> {
         let (new_values, old_values) = self.values?;
         let name = t.get(k)?;
-        let variable = !(k > 0 && t[k - 1] == ".") && t.get(k + 1).is_none_or(|n| n != "(");
         let value = if old { old_values } else { new_values }.get(name)?;
-        (variable && value.as_slice() != [name.clone()] && u.get(l..)?.starts_with(value)).then_some(value.len())
+        (read_as_variable(t, k) && value.as_slice() != [name.clone()] && u.get(l..)?.starts_with(value))
+            .then_some(value.len())
     }
 
     /// `a` (new) for `b` (old): both locals of their sides, read as variables (not a member
     /// after a dot, not a call), and the same pairing as every earlier one.
     fn rename(&mut self, a: &str, b: &str, x: &[String], i: usize, y: &[String], j: usize) -> bool {
-        let variable = |t: &[String], k: usize| !(k > 0 && t[k - 1] == ".") && t.get(k + 1).is_none_or(|n| n != "(");
-        if !(self.new_locals.contains(a) && self.old_locals.contains(b) && variable(x, i) && variable(y, j)) {
+        if !(self.new_locals.contains(a)
+            && self.old_locals.contains(b)
+            && read_as_variable(x, i)
+            && read_as_variable(y, j))
+        {
             return false;
         }
         let fwd = self.forward.entry(a.to_string()).or_insert_with(|| b.to_string()).clone();
