@@ -25,6 +25,11 @@ fn main() {
             for (p, a, b, bindable) in &case.truths {
                 println!("{} | {p} -> {a} | bound {b:?} | bindable {bindable}", case.label);
             }
+            if std::env::var_os("MANTRA_WIRE_SHOW_CANDIDATES").is_some() {
+                for c in &case.considered {
+                    println!("    {c}");
+                }
+            }
         }
     }
     println!("{name}: {}; {:.1}s", c.line(), start.elapsed().as_secs_f64());

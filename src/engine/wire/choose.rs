@@ -691,21 +691,25 @@ pub fn similarity(name: &str, other: &str) -> f64 {
     let mut by_words = (common as f64 + 0.8 * prefixed as f64) / a.len().max(b.len()) as f64;
     // The last word of a Java name is its head noun: `templateOrder` and `templateString` share a
     // modifier but name different things, `fencingPath` and `fencingNodePath` the same thing.
-    if (a.len() > 1 || b.len() > 1) && a.last().map(|w| singular(w)) != b.last().map(|w| singular(w)) {
+    let other_head = (a.len() > 1 || b.len() > 1) && a.last().map(|w| singular(w)) != b.last().map(|w| singular(w));
+    if other_head {
         by_words *= 0.5;
     }
     let distance = crate::text::edit_distance(&ja, &jb);
     let longest = ja.chars().count().max(jb.chars().count());
-    // Edit distance says little about short words (`next`, `text`) or words that start apart.
+    // Edit distance says little about short words (`next`, `text`) or words that start apart,
+    // and one letter that makes another head noun (`w3cDoc`, `w3cDom`) makes another name.
     let by_edit = if longest >= 6 && ja.chars().next() == jb.chars().next() {
-        (1.0 - distance as f64 / longest as f64 - 0.3).max(0.0) / 0.7
+        let e = (1.0 - distance as f64 / longest as f64 - 0.3).max(0.0) / 0.7;
+        if other_head { e * 0.5 } else { e }
     } else {
         0.0
     };
     let initials = |ws: &[String]| ws.iter().filter_map(|w| w.chars().next()).collect::<String>();
-    let abbreviation = if (ja.len() <= 3 && (ja == initials(&b) || (ja.len() == 1 && jb.starts_with(&ja))))
-        || (jb.len() <= 3 && (jb == initials(&a) || (jb.len() == 1 && ja.starts_with(&jb))))
-    {
+    // One letter (`i` for `index`) says less than the initials of several words (`sb`).
+    let abbreviation = if (ja.len() == 1 && jb.starts_with(&ja)) || (jb.len() == 1 && ja.starts_with(&jb)) {
+        0.3
+    } else if (ja.len() <= 3 && ja == initials(&b)) || (jb.len() <= 3 && jb == initials(&a)) {
         0.5
     } else {
         0.0

@@ -131,6 +131,11 @@ fn similarity_reads_words_abbreviations_and_edits() {
     assert!(similarity("lineItems", "items") >= 0.5);
     assert!(similarity("selected", "getSelected") == 1.0);
     assert_eq!(similarity("count", "label"), 0.0);
+    // One letter that makes another head noun is another name, however close the spelling.
+    assert!(similarity("w3cDoc", "w3cDom") < 0.5, "{}", similarity("w3cDoc", "w3cDom"));
+    assert!(similarity("userName", "userNames") > 0.7);
+    // A single letter is weaker evidence than the initials of several words.
+    assert!(similarity("i", "index") < similarity("sb", "stringBuilder"));
 }
 
 #[test]
