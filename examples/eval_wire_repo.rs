@@ -6,6 +6,9 @@
 //! `eval/real/wire-repo.sh`.
 //!
 //!   cargo run --release --example eval_wire_repo -- PATH/TO/REPO [NAME]
+//!
+//! `MANTRA_WIRE_SHOW=1` prints every argument with what was bound to it, and
+//! `MANTRA_WIRE_SHOW_CANDIDATES=1` also each name's scored candidates and their evidence.
 
 use mantra::batch::wire_eval::{self, Counts};
 
