@@ -12,7 +12,9 @@
 //! replayed by the engine (the ceiling of the planner's choice) and for the source method left as
 //! it was (the floor).
 //!
-//! `cargo run --release --example eval_planner_extract`
+//! `cargo run --release --example eval_planner_extract` (`PLANNER_SHOW=<project>` lists each
+//! record's lines and the planner's three; `PLANNER_RATIO=1` prints, per record, the share of the
+//! method body the developer's lines and the planner's first candidate cover, and whether it hit)
 
 #[path = "support/extract_eval.rs"]
 #[allow(dead_code)]
@@ -55,6 +57,20 @@ fn main() {
             let at = file.line_start(line).unwrap_or(0) + file.line_text(line).map_or(0, |l| l.len() / 2);
             let found = mantra::plan::extract::candidates(&file, at, 3);
             let hits: Vec<bool> = found.iter().map(|c| overlap(c.lines, human.lines) >= 0.8).collect();
+            if std::env::var_os("PLANNER_RATIO").is_some() {
+                let callable = mantra::java::syntax::enclosing_callable(file.root(), at, at);
+                if let Some(body) = callable.and_then(mantra::java::syntax::callable_body) {
+                    let bl =
+                        (body.end_position().row.saturating_sub(body.start_position().row)).saturating_sub(1).max(1);
+                    let r = |l: (usize, usize)| (l.1 + 1 - l.0) as f64 / bl as f64;
+                    println!(
+                        "RATIO {project} {:.2} {} {}",
+                        r(human.lines),
+                        found.first().map_or("-".to_string(), |c| format!("{:.2}", r(c.lines))),
+                        hits.first().copied().unwrap_or(false)
+                    );
+                }
+            }
             if std::env::var("PLANNER_SHOW").is_ok_and(|p| p == project) {
                 let body = file.text.lines().count();
                 println!(
