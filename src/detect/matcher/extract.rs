@@ -70,13 +70,22 @@ impl<'s> Diff<'s> {
             .filter(|(p, _)| !origin.params.iter().any(|(o, _)| o == p))
             .map(|(p, _)| subst.get(p.as_str()).cloned().unwrap_or_else(|| vec![p.clone()]))
             .collect();
-        let sides = Sides { moved: xm, moved_caller: am, origin, moved_side: self.a, origin_side: self.b, fresh };
+        let raw = norms(xm, &HashMap::new());
+        let sides = Sides { moved: xm, moved_caller: am, origin, moved_side: self.a, origin_side: self.b, fresh, raw };
         pure_mapping(mapping, &norms(xm, subst), pool, &sides)
     }
 
     /// The code on each side of removed method `rm` inlined into `bm` (before) become `am`.
     fn inlined_sides<'x>(&'x self, rm: &'x Method, bm: &'x Method, am: &'x Method) -> Sides<'x> {
-        Sides { moved: rm, moved_caller: bm, origin: am, moved_side: self.b, origin_side: self.a, fresh: Vec::new() }
+        Sides {
+            moved: rm,
+            moved_caller: bm,
+            origin: am,
+            moved_side: self.b,
+            origin_side: self.a,
+            fresh: Vec::new(),
+            raw: Vec::new(),
+        }
     }
 
     pub(super) fn extracts(&mut self, across: bool) {
@@ -346,12 +355,12 @@ impl<'s> Diff<'s> {
                 }
             }
             if !across {
-                for (x, j) in self.referenced_lambdas(pair, &pool) {
+                for (x, j, pure) in self.referenced_lambdas(pair, &pool) {
                     if !seen.contains(&x) {
                         seen.push(x);
                         let mapping =
                             Mapping { pairs: vec![(0, j, Pairing::Core)], solid: 1, mapped: 1, exact: 1, strong: 0 };
-                        found.push((pi, x, None, mapping, 0, false));
+                        found.push((pi, x, None, mapping, 0, pure));
                     }
                 }
             }

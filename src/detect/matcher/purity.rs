@@ -15,6 +15,9 @@
 //!   argument is what one of the new code's new parameters stands for;
 //! - a name for its value written out: a local's initializer (`T v = e;` in either method) or a
 //!   final field's (`HEADER` for `"== report =="`), Inline and Extract Variable on top;
+//! - a parameter of the new method for one local, field or literal the old code read, the same
+//!   one wherever the parameter is used (`code` for `TEST1`: Parameterize, the caller passing a
+//!   value of its own), when reading the parameters as the call's arguments does not align;
 //!
 //! and an unmapped statement of the new code is still pure when it only hands back a variable
 //! (`return d;` in the new method, which the caller assigns: `long d = helper(…);`), returns an
@@ -42,6 +45,11 @@ pub(super) struct Sides<'a> {
     /// What the moved code's parameters that the origin did not have stand for at the call (the
     /// argument passed, or the parameter's own name): values the change introduced.
     pub(super) fresh: Vec<Vec<String>>,
+    /// The moved code's statements as written, its parameters not replaced by the arguments of
+    /// the call (empty when the rule does not apply): Parameterize on top of an extraction, a
+    /// parameter of the new method standing for one local, field or literal the old code read
+    /// (`code` for `TEST1`, the caller now passing a value of its own).
+    pub(super) raw: Vec<Norm>,
 }
 
 impl Sides<'_> {
@@ -86,25 +94,74 @@ pub(super) fn pure_mapping(mapping: &Mapping, src: &[Norm], pool: &[&Norm], side
             _ => sides.origin.stmts.iter().any(|s| s.text == n.text),
         }
     };
-    if src.iter().enumerate().any(|(i, n)| !n.trivial && !mapped.contains(&i) && !unmapped_ok(n)) {
-        return false;
-    }
+    let parameters: HashSet<String> = sides.moved.params.iter().map(|(n, _)| n.clone()).collect();
     let mut renames = Renames::new(&new_locals, &old_locals);
     renames.values = Some((&new_values, &old_values));
+    renames.parameters = Some(&parameters);
+    // The parameterized reading of statement `i` of the moved code against old statement `y`,
+    // committing its bindings to `renames` when it holds.
+    let parameterized = |i: usize, y: &[String], renames: &mut Renames<'_>| {
+        let Some(raw) = sides.raw.get(i) else { return false };
+        let mut trial = renames.clone();
+        trial.parameterizing = true;
+        let ok = aligned(&raw.toks, y, &mut trial, sides);
+        if ok {
+            trial.parameterizing = false;
+            *renames = trial;
+        }
+        ok
+    };
+    let paired: HashSet<usize> = mapping.pairs.iter().map(|p| p.1).collect();
+    for (i, n) in src.iter().enumerate() {
+        if n.trivial || mapped.contains(&i) || unmapped_ok(n) {
+            continue;
+        }
+        // A statement of the old code that no pair took, the same up to justified replacements.
+        let same = |y: &[String], renames: &mut Renames<'_>| {
+            let mut trial = renames.clone();
+            let ok = aligned(&n.toks, y, &mut trial, sides);
+            if ok {
+                *renames = trial;
+            }
+            ok
+        };
+        let unpaired = pool.iter().enumerate().filter(|(j, _)| !paired.contains(j));
+        if !unpaired.into_iter().any(|(_, y)| same(&y.toks, &mut renames) || parameterized(i, &y.toks, &mut renames)) {
+            why(|| format!("unmapped: {}", n.toks.join(" ")));
+            return false;
+        }
+    }
     mapping.pairs.iter().filter(|p| p.2 == Pairing::Fuzzy).all(|&(i, j, _)| {
         let (x, y) = (&src[i].toks[..], &pool[j].toks[..]);
-        if returned_condition(x, y) {
-            return true;
+        let ok = aligned(x, y, &mut renames, sides) || parameterized(i, y, &mut renames);
+        if !ok {
+            why(|| format!("differs:\n  new {}\n  old {}", x.join(" "), y.join(" ")));
         }
-        // `return e;` for `T v = e;` or `v = e;` (either way round): compare what is computed.
-        let (x, y) = match (returned_expr(x), assigned_value(y), assigned_value(x), returned_expr(y)) {
-            (Some(e), Some(f), ..) | (_, _, Some(e), Some(f)) => (e, f),
-            // `return e;` for the argument `e` the old code passed (`expect(new Matcher(…))`).
-            (Some(e), ..) if contains(y, e) => return true,
-            _ => (x, y),
-        };
-        renames.aligns(x, y) || added_argument(x, y, &mut renames, sides) || added_argument(y, x, &mut renames, sides)
+        ok
     })
+}
+
+/// Whether new statement `x` reads as old statement `y` up to the justified replacements.
+fn aligned(x: &[String], y: &[String], renames: &mut Renames<'_>, sides: &Sides<'_>) -> bool {
+    if returned_condition(x, y) {
+        return true;
+    }
+    // `return e;` for `T v = e;` or `v = e;` (either way round): compare what is computed.
+    let (x, y) = match (returned_expr(x), assigned_value(y), assigned_value(x), returned_expr(y)) {
+        (Some(e), Some(f), ..) | (_, _, Some(e), Some(f)) => (e, f),
+        // `return e;` for the argument `e` the old code passed (`expect(new Matcher(…))`).
+        (Some(e), ..) if contains(y, e) => return true,
+        _ => (x, y),
+    };
+    renames.aligns(x, y) || added_argument(x, y, renames, sides) || added_argument(y, x, renames, sides)
+}
+
+/// `MANTRA_PURITY_WHY=1` prints, on standard error, what keeps a mapping impure (for triage).
+fn why(message: impl FnOnce() -> String) {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *ON.get_or_init(|| std::env::var_os("MANTRA_PURITY_WHY").is_some()) {
+        eprintln!("impure {}", message());
+    }
 }
 
 /// Whether `mapping` of the old body `old_norms` (of `old`) onto the new `new_norms` (of `new`)
@@ -287,11 +344,25 @@ struct Renames<'a> {
     back: HashMap<String, String>,
     /// What names stand for on the new side and on the old ([`values`]).
     values: Option<(&'a Values, &'a Values)>,
+    /// The new code's parameters that may each stand for one expression of the old code, and
+    /// the expression each stands for so far (Parameterize).
+    parameters: Option<&'a HashSet<String>>,
+    parameterizing: bool,
+    bound: HashMap<String, Vec<String>>,
 }
 
 impl<'a> Renames<'a> {
     fn new(new_locals: &'a HashSet<String>, old_locals: &'a HashSet<String>) -> Self {
-        Renames { new_locals, old_locals, forward: HashMap::new(), back: HashMap::new(), values: None }
+        Renames {
+            new_locals,
+            old_locals,
+            forward: HashMap::new(),
+            back: HashMap::new(),
+            values: None,
+            parameters: None,
+            parameterizing: false,
+            bound: HashMap::new(),
+        }
     }
 
     /// Whether the new tokens `x` are the old `y` up to qualifiers and consistent renames.
@@ -330,6 +401,15 @@ impl<'a> Renames<'a> {
                     i += 1;
                     j += 1;
                 }
+                _ if let Some(n) = self.parameter(x, i, y, j) => {
+                    i += 1;
+                    j += n;
+                }
+                // `"a/" + "b.json"` for `"a/b.json"`: adjacent string literals folded.
+                _ if let Some((m, n)) = same_string(x, i, y, j) => {
+                    i += m;
+                    j += n;
+                }
                 _ => return false,
             }
         }
@@ -346,6 +426,19 @@ impl<'a> Renames<'a> {
             .then_some(value.len())
     }
 
+    /// The length of the old read at `y[j]` that parameter `x[i]` of the new code stands for,
+    /// the same read wherever the parameter is used ([`read_len`]).
+    fn parameter(&mut self, x: &[String], i: usize, y: &[String], j: usize) -> Option<usize> {
+        let name = x.get(i)?;
+        if !(self.parameterizing && self.parameters?.contains(name) && read_as_variable(x, i)) {
+            return None;
+        }
+        let n = read_len(y, j, x.get(i + 1))?;
+        let expr = &y[j..j + n];
+        let bound = self.bound.entry(name.clone()).or_insert_with(|| expr.to_vec());
+        (bound.as_slice() == expr).then_some(n)
+    }
+
     /// `a` (new) for `b` (old): both locals of their sides, read as variables (not a member
     /// after a dot, not a call), and the same pairing as every earlier one.
     fn rename(&mut self, a: &str, b: &str, x: &[String], i: usize, y: &[String], j: usize) -> bool {
@@ -360,6 +453,55 @@ impl<'a> Renames<'a> {
         let bwd = self.back.entry(b.to_string()).or_insert_with(|| a.to_string()).clone();
         fwd == b && bwd == a
     }
+}
+
+/// The length of the read at `t[k]` that a parameter followed by `next` can stand for: a local or
+/// a field (`TEST1`, `this.path`, `Limits.MAX`) or a literal, never a computation (a call, an
+/// operator): the new method then takes as its parameter what the old code read, the caller
+/// passing it (PurityChecker's Parameterize).
+fn read_len(t: &[String], k: usize, next: Option<&String>) -> Option<usize> {
+    let word =
+        |w: &String| w.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$' || c == '"' || c == '\'');
+    let mut end = k;
+    if !t.get(end).is_some_and(word) || t.get(end).is_some_and(|w| w == "new") {
+        return None;
+    }
+    end += 1;
+    while t.get(end).is_some_and(|d| d == ".") && t.get(end + 1).is_some_and(word) && next.is_none_or(|n| n != ".") {
+        end += 2;
+    }
+    // A call, an index or an assignment is not a read the parameter can stand for.
+    (!t.get(end).is_some_and(|n| ["(", "[", "="].contains(&n.as_str()))).then_some(end - k)
+}
+
+/// The lengths of the runs of string literals joined by `+` at `x[i]` and `y[j]` when they spell
+/// the same string and one of them joins two literals or more: the compiler folds them into one
+/// constant.
+fn same_string(x: &[String], i: usize, y: &[String], j: usize) -> Option<(usize, usize)> {
+    let (a, m) = string_run(x, i)?;
+    let (b, n) = string_run(y, j)?;
+    (a == b && (m > 1 || n > 1)).then_some((m, n))
+}
+
+/// The text of the run of string literals joined by `+` at `t[k]` (`"a" + "b"`), and its length
+/// in tokens; a literal a member is read from (`"b".length()`) ends the run before it.
+fn string_run(t: &[String], k: usize) -> Option<(String, usize)> {
+    let literal =
+        |tok: &String| tok.len() >= 2 && tok.starts_with('"') && tok.ends_with('"') && !tok.starts_with("\"\"\"");
+    let (mut text, mut end) = (String::new(), k);
+    while let Some(tok) = t.get(end).filter(|tok| literal(tok)) {
+        if t.get(end + 1).is_some_and(|n| n == ".") {
+            break;
+        }
+        text.push_str(&tok[1..tok.len() - 1]);
+        end += 1;
+        let joined = t.get(end).is_some_and(|p| p == "+") && t.get(end + 1).is_some_and(literal);
+        if !joined || t.get(end + 2).is_some_and(|n| n == ".") {
+            break;
+        }
+        end += 1;
+    }
+    (end > k).then_some((text, end - k))
 }
 
 /// Whether `t[k]` starts a cast to a class (`( Type )`) of the value `next` on the other side:
@@ -440,6 +582,17 @@ mod tests {
         assert!(!r.aligns(&toks("x = new Box < T > ( v ) ;"), &toks("x = new Box < U > ( v ) ;")));
         assert_eq!(assigned_value(&toks("final Box < T > b = make ( ) ;")), Some(&toks("make ( )")[..]));
         assert_eq!(assigned_value(&toks("f ( a == b ) ;")), None);
+    }
+
+    #[test]
+    fn adjacent_string_literals_fold() {
+        let (new, old) = (set(&[]), set(&[]));
+        let mut r = Renames::new(&new, &old);
+        assert!(r.aligns(&toks("load ( \"dir/\" + \"a.json\" ) ;"), &toks("load ( \"dir/a.json\" ) ;")));
+        assert!(r.aligns(&toks("s = x + \"a\" + \"b\" ;"), &toks("s = x + \"ab\" ;")));
+        assert!(!r.aligns(&toks("load ( \"dir/\" + \"b.json\" ) ;"), &toks("load ( \"dir/a.json\" ) ;")));
+        // A member read from the last literal is not part of the folded constant.
+        assert!(!r.aligns(&toks("n = \"a\" + \"b\" . length ( ) ;"), &toks("n = \"ab\" . length ( ) ;")));
     }
 
     #[test]

@@ -8,8 +8,9 @@ use super::*;
 impl Diff<'_> {
     /// New methods of the caller's class that a method reference (`this::getBundle`) names where
     /// a removed statement of the caller had a lambda returning the method's `return` expression
-    /// (`(bundle) -> sslBundles.getBundle(bundle.name())`), with that statement's index in `pool`.
-    pub(super) fn referenced_lambdas(&self, pair: &Pair, pool: &[&Norm]) -> Vec<(usize, usize)> {
+    /// (`(bundle) -> sslBundles.getBundle(bundle.name())`), with that statement's index in `pool`
+    /// and whether the method's body is the lambda's word for word, its parameters renamed (pure).
+    pub(super) fn referenced_lambdas(&self, pair: &Pair, pool: &[&Norm]) -> Vec<(usize, usize, bool)> {
         let am = &self.a.methods[pair.a];
         let own = self.a.classes[am.class].simple.as_str();
         let mut out = Vec::new();
@@ -46,16 +47,19 @@ impl Diff<'_> {
                         .collect();
                     // The lambda's own parameter names are the method's now (`v -> f(v)` became
                     // `f(T value)`): read the old statement with them.
-                    let found = (0..pool.len()).find(|&j| {
-                        lambda_params(&pool[j].toks).into_iter().filter(|names| names.len() == params.len()).any(
-                            |names| {
-                                let old = renamed(&pool[j].toks, &names, &params);
-                                candidates.iter().any(|c| near_equal(c, &old))
-                            },
-                        )
+                    // The statement the lambda was in, and whether the method's body is the
+                    // lambda's word for word (pure) or but for one name.
+                    let found = (0..pool.len()).find_map(|j| {
+                        let olds: Vec<Vec<String>> = lambda_params(&pool[j].toks)
+                            .into_iter()
+                            .filter(|names| names.len() == params.len())
+                            .map(|names| renamed(&pool[j].toks, &names, &params))
+                            .collect();
+                        let near = olds.iter().any(|old| candidates.iter().any(|c| near_equal(c, old)));
+                        near.then(|| (j, olds.iter().any(|old| candidates.contains(old))))
                     });
-                    if let Some(j) = found {
-                        out.push((x, j));
+                    if let Some((j, exact)) = found {
+                        out.push((x, j, exact));
                     }
                 }
             }

@@ -112,3 +112,23 @@ fn extract_and_inline_through_a_method_reference() {
     let found = detect(&snap(&[("p/Cache.java", before)]), &snap(&[("p/Cache.java", &unrelated)]));
     assert!(found.iter().all(|r| r.kind != RefactoringType::ExtractMethod || !r.pure), "{found:?}");
 }
+
+/// A parameter of the new method standing for a field, a local or a literal the old code read
+/// (Parameterize: the caller now passes a value of its own) keeps the extraction pure; a
+/// parameter standing for two different reads, or a computation around it, does not.
+#[test]
+fn a_parameter_for_what_the_old_code_read_is_pure() {
+    let before = "package p;\n\nclass Checks {\n    static final String SAMPLE = \"a,b\";\n    static final String OTHER = \"c\";\n    Engine engine;\n\n    void first() {\n        Report rpt = engine.run(new Rule(), SAMPLE);\n        assertSize(rpt, 0);\n        log(SAMPLE);\n    }\n}\n";
+    let after = "package p;\n\nclass Checks {\n    static final String SAMPLE = \"a,b\";\n    static final String OTHER = \"c\";\n    Engine engine;\n\n    void first() {\n        check(0, \"a,\" + \"b\");\n    }\n\n    private void check(int size, String code) {\n        Report rpt = engine.run(new Rule(), code);\n        assertSize(rpt, size);\n        log(code);\n    }\n}\n";
+    let found = extraction(before, after);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].pure, "{found:?}");
+    let two_reads = before.replace("log(SAMPLE);", "log(OTHER);");
+    let found = extraction(&two_reads, after);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(!found[0].pure, "{found:?}");
+    let computed = after.replace("new Rule(), code);", "new Rule(), code.trim());");
+    let found = extraction(before, &computed);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(!found[0].pure, "{found:?}");
+}
