@@ -98,6 +98,15 @@ pub fn run(ctx: &mut Context, args: &RenameArgs) -> anyhow::Result<Exit> {
         let memory_path = ctx.repo.join(crate::config::STATE_DIR).join(corename::memory::FILE);
         let memory = Memory::load(&memory_path);
         suggestions = corename::suggest(&project, seed, &args.name, &memory);
+        let old = seed.name(&project);
+        if corename::local_decision(old, &args.name) {
+            let why = if args.name.chars().count() == 1 {
+                format!("`{}` is a one-letter name, a shorthand for this declaration alone", args.name)
+            } else {
+                format!("`{}` appends a digit to `{old}` to tell this declaration from another", args.name)
+            };
+            ctx.reporter.progress("note", format!("{why}: no coordinated rename is proposed"));
+        }
         suggestions = with_model(ctx, args, &project, seed, suggestions)?;
         let interactive = !args.yes && !ctx.reporter.json();
         let stdin = std::io::stdin();

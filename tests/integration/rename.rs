@@ -310,3 +310,29 @@ fn coordinated_rename_floors_on_the_oracle() {
     assert!(b.identification.f1() >= 0.20, "half B: {}", b.line());
     assert!(a.exact.f1() >= 0.33 && b.exact.f1() >= 0.20, "A: {}\nB: {}", a.line(), b.line());
 }
+
+/// A digit appended to the old name tells this declaration from another: nothing is proposed
+/// with it, and the note says why.
+#[test]
+fn an_appended_digit_proposes_no_coordinated_rename_and_says_why() {
+    let dir = copy_fixture("demo");
+    let r = mantra(
+        dir.path(),
+        &[
+            "rename",
+            CUSTOMER,
+            "--old",
+            "paymentTermsDays",
+            "--kind",
+            "field",
+            "--name",
+            "paymentTermsDays2",
+            "--coordinated",
+            "--json",
+        ],
+    );
+    assert_eq!(r.code, 0, "stdout:\n{}\nstderr:\n{}", r.stdout, r.stderr);
+    let data = result(&r.stdout);
+    assert_eq!(data["suggestions"].as_array().map(Vec::len), Some(0), "{data}");
+    assert!(r.stdout.contains("appends a digit to `paymentTermsDays`"), "{}", r.stdout);
+}

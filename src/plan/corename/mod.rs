@@ -69,6 +69,9 @@ pub const MIN_SCORE: f64 = 0.3;
 /// The suggestions for renaming `seed` to `new`, best first.
 pub fn suggest(project: &Project, seed: Element, new: &str, memory: &Memory) -> Vec<Suggestion> {
     let old = seed.name(project).to_string();
+    if local_decision(&old, new) {
+        return Vec::new();
+    }
     let hunks = words::edit(&old, new);
     let touched = words::touched(&hunks);
     let mut c = Collector { project, seed, old: old.clone(), new: new.to_string(), hunks, out: Vec::new() };
@@ -143,6 +146,14 @@ pub fn suggest(project: &Project, seed: Element, new: &str, memory: &Memory) -> 
     out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.file.cmp(&b.file)).then(a.line.cmp(&b.line)));
     out.truncate(LIMIT);
     out
+}
+
+/// Whether renaming `old` to `new` is a decision about this one declaration that no other follows:
+/// a one-letter name (`sortedRanges → l`, a local shorthand), or a digit appended to tell it from
+/// another declaration of the name (`storageInfo → storageInfo1`).
+pub fn local_decision(old: &str, new: &str) -> bool {
+    let digits_added = new.strip_prefix(old).is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()));
+    new.chars().count() == 1 || digits_added
 }
 
 /// How many files beyond the seed's package and users are searched for the seed's words.
@@ -354,4 +365,18 @@ pub fn all_declarations(project: &Project, file: FileId) -> Vec<Element> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::local_decision;
+
+    #[test]
+    fn a_one_letter_name_or_an_appended_digit_is_this_declaration_s_own() {
+        assert!(local_decision("sortedRanges", "l"));
+        assert!(local_decision("storageInfo", "storageInfo1"));
+        assert!(!local_decision("storageInfo", "storageInfoList"));
+        assert!(!local_decision("data", "payload"));
+        assert!(!local_decision("info1", "info"));
+    }
 }

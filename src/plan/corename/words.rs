@@ -161,6 +161,12 @@ pub fn transfer(name: &str, hunks: &[Hunk]) -> Option<String> {
     if !applied || words.is_empty() {
         return None;
     }
+    // A word the edit inserts next to itself (`myOrphanDirtyFileIds` gaining `Orphan` again): the
+    // name holds that word already, and the edit is not this name's.
+    let doubled = |ws: &[Word]| ws.windows(2).filter(|w| w[0].lower() == w[1].lower()).count();
+    if doubled(&words) > doubled(&split(name)) {
+        return None;
+    }
     let out = join(&words, &kept, style);
     (out != name && crate::java::syntax::is_java_identifier(&out) && !crate::java::syntax::is_reserved(&out))
         .then_some(out)
@@ -250,6 +256,9 @@ mod tests {
         assert_eq!(t("readIOStats", "readStats", "readAllStats").as_deref(), Some("readAllIOStats"));
         assert_eq!(t("OldWidgetTest", "OldWidget", "Widget").as_deref(), Some("WidgetTest"));
         assert_eq!(t("unrelated", "count", "total"), None);
+        // The inserted word is there already: the edit is not this name's.
+        assert_eq!(t("orphanFileIds", "fileIds", "orphanFileIds"), None);
+        assert_eq!(t("dirtyFileIds", "fileIds", "orphanFileIds").as_deref(), Some("dirtyOrphanFileIds"));
     }
 
     #[test]
