@@ -56,6 +56,12 @@ impl<'s> Diff<'s> {
                     ambiguous.push(mb);
                     continue;
                 }
+                // Part of the old body extracted into the new method, whose caller holds the rest.
+                if let Some(y) = self.extracted_caller(mb, ma, &lone_a) {
+                    self.pair_method(mb, y);
+                    found.push((mb, y, false));
+                    continue;
+                }
                 self.pair_method(mb, ma);
                 found.push((mb, ma, pure));
             }
@@ -109,6 +115,43 @@ impl<'s> Diff<'s> {
                 MethodRef::before(mb),
                 MethodRef::after(ma),
             );
+        }
+    }
+
+    /// The new method that old method `mb` became when its look-alike `ma` only holds part of
+    /// it: the one unpaired new method of `lone` that calls `ma` and makes, word for word, more
+    /// of `mb`'s statements that `ma` does not make than any other caller (RefactoringMiner's
+    /// "part of a method extracted": `verify()` split into `loadDocument()` and `verifyNorms()`,
+    /// which calls it and keeps the assertions, is `verify` renamed with `loadDocument` extracted).
+    fn extracted_caller(&self, mb: usize, ma: usize, lone: &[usize]) -> Option<usize> {
+        let (old, part) = (&self.b.methods[mb], &self.a.methods[ma]);
+        let in_part: std::collections::HashSet<&str> = part.stmts.iter().map(|s| s.text.as_str()).collect();
+        let rest: std::collections::HashSet<&str> = old
+            .stmts
+            .iter()
+            .filter(|s| !s.trivial && !in_part.contains(s.text.as_str()))
+            .map(|s| s.text.as_str())
+            .collect();
+        if rest.is_empty() {
+            return None;
+        }
+        let mut best: Vec<(usize, usize)> = lone
+            .iter()
+            .filter(|&&y| y != ma && self.back[y].is_none() && !self.a.methods[y].ctor)
+            .filter(|&&y| {
+                self.a.methods[y]
+                    .calls
+                    .iter()
+                    .any(|c| !c.qualified && c.name == part.name && c.args.len() == part.params.len())
+            })
+            .map(|&y| (y, self.a.methods[y].stmts.iter().filter(|s| rest.contains(s.text.as_str())).count()))
+            .filter(|&(_, n)| n > 0)
+            .collect();
+        best.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+        match best.as_slice() {
+            [(y, _)] => Some(*y),
+            [(y, n), (_, m), ..] if n > m => Some(*y),
+            _ => None,
         }
     }
 

@@ -509,3 +509,19 @@ fn of_equally_fitting_bodies_the_closer_name_is_the_rename() {
         ]
     );
 }
+
+/// A test split in two: its setup now in a helper that returns what it loaded, its assertions in
+/// a renamed test that calls the helper and adds its own. The old test became the caller, with
+/// the helper extracted from it; not a rename into the helper.
+#[test]
+fn a_method_split_into_a_helper_and_its_caller_is_the_caller_renamed() {
+    let before = "package p;\n\nclass StoreTest {\n    Store store;\n\n    void verifyFields() {\n        store.open();\n        store.clear();\n        store.index(\"a\");\n        store.index(\"b\");\n        store.commit();\n        java.util.List<Doc> result = store.query(\"*\");\n        Doc doc = result.get(0);\n        check(doc.field(\"keyword\").omitNorms());\n        check(!doc.field(\"text\").omitNorms());\n    }\n}\n";
+    let after = "package p;\n\nclass StoreTest {\n    Store store;\n\n    void verifyNorms() {\n        Doc doc = loadDoc();\n        check(doc.field(\"keyword\").omitNorms());\n        check(!doc.field(\"text\").omitNorms());\n        check(doc.field(\"other\").omitNorms());\n    }\n\n    void verifyVectors() {\n        Doc doc = loadDoc();\n        check(doc.field(\"text\").vectors());\n    }\n\n    private Doc loadDoc() {\n        store.open();\n        store.clear();\n        store.index(\"a\");\n        store.index(\"b\");\n        store.commit();\n        java.util.List<Doc> result = store.query(\"*\");\n        return result.get(0);\n    }\n}\n";
+    let found = detect(&snap(&[("p/StoreTest.java", before)]), &snap(&[("p/StoreTest.java", after)]));
+    let d = descriptions(&found);
+    assert!(
+        d.contains(&"Extract Method\tprivate loadDoc() : Doc extracted from package verifyFields() : void in class p.StoreTest".to_string()),
+        "{d:?}"
+    );
+    assert!(!d.iter().any(|x| x.contains("renamed to private loadDoc()")), "{d:?}");
+}
