@@ -7,7 +7,8 @@
 //! `shared/data/pure-refactor` whose refactoring stays in one file, with the share in which the
 //! detector finds the labelled refactoring and the share in which it also calls it pure. Run with `cargo bench --bench detect`;
 //! `MANTRA_DETECT_MISSES=1` also lists every false positive and false negative,
-//! `MANTRA_DETECT_ONLY=<sha prefix>` limits the run to matching commits. The data must be
+//! `MANTRA_DETECT_ONLY=<sha prefix>` limits the run to matching commits, `MANTRA_PURITY_WHY=1`
+//! (here or with `mantra detect`) prints what keeps each mapping impure. The data must be
 //! there: a missing data set fails the benchmark rather than reporting nothing.
 
 use std::time::Instant;
