@@ -316,21 +316,8 @@ fn coordinated_rename_floors_on_the_oracle() {
 #[test]
 fn an_appended_digit_proposes_no_coordinated_rename_and_says_why() {
     let dir = copy_fixture("demo");
-    let r = mantra(
-        dir.path(),
-        &[
-            "rename",
-            CUSTOMER,
-            "--old",
-            "paymentTermsDays",
-            "--kind",
-            "field",
-            "--name",
-            "paymentTermsDays2",
-            "--coordinated",
-            "--json",
-        ],
-    );
+    let args = COORDINATED_JSON.map(|a| if a == "creditDays" { "paymentTermsDays2" } else { a });
+    let r = mantra(dir.path(), &args);
     assert_eq!(r.code, 0, "stdout:\n{}\nstderr:\n{}", r.stdout, r.stderr);
     let data = result(&r.stdout);
     assert_eq!(data["suggestions"].as_array().map(Vec::len), Some(0), "{data}");
