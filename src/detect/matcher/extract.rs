@@ -70,8 +70,15 @@ impl<'s> Diff<'s> {
             .filter(|(p, _)| !origin.params.iter().any(|(o, _)| o == p))
             .map(|(p, _)| subst.get(p.as_str()).cloned().unwrap_or_else(|| vec![p.clone()]))
             .collect();
-        let raw = norms(xm, &HashMap::new());
-        let sides = Sides { moved: xm, moved_caller: am, origin, moved_side: self.a, origin_side: self.b, fresh, raw };
+        let sides = Sides {
+            moved: xm,
+            moved_caller: am,
+            origin,
+            moved_side: self.a,
+            origin_side: self.b,
+            fresh,
+            parameterize: true,
+        };
         pure_mapping(mapping, &norms(xm, subst), pool, &sides)
     }
 
@@ -84,7 +91,7 @@ impl<'s> Diff<'s> {
             moved_side: self.b,
             origin_side: self.a,
             fresh: Vec::new(),
-            raw: Vec::new(),
+            parameterize: false,
         }
     }
 

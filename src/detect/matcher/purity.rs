@@ -45,11 +45,11 @@ pub(super) struct Sides<'a> {
     /// What the moved code's parameters that the origin did not have stand for at the call (the
     /// argument passed, or the parameter's own name): values the change introduced.
     pub(super) fresh: Vec<Vec<String>>,
-    /// The moved code's statements as written, its parameters not replaced by the arguments of
-    /// the call (empty when the rule does not apply): Parameterize on top of an extraction, a
-    /// parameter of the new method standing for one local, field or literal the old code read
-    /// (`code` for `TEST1`, the caller now passing a value of its own).
-    pub(super) raw: Vec<Norm>,
+    /// Whether the moved code's statements (`moved.stmts`, one for each of `src`) may be read as
+    /// written, its parameters not replaced by the call's arguments: Parameterize on top of an
+    /// extraction, a parameter of the new method standing for one local, field or literal the old
+    /// code read (`code` for `TEST1`, the caller now passing a value of its own).
+    pub(super) parameterize: bool,
 }
 
 impl Sides<'_> {
@@ -101,7 +101,7 @@ pub(super) fn pure_mapping(mapping: &Mapping, src: &[Norm], pool: &[&Norm], side
     // The parameterized reading of statement `i` of the moved code against old statement `y`,
     // committing its bindings to `renames` when it holds.
     let parameterized = |i: usize, y: &[String], renames: &mut Renames<'_>| {
-        let Some(raw) = sides.raw.get(i) else { return false };
+        let Some(raw) = sides.moved.stmts.get(i).filter(|_| sides.parameterize) else { return false };
         let mut trial = renames.clone();
         trial.parameterizing = true;
         let ok = aligned(&raw.toks, y, &mut trial, sides);
