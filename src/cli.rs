@@ -282,7 +282,8 @@ pub struct SuggestArgs {
     /// Files or folders to scan (default: the whole project, tests included)
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// Only these refactorings (repeatable): extract-method, move-method, inline-method
+    /// Only these refactorings (repeatable): extract-method, move-method, inline-method,
+    /// extract-and-move-method
     #[arg(long = "type", short = 't', value_enum)]
     pub kinds: Vec<RefactoringKind>,
     /// How many to list

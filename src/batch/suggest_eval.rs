@@ -50,6 +50,7 @@ fn kind_for(t: RefactoringType) -> Option<RefactoringKind> {
         RefactoringType::ExtractMethod => Some(RefactoringKind::ExtractMethod),
         RefactoringType::MoveMethod => Some(RefactoringKind::MoveMethod),
         RefactoringType::InlineMethod => Some(RefactoringKind::InlineMethod),
+        RefactoringType::ExtractAndMoveMethod => Some(RefactoringKind::ExtractAndMoveMethod),
         _ => None,
     }
 }

@@ -1,7 +1,7 @@
 //! Compound refactorings: two engine steps, one change set against the original texts.
 //!
 //! The second step is planned on the project as the first step left it, without writing anything:
-//! [`Project::open_with_overlay`] stands the first step's texts in for the files on disk. The two
+//! [`Project::derive`] stands the first step's texts in for the files on disk. The two
 //! change sets are then composed into one: for every touched file, the original text and the final
 //! text are compared and a single edit replaces only the bytes between their common prefix and
 //! common suffix, so everything the refactoring did not touch keeps its exact bytes.
@@ -47,7 +47,7 @@ pub fn extract_and_move(
     let file = project.method_source(method);
     let (spec, extraction, rename_to) = extraction_to_move(project, method, extract)?;
     let overlay = overlay_of(&extraction.changes)?;
-    let after = Project::open_with_overlay(project.root(), overlay).map_err(io_refusal)?;
+    let after = project.derive(overlay).map_err(io_refusal)?;
 
     // The new method: in the source method's class, by name and declaration.
     let owner_display = project.type_decl(project.owner(method)).display.clone();
@@ -120,7 +120,7 @@ fn renamed_signature(moved: &Moved, new_name: &str) -> String {
 /// The rename of the method `moved` put in its new class, planned on the project as `changes`
 /// (against `project`'s texts) leave it.
 fn rename_moved(project: &Project, changes: &ChangeSet, moved: &Moved, new_name: &str) -> Result<ChangeSet, Refusal> {
-    let after = Project::open_with_overlay(project.root(), overlay_of(changes)?).map_err(io_refusal)?;
+    let after = project.derive(overlay_of(changes)?).map_err(io_refusal)?;
     let target = find_moved(&after, moved)?;
     rename_method(&after, target, &RenameSpec { new_name: new_name.to_string() })
 }
@@ -160,7 +160,7 @@ pub fn move_and_inline(
 ) -> Result<Compound, Refusal> {
     let moved = move_method::plan(project, method, mv)?;
     let overlay = overlay_of(&moved.changes)?;
-    let after = Project::open_with_overlay(project.root(), overlay).map_err(io_refusal)?;
+    let after = project.derive(overlay).map_err(io_refusal)?;
     let target = find_moved(&after, &moved)?;
     let file = after.method_source(target).path.clone();
     let spec = InlineSpec {
@@ -283,7 +283,7 @@ pub fn move_with_helpers(project: &Project, method: MethodId, mv: &MoveSpec) -> 
         steps_changes.push(moved.changes.clone());
         let all: Vec<&ChangeSet> = steps_changes.iter().collect();
         let overlay = overlay_of(&compose(&all)?)?;
-        current = Some(Project::open_with_overlay(project.root(), overlay).map_err(io_refusal)?);
+        current = Some(project.derive(overlay).map_err(io_refusal)?);
         if m == method {
             itself = Some(moved);
         }
@@ -305,7 +305,7 @@ fn find_moved(after: &Project, moved: &Moved) -> Result<MethodId, Refusal> {
         .ok_or_else(|| internal(format!("the moved method `{}` is not in `{}`", moved.name, moved.destination)))
 }
 
-/// The texts a change set produces, as an overlay for [`Project::open_with_overlay`].
+/// The texts a change set produces, as an overlay for [`Project::derive`].
 fn overlay_of(changes: &ChangeSet) -> Result<HashMap<PathBuf, String>, Refusal> {
     let rendered = changes.render().map_err(|e| internal(e.to_string()))?;
     Ok(rendered.into_iter().collect())

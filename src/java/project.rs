@@ -82,7 +82,8 @@ pub struct JavaFile {
 struct Slot {
     /// Repository-relative.
     path: PathBuf,
-    parsed: OnceLock<Result<JavaFile, JavaError>>,
+    /// Shared with the projects [`Project::derive`]d from this one while the file's text is theirs too.
+    parsed: OnceLock<Result<Arc<JavaFile>, JavaError>>,
     /// Resolved `extends` then `implements` of each type of the file, computed on first use.
     supers: OnceLock<Vec<Vec<Option<TypeId>>>>,
 }
@@ -194,6 +195,45 @@ impl Project {
         Project::open_with_overlay(&self.root, overlay)
     }
 
+    /// This project with the texts of `changes` standing in for those files (on top of its own
+    /// overlay): what a step of a compound refactoring leaves for the next. When no file is added,
+    /// the files keep their ids and every file whose text is unchanged keeps its parse, so the next
+    /// step parses only the changed ones (re-opening the project would walk the tree and parse
+    /// again every file the step reads).
+    pub fn derive(&self, changes: HashMap<PathBuf, String>) -> Result<Project, JavaError> {
+        let adds_files = changes.keys().any(|p| !self.by_path.contains_key(p));
+        let mut overlay = self.overlay.clone();
+        let changed: std::collections::HashSet<PathBuf> = changes.keys().cloned().collect();
+        overlay.extend(changes);
+        if adds_files {
+            return Project::open_with_overlay(&self.root, overlay);
+        }
+        let slots = self
+            .slots
+            .iter()
+            .map(|s| {
+                let parsed = OnceLock::new();
+                if !changed.contains(&s.path)
+                    && let Some(Ok(f)) = s.parsed.get()
+                {
+                    let _ = parsed.set(Ok(Arc::clone(f)));
+                }
+                Slot { path: s.path.clone(), parsed, supers: OnceLock::new() }
+            })
+            .collect();
+        Ok(Project {
+            root: self.root.clone(),
+            layout: self.layout.clone(),
+            slots,
+            by_path: self.by_path.clone(),
+            scan: OnceLock::new(),
+            package_types: Mutex::new(HashMap::new()),
+            subtypes: Mutex::new(HashMap::new()),
+            resolved: Mutex::new(HashMap::new()),
+            overlay,
+        })
+    }
+
     fn walk(root: &Path) -> Result<Vec<PathBuf>, JavaError> {
         let mut files = Vec::new();
         let walker = ignore::WalkBuilder::new(root)
@@ -283,14 +323,14 @@ impl Project {
                 None => SourceFile::read(&self.root.join(&slot.path), slot.path.clone()),
             }?;
             let symbols = extract(&source);
-            Ok(JavaFile { source, symbols })
+            Ok(Arc::new(JavaFile { source, symbols }))
         });
-        parsed.as_ref().map_err(copy_error)
+        parsed.as_deref().map_err(copy_error)
     }
 
     /// The file if someone already parsed it (never parses).
     pub(super) fn parsed_already(&self, file: FileId) -> Option<&JavaFile> {
-        self.slots[file.index()].parsed.get()?.as_ref().ok()
+        self.slots[file.index()].parsed.get()?.as_deref().ok()
     }
 
     /// The file if it parses; `None` for unreadable files, which lookups skip.
@@ -309,7 +349,7 @@ impl Project {
     /// The parsed file of an id. Ids exist only for parsed files, so the parse is there.
     fn known(&self, file: u32) -> &JavaFile {
         match self.slots[file as usize].parsed.get() {
-            Some(Ok(f)) => f,
+            Some(Ok(f)) => f.as_ref(),
             // TypeId and MethodId have private fields and are only built from a successful parse.
             _ => unreachable!("an id exists only for a parsed file"),
         }
@@ -645,6 +685,24 @@ pub(crate) mod tests {
         }
         let project = Project::open(dir.path()).expect("open");
         (dir, project)
+    }
+
+    /// A derived project reads the changed file's new text and shares every other parse; one that
+    /// adds a file is opened again, with the texts changed before still in it.
+    #[test]
+    fn a_derived_project_shares_the_parse_of_unchanged_files() {
+        let (_d, p) =
+            project(&[("a/A.java", "package a; class A { void f() {} }"), ("a/B.java", "package a; class B {}")]);
+        p.load_all();
+        let (a, b) = (p.file_id(Path::new("a/A.java")).unwrap(), p.file_id(Path::new("a/B.java")).unwrap());
+        let text = "package a; class A { void f() {} void h() {} }".to_string();
+        let d = p.derive(HashMap::from([(PathBuf::from("a/A.java"), text)])).unwrap();
+        assert_eq!(d.methods_in(a).unwrap().len(), 2);
+        assert!(std::ptr::eq(p.file(b).unwrap(), d.parsed_already(b).unwrap()), "B was parsed again");
+        let added =
+            d.derive(HashMap::from([(PathBuf::from("a/C.java"), "package a; class C {}".to_string())])).unwrap();
+        assert_eq!(added.file_ids().count(), 3);
+        assert_eq!(added.methods_in(added.file_id(Path::new("a/A.java")).unwrap()).unwrap().len(), 2);
     }
 
     pub(crate) fn type_named(p: &Project, display: &str) -> TypeId {

@@ -126,36 +126,7 @@ pub fn candidates(
                 components: components(&[("statements", a.statements as f64), ("callers", a.callers as f64)]),
             }]
         }
-        RefactoringKind::ExtractAndMoveMethod => {
-            let mut out = Vec::new();
-            let mut fragments = extract_candidates(project, method, flags, limit.max(5));
-            if flags.lines.is_none()
-                && let Some(whole) = whole_body_candidate(project, method, flags)
-                && !fragments.iter().any(|(_, e)| e.lines == whole.1.lines)
-            {
-                fragments.push(whole);
-            }
-            for (c, extract) in fragments {
-                let fragment_params = fragment_params(project, method, &extract);
-                let moves = move_candidates(project, method, flags, Some(extract.lines), Some(&fragment_params));
-                if let Some((m, mv)) = moves.into_iter().next() {
-                    let mut parts = c.components.clone();
-                    parts.extend(m.components.iter().cloned());
-                    let score = match (c.score, m.score) {
-                        (Some(a), Some(b)) => Some(((a + b) / 2.0 * 100.0).round() / 100.0),
-                        (a, b) => a.or(b),
-                    };
-                    out.push(Candidate {
-                        spec: Spec::ExtractAndMoveMethod(ExtractAndMoveSpec { extract, move_to: mv }),
-                        summary: format!("{}, then move {}", c.summary, m.summary),
-                        score,
-                        components: parts,
-                    });
-                }
-            }
-            out.sort_by(|a, b| b.score.unwrap_or(1.0).total_cmp(&a.score.unwrap_or(1.0)));
-            out
-        }
+        RefactoringKind::ExtractAndMoveMethod => extract_and_move(project, method, flags, limit.max(5)),
         RefactoringKind::MoveAndRenameMethod => {
             let name = flags.name.clone().ok_or(PlanError::NeedsName)?;
             move_candidates(project, method, flags, None, None)
@@ -203,6 +174,53 @@ pub fn candidates(
     Ok(out.into_iter().take(limit).collect())
 }
 
+/// Extract And Move: each of the planner's first `fragments` runs (and the whole body, leaving a
+/// delegate) that uses another class more than its own, moved there; best first.
+pub fn extract_and_move(project: &Project, method: MethodId, flags: &SpecFlags, fragments: usize) -> Vec<Candidate> {
+    extract_and_move_of(project, method, flags, extract_candidates(project, method, flags, fragments))
+}
+
+/// Extract And Move over runs already planned (the whole body added).
+pub fn extract_and_move_of(
+    project: &Project,
+    method: MethodId,
+    flags: &SpecFlags,
+    mut fragments: Vec<(Candidate, crate::engine::ExtractSpec)>,
+) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    if flags.lines.is_none()
+        && let Some(whole) = whole_body_candidate(project, method, flags)
+        && !fragments.iter().any(|(_, e)| e.lines == whole.1.lines)
+    {
+        fragments.push(whole);
+    }
+    for (c, extract) in fragments {
+        // Cheap first: without the parameters the extracted method would take, every
+        // channel counts, so no envied class here means none with them either.
+        if flags.to.is_none() && !may_envy(project, method, Some(extract.lines)) {
+            continue;
+        }
+        let fragment_params = fragment_params(project, method, &extract);
+        let moves = move_candidates(project, method, flags, Some(extract.lines), Some(&fragment_params));
+        if let Some((m, mv)) = moves.into_iter().next() {
+            let mut parts = c.components.clone();
+            parts.extend(m.components.iter().cloned());
+            let score = match (c.score, m.score) {
+                (Some(a), Some(b)) => Some(((a + b) / 2.0 * 100.0).round() / 100.0),
+                (a, b) => a.or(b),
+            };
+            out.push(Candidate {
+                spec: Spec::ExtractAndMoveMethod(ExtractAndMoveSpec { extract, move_to: mv }),
+                summary: format!("{}, then move {}", c.summary, m.summary),
+                score,
+                components: parts,
+            });
+        }
+    }
+    out.sort_by(|a, b| b.score.unwrap_or(1.0).total_cmp(&a.score.unwrap_or(1.0)));
+    out
+}
+
 pub fn destination_text(to: &Destination) -> String {
     match to {
         Destination::Param(n) => format!("param:{n}"),
@@ -232,20 +250,26 @@ fn extract_candidates(
         };
         return vec![(c, spec)];
     }
-    extract::candidates(file, at, limit)
-        .into_iter()
-        .map(|e| {
-            let name = flags.name.clone().unwrap_or(e.name);
-            let spec = extract::spec_for(&file.path, line, e.lines, &name);
-            let c = Candidate {
-                spec: Spec::ExtractMethod(spec.clone()),
-                summary: format!("extract lines {}-{} as {name} ({})", e.lines.0, e.lines.1, e.shape),
-                score: Some(e.score),
-                components: components(&e.components),
-            };
-            (c, spec)
-        })
-        .collect()
+    extract::candidates(file, at, limit).into_iter().map(|e| fragment(project, method, flags, e)).collect()
+}
+
+/// One of the planner's runs as an Extract Method candidate and its spec.
+pub fn fragment(
+    project: &Project,
+    method: MethodId,
+    flags: &SpecFlags,
+    e: extract::ExtractCandidate,
+) -> (Candidate, crate::engine::ExtractSpec) {
+    let file = project.method_source(method);
+    let name = flags.name.clone().unwrap_or(e.name);
+    let spec = extract::spec_for(&file.path, project.method(method).span.start_line, e.lines, &name);
+    let c = Candidate {
+        spec: Spec::ExtractMethod(spec.clone()),
+        summary: format!("extract lines {}-{} as {name} ({})", e.lines.0, e.lines.1, e.shape),
+        score: Some(e.score),
+        components: components(&e.components),
+    };
+    (c, spec)
 }
 
 /// When an extraction named like an overload of its source method clashes with it (same name,
@@ -291,6 +315,9 @@ fn whole_body_candidate(
     let file = project.method_source(method);
     let at = decl.name_span.start_byte;
     let lines = extract::whole_body(file, at)?;
+    if flags.to.is_none() && !may_envy(project, method, Some(lines)) {
+        return None;
+    }
     let name = flags.name.clone().unwrap_or_else(|| extract::name_for_lines(file, at, lines));
     let spec = extract::spec_for(&file.path, decl.span.start_line, lines, &name);
     crate::engine::compound::extraction_to_move(project, method, &spec).ok()?;
@@ -301,6 +328,12 @@ fn whole_body_candidate(
         components: Vec::new(),
     };
     Some((c, spec))
+}
+
+/// Whether code of `method` (on `lines`, or all of it) uses some other class more than its own,
+/// over every channel: a necessary condition for a feature-envy move of it.
+pub fn may_envy(project: &Project, method: MethodId, lines: Option<(usize, usize)>) -> bool {
+    envy::destinations(project, method, lines, None).iter().any(|d| d.uses > d.own_uses)
 }
 
 /// The parameters the extracted method of `spec` would take (from the engine's own signature).

@@ -1,6 +1,6 @@
-//! What is worth refactoring across a set of files: every method's best Extract, Move and Inline
-//! Method candidate from the planner, weighed by how much the method needs it, dry-run by the
-//! engine, ranked on one scale.
+//! What is worth refactoring across a set of files: every method's best Extract, Move, Inline and
+//! Extract And Move Method candidate from the planner, weighed by how much the method needs it,
+//! dry-run by the engine, ranked on one scale.
 //!
 //! The planner's scores say which refactoring of one method is best; an opportunity's score also
 //! says whether the method needs one at all:
@@ -10,7 +10,11 @@
 //! - **Move Method**: the feature-envy score of the best destination (it uses that class more
 //!   than its own); else, for a static method called only from one other class, that class;
 //! - **Inline Method**: the delegator or single-caller score, for methods that are not API
-//!   (public, protected) and override nothing.
+//!   (public, protected) and override nothing;
+//! - **Extract And Move Method**: the method's best fragment (or its whole body, leaving a
+//!   delegate) when its statements use one other class more than their own: the mean of the
+//!   fragment's and the move's scores, times the method's need and 0.9 (planned with the plain
+//!   extraction, from the same run of the planner).
 //!
 //! Only opportunities the engine applies are kept.
 
@@ -36,8 +40,12 @@ pub struct Opportunity {
 }
 
 /// The kinds `suggest` looks for.
-pub const KINDS: [RefactoringKind; 3] =
-    [RefactoringKind::ExtractMethod, RefactoringKind::MoveMethod, RefactoringKind::InlineMethod];
+pub const KINDS: [RefactoringKind; 4] = [
+    RefactoringKind::ExtractMethod,
+    RefactoringKind::MoveMethod,
+    RefactoringKind::InlineMethod,
+    RefactoringKind::ExtractAndMoveMethod,
+];
 
 /// The best opportunities of a set of files, and how many were ranked to find them.
 #[derive(Debug, Default)]
@@ -101,7 +109,7 @@ pub fn opportunities(
             break;
         }
         queue.extend(done);
-        queue.extend(open.into_par_iter().filter_map(|p| settle(project, p)).collect::<Vec<_>>());
+        queue.extend(open.into_par_iter().flat_map_iter(|p| settle(project, p)).collect::<Vec<_>>());
     }
     let ranked = settled.len();
     settled.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.target.cmp(&b.target)));
@@ -175,8 +183,12 @@ struct Pending {
 }
 
 enum Stage {
-    /// An extraction not planned yet.
-    Extract,
+    /// An extraction not planned yet; `with_move`: also as an Extract And Move.
+    Extract {
+        with_move: bool,
+    },
+    /// An extraction whose fragment may use another class more than its own, not planned yet.
+    ExtractMove,
     /// Scored; the engine has not dry-run it yet.
     Scored {
         spec: Spec,
@@ -219,15 +231,14 @@ impl Eq for Pending {}
 /// The opportunities of one method, one per kind at most.
 pub fn of_method(project: &Project, m: MethodId, kinds: &[RefactoringKind]) -> Vec<Opportunity> {
     let mut out = Vec::new();
-    for mut p in bounds(project, m, kinds) {
-        loop {
-            match settle(project, p) {
-                Some(Pending { stage: Stage::Done(o), .. }) => break out.push(o),
-                Some(next) => p = next,
-                None => break,
-            }
+    let mut open = bounds(project, m, kinds);
+    while let Some(p) = open.pop() {
+        match p.stage {
+            Stage::Done(o) => out.push(o),
+            _ => open.extend(settle(project, p)),
         }
     }
+    out.sort_by_key(|o| kinds.iter().position(|k| *k == o.kind));
     out
 }
 
@@ -245,8 +256,22 @@ fn bounds(project: &Project, m: MethodId, kinds: &[RefactoringKind]) -> Vec<Pend
         let (bound, stage) = match kind {
             RefactoringKind::ExtractMethod => match extract_need(project, m) {
                 // A fragment's score is at most 1 (rounded: the margin).
-                Some(need) => (extract_weight(need) + 0.001, Stage::Extract),
+                Some(need) => {
+                    let with_move =
+                        kinds.contains(&RefactoringKind::ExtractAndMoveMethod) && uses_other_classes(project, m);
+                    (extract_weight(need) + 0.001, Stage::Extract { with_move })
+                }
                 None => continue,
+            },
+            // Planned with the extraction when that is asked for too (one run of the planner).
+            RefactoringKind::ExtractAndMoveMethod if kinds.contains(&RefactoringKind::ExtractMethod) => continue,
+            // A fragment uses a class no more than the whole method does: a method that uses no
+            // other class is no Extract And Move.
+            RefactoringKind::ExtractAndMoveMethod => match extract_need(project, m) {
+                Some(need) if uses_other_classes(project, m) => {
+                    (extract_weight(need) * EXTRACT_MOVE_WEIGHT + 0.001, Stage::ExtractMove)
+                }
+                _ => continue,
             },
             RefactoringKind::MoveMethod | RefactoringKind::InlineMethod if decl.is_constructor() => continue,
             RefactoringKind::MoveMethod | RefactoringKind::InlineMethod => {
@@ -268,21 +293,51 @@ fn bounds(project: &Project, m: MethodId, kinds: &[RefactoringKind]) -> Vec<Pend
 }
 
 /// The next stage of `p`: an extraction planned (the planner keeps only what the engine
-/// applies), a scored move or inline dry-run by the engine; `None` when it falls through.
-fn settle(project: &Project, p: Pending) -> Option<Pending> {
-    let (score, spec, reason) = match p.stage {
-        Stage::Extract => {
-            let (spec, score, reason) = extract_opportunity(project, p.method)?;
-            (round(score), spec, reason)
-        }
-        Stage::Scored { spec, reason } => {
-            engine::apply(project, p.method, &spec).ok()?;
-            (p.bound, spec, reason)
-        }
-        Stage::Done(_) => return Some(p),
+/// applies; with `with_move`, its run is also planned as an Extract And Move), a scored
+/// opportunity dry-run by the engine; nothing when it falls through.
+fn settle(project: &Project, p: Pending) -> Vec<Pending> {
+    let (kind, method, target) = (p.kind, p.method, p.target.clone());
+    let done = |score: f64, spec: Spec, reason: String| {
+        let o = Opportunity { kind, target: target.clone(), spec, score, reason, method };
+        Pending { bound: score, target: target.clone(), method, kind, stage: Stage::Done(o) }
     };
-    let o = Opportunity { kind: p.kind, target: p.target.clone(), spec, score, reason, method: p.method };
-    Some(Pending { bound: score, stage: Stage::Done(o), ..p })
+    // Planned, then dry-run only if it can still make the list (the dry run is the costly part).
+    let scored = |p: &Pending, (spec, score, reason): (Spec, f64, String)| Pending {
+        bound: round(score),
+        target: p.target.clone(),
+        method: p.method,
+        kind: RefactoringKind::ExtractAndMoveMethod,
+        stage: Stage::Scored { spec, reason },
+    };
+    match p.stage {
+        Stage::Extract { with_move } => {
+            let Some(best) = best_fragment(project, p.method) else { return Vec::new() };
+            let mut out = Vec::new();
+            if with_move && let Some(found) = extract_move_opportunity(project, p.method, best.clone()) {
+                out.push(scored(&p, found));
+            }
+            if let Some((spec, score, reason)) = extract_opportunity(project, p.method, best) {
+                out.push(done(round(score), spec, reason));
+            }
+            out
+        }
+        Stage::ExtractMove => best_fragment(project, p.method)
+            .and_then(|best| extract_move_opportunity(project, p.method, best))
+            .map(|found| scored(&p, found))
+            .into_iter()
+            .collect(),
+        Stage::Scored { spec, reason } => match engine::apply(project, p.method, &spec) {
+            Ok(_) => vec![done(p.bound, spec, reason)],
+            Err(_) => Vec::new(),
+        },
+        Stage::Done(_) => vec![p],
+    }
+}
+
+/// The planner's best run of `m`'s statements.
+fn best_fragment(project: &Project, m: MethodId) -> Option<extract::ExtractCandidate> {
+    let decl = project.method(m);
+    extract::candidates(project.method_source(m), decl.name_span.start_byte, 1).into_iter().next()
 }
 
 /// `path:Outer.Inner#name(int,String)`.
@@ -313,14 +368,12 @@ fn extract_weight(need: f64) -> f64 {
     0.35 + 0.65 * need
 }
 
-fn extract_opportunity(project: &Project, m: MethodId) -> Option<(Spec, f64, String)> {
+fn extract_opportunity(project: &Project, m: MethodId, best: extract::ExtractCandidate) -> Option<(Spec, f64, String)> {
     let decl = project.method(m);
     let body = decl.body?;
     let lines = (body.end_line - body.start_line).saturating_sub(1) as f64;
     let need = extract_need(project, m)?;
     let file = project.method_source(m);
-    let found = extract::candidates(file, decl.name_span.start_byte, 1);
-    let best = found.into_iter().next()?;
     let spec = extract::spec_for(&file.path, decl.span.start_line, best.lines, &best.name);
     let score = best.score * extract_weight(need);
     let reason = format!(
@@ -338,6 +391,47 @@ fn extract_opportunity(project: &Project, m: MethodId) -> Option<(Spec, f64, Str
         best.name
     );
     Some((Spec::ExtractMethod(spec), score, reason))
+}
+
+/// What an Extract And Move's score is weighed by against a plain extraction of the same need:
+/// the fragment must also use another class more than its own, and the move is a second change.
+const EXTRACT_MOVE_WEIGHT: f64 = 0.9;
+
+fn uses_other_classes(project: &Project, m: MethodId) -> bool {
+    !super::envy::destinations(project, m, None, None).is_empty()
+}
+
+/// Extract And Move: the planner's best fragment whose statements use one other class (through a
+/// parameter, a field or by name) more than the members of their own, moved there.
+fn extract_move_opportunity(
+    project: &Project,
+    m: MethodId,
+    best: extract::ExtractCandidate,
+) -> Option<(Spec, f64, String)> {
+    let decl = project.method(m);
+    let body = decl.body?;
+    let lines = (body.end_line - body.start_line).saturating_sub(1);
+    let need = extract_need(project, m)?;
+    let flags = SpecFlags::default();
+    let fragment = super::fragment(project, m, &flags, best);
+    let best = super::extract_and_move_of(project, m, &flags, vec![fragment]).into_iter().next()?;
+    let Spec::ExtractAndMoveMethod(spec) = &best.spec else { return None };
+    // Each part's score is at most 1; the bound in `bounds` relies on it.
+    let score = best.score?.clamp(0.0, 1.0) * extract_weight(need) * EXTRACT_MOVE_WEIGHT;
+    let reason = format!(
+        "`{}` is {} lines; lines {}-{} use {} more than their own class: extract them as `{}` and move it there",
+        decl.name,
+        lines,
+        spec.extract.lines.0,
+        spec.extract.lines.1,
+        match &spec.move_to.to {
+            Destination::Param(n) => format!("parameter `{n}`"),
+            Destination::Field(n) => format!("field `{n}`"),
+            Destination::Class(c) => format!("`{}`", c.rsplit('.').next().unwrap_or(c)),
+        },
+        spec.extract.name
+    );
+    Some((best.spec, score, reason))
 }
 
 fn move_opportunity(project: &Project, m: MethodId) -> Option<(Spec, f64, String)> {

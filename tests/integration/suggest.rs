@@ -152,6 +152,33 @@ fn apply_top_verifies_and_writes_each_on_top_of_the_last() {
     crate::harness::maven_test(root);
 }
 
+/// Issue 18's compounds: a fragment that uses another class more than its own is listed as an
+/// Extract And Move with the whole spec (the run, the new name, the destination), and applying it
+/// verifies, writes the new method into the destination class and leaves a build whose tests pass.
+#[test]
+fn an_extract_and_move_is_listed_with_its_destination_and_applies() {
+    let dir = copy_fixture("demo");
+    let root = dir.path();
+    let file = format!("{P}/invoice/InvoiceService.java");
+    let r = mantra(root, &["suggest", &file, "-t", "extract-and-move-method", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let found = suggestions(&r.stdout);
+    let first = found.first().unwrap_or_else(|| panic!("no extract-and-move suggestion:\n{}", r.stdout));
+    assert!(found.iter().all(|s| s["type"] == "extract-and-move-method"), "{found:#?}");
+    assert_eq!(first["spec"]["type"], "extract-and-move-method", "{first}");
+    assert_eq!(first["spec"]["move_to"]["to"], serde_json::json!({"kind": "param", "name": "invoice"}), "{first}");
+    let name = first["spec"]["extract"]["name"].as_str().unwrap().to_string();
+    assert!(first["reason"].as_str().unwrap().contains("parameter `invoice`"), "{first}");
+
+    let r = mantra(root, &["suggest", &file, "-t", "extract-and-move-method", "--apply-top", "1", "--json"]);
+    assert_eq!(r.code, 0, "stdout:\n{}\nstderr:\n{}", r.stdout, r.stderr);
+    let invoice = crate::harness::read(root, &format!("{P}/invoice/Invoice.java"));
+    assert!(invoice.contains(&format!(" {name}(")), "`{name}` was not moved into Invoice:\n{invoice}");
+    let service = crate::harness::read(root, &file);
+    assert!(service.contains(&format!("invoice.{name}(")), "the call was not rewritten:\n{service}");
+    crate::harness::maven_test(root);
+}
+
 /// Applies a SARIF fix's replacements (1-based lines and character columns) to the files under `root`.
 fn apply_sarif_fix(root: &std::path::Path, fix: &serde_json::Value) {
     for change in fix["artifactChanges"].as_array().unwrap() {
