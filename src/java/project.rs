@@ -190,9 +190,7 @@ impl Project {
 
     /// This project with one more file (or one file's text replaced), on top of its own overlay.
     pub fn with_file(&self, rel: PathBuf, text: String) -> Result<Project, JavaError> {
-        let mut overlay = self.overlay.clone();
-        overlay.insert(rel, text);
-        Project::open_with_overlay(&self.root, overlay)
+        self.derive(HashMap::from([(rel, text)]))
     }
 
     /// This project with the texts of `changes` standing in for those files (on top of its own
@@ -201,11 +199,9 @@ impl Project {
     /// step parses only the changed ones (re-opening the project would walk the tree and parse
     /// again every file the step reads).
     pub fn derive(&self, changes: HashMap<PathBuf, String>) -> Result<Project, JavaError> {
-        let adds_files = changes.keys().any(|p| !self.by_path.contains_key(p));
         let mut overlay = self.overlay.clone();
-        let changed: std::collections::HashSet<PathBuf> = changes.keys().cloned().collect();
-        overlay.extend(changes);
-        if adds_files {
+        if changes.keys().any(|p| !self.by_path.contains_key(p)) {
+            overlay.extend(changes);
             return Project::open_with_overlay(&self.root, overlay);
         }
         let slots = self
@@ -213,7 +209,7 @@ impl Project {
             .iter()
             .map(|s| {
                 let parsed = OnceLock::new();
-                if !changed.contains(&s.path)
+                if !changes.contains_key(&s.path)
                     && let Some(Ok(f)) = s.parsed.get()
                 {
                     let _ = parsed.set(Ok(Arc::clone(f)));
@@ -221,6 +217,7 @@ impl Project {
                 Slot { path: s.path.clone(), parsed, supers: OnceLock::new() }
             })
             .collect();
+        overlay.extend(changes);
         Ok(Project {
             root: self.root.clone(),
             layout: self.layout.clone(),

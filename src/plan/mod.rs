@@ -176,7 +176,7 @@ pub fn candidates(
 
 /// Extract And Move: each of the planner's first `fragments` runs (and the whole body, leaving a
 /// delegate) that uses another class more than its own, moved there; best first.
-pub fn extract_and_move(project: &Project, method: MethodId, flags: &SpecFlags, fragments: usize) -> Vec<Candidate> {
+fn extract_and_move(project: &Project, method: MethodId, flags: &SpecFlags, fragments: usize) -> Vec<Candidate> {
     extract_and_move_of(project, method, flags, extract_candidates(project, method, flags, fragments))
 }
 

@@ -257,21 +257,16 @@ fn bounds(project: &Project, m: MethodId, kinds: &[RefactoringKind]) -> Vec<Pend
             RefactoringKind::ExtractMethod => match extract_need(project, m) {
                 // A fragment's score is at most 1 (rounded: the margin).
                 Some(need) => {
-                    let with_move =
-                        kinds.contains(&RefactoringKind::ExtractAndMoveMethod) && uses_other_classes(project, m);
+                    let with_move = kinds.contains(&RefactoringKind::ExtractAndMoveMethod);
                     (extract_weight(need) + 0.001, Stage::Extract { with_move })
                 }
                 None => continue,
             },
             // Planned with the extraction when that is asked for too (one run of the planner).
             RefactoringKind::ExtractAndMoveMethod if kinds.contains(&RefactoringKind::ExtractMethod) => continue,
-            // A fragment uses a class no more than the whole method does: a method that uses no
-            // other class is no Extract And Move.
             RefactoringKind::ExtractAndMoveMethod => match extract_need(project, m) {
-                Some(need) if uses_other_classes(project, m) => {
-                    (extract_weight(need) * EXTRACT_MOVE_WEIGHT + 0.001, Stage::ExtractMove)
-                }
-                _ => continue,
+                Some(need) => (extract_weight(need) * EXTRACT_MOVE_WEIGHT + 0.001, Stage::ExtractMove),
+                None => continue,
             },
             RefactoringKind::MoveMethod | RefactoringKind::InlineMethod if decl.is_constructor() => continue,
             RefactoringKind::MoveMethod | RefactoringKind::InlineMethod => {
@@ -302,31 +297,31 @@ fn settle(project: &Project, p: Pending) -> Vec<Pending> {
         Pending { bound: score, target: target.clone(), method, kind, stage: Stage::Done(o) }
     };
     // Planned, then dry-run only if it can still make the list (the dry run is the costly part).
-    let scored = |p: &Pending, (spec, score, reason): (Spec, f64, String)| Pending {
+    let scored = |(spec, score, reason): (Spec, f64, String)| Pending {
         bound: round(score),
-        target: p.target.clone(),
-        method: p.method,
+        target: target.clone(),
+        method,
         kind: RefactoringKind::ExtractAndMoveMethod,
         stage: Stage::Scored { spec, reason },
     };
     match p.stage {
         Stage::Extract { with_move } => {
-            let Some(best) = best_fragment(project, p.method) else { return Vec::new() };
+            let Some(best) = best_fragment(project, method) else { return Vec::new() };
             let mut out = Vec::new();
-            if with_move && let Some(found) = extract_move_opportunity(project, p.method, best.clone()) {
-                out.push(scored(&p, found));
+            if with_move && let Some(found) = extract_move_opportunity(project, method, best.clone()) {
+                out.push(scored(found));
             }
-            if let Some((spec, score, reason)) = extract_opportunity(project, p.method, best) {
+            if let Some((spec, score, reason)) = extract_opportunity(project, method, best) {
                 out.push(done(round(score), spec, reason));
             }
             out
         }
-        Stage::ExtractMove => best_fragment(project, p.method)
-            .and_then(|best| extract_move_opportunity(project, p.method, best))
-            .map(|found| scored(&p, found))
+        Stage::ExtractMove => best_fragment(project, method)
+            .and_then(|best| extract_move_opportunity(project, method, best))
+            .map(scored)
             .into_iter()
             .collect(),
-        Stage::Scored { spec, reason } => match engine::apply(project, p.method, &spec) {
+        Stage::Scored { spec, reason } => match engine::apply(project, method, &spec) {
             Ok(_) => vec![done(p.bound, spec, reason)],
             Err(_) => Vec::new(),
         },
@@ -396,10 +391,6 @@ fn extract_opportunity(project: &Project, m: MethodId, best: extract::ExtractCan
 /// What an Extract And Move's score is weighed by against a plain extraction of the same need:
 /// the fragment must also use another class more than its own, and the move is a second change.
 const EXTRACT_MOVE_WEIGHT: f64 = 0.9;
-
-fn uses_other_classes(project: &Project, m: MethodId) -> bool {
-    !super::envy::destinations(project, m, None, None).is_empty()
-}
 
 /// Extract And Move: the planner's best fragment whose statements use one other class (through a
 /// parameter, a field or by name) more than the members of their own, moved there.
