@@ -283,7 +283,7 @@ pub struct SuggestArgs {
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Only these refactorings (repeatable): extract-method, move-method, inline-method,
-    /// extract-and-move-method
+    /// extract-and-move-method, rename-method (names that contradict the code)
     #[arg(long = "type", short = 't', value_enum)]
     pub kinds: Vec<RefactoringKind>,
     /// How many to list

@@ -2,7 +2,8 @@
 //! oracle, the opportunities of its `before/` files ([`crate::plan::suggest`]) against its
 //! labelled method-level refactorings: a label is found at k when one of the first k
 //! opportunities has its type and its method (the extracted-from, moved or inlined method, by
-//! class and name). Renames and the compounds are counted but never suggested without a model.
+//! class and name). Renames are suggested without a model only where a name contradicts the code;
+//! Move And Inline, Move And Rename, Pull Up and Push Down are counted but never suggested.
 
 use std::collections::BTreeMap;
 
@@ -51,6 +52,7 @@ fn kind_for(t: RefactoringType) -> Option<RefactoringKind> {
         RefactoringType::MoveMethod => Some(RefactoringKind::MoveMethod),
         RefactoringType::InlineMethod => Some(RefactoringKind::InlineMethod),
         RefactoringType::ExtractAndMoveMethod => Some(RefactoringKind::ExtractAndMoveMethod),
+        RefactoringType::RenameMethod => Some(RefactoringKind::RenameMethod),
         _ => None,
     }
 }

@@ -30,7 +30,9 @@ pub fn run(ctx: &mut Context, args: &SuggestArgs) -> anyhow::Result<Exit> {
     let kinds = if args.kinds.is_empty() { suggest::KINDS.to_vec() } else { args.kinds.clone() };
     if let Some(k) = kinds.iter().find(|k| !suggest::KINDS.contains(k)) {
         return Err(UserError::usage(format!("`suggest` does not propose {k} yet"))
-            .with_hint("use --type extract-method, move-method or inline-method")
+            .with_hint(
+                "use --type extract-method, move-method, inline-method, extract-and-move-method or rename-method",
+            )
             .into());
     }
     if !(0.0..=1.0).contains(&args.min_score) {

@@ -104,9 +104,9 @@ fn bad_paths_and_types_are_usage_errors() {
     let r = mantra(root, &["suggest", "pom.xml"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("holds no .java file"), "{}", r.stderr);
-    let r = mantra(root, &["suggest", "-t", "rename-method"]);
+    let r = mantra(root, &["suggest", "-t", "move-and-rename-method"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(r.stderr.contains("does not propose rename-method"), "{}", r.stderr);
+    assert!(r.stderr.contains("does not propose move-and-rename-method"), "{}", r.stderr);
     let r = mantra(root, &["suggest", "--min-score", "3"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
 }
@@ -176,6 +176,37 @@ fn an_extract_and_move_is_listed_with_its_destination_and_applies() {
     assert!(invoice.contains(&format!(" {name}(")), "`{name}` was not moved into Invoice:\n{invoice}");
     let service = crate::harness::read(root, &file);
     assert!(service.contains(&format!("invoice.{name}(")), "the call was not rewritten:\n{service}");
+    crate::harness::maven_test(root);
+}
+
+/// Issue 18's renames without a model: a method whose name contradicts its code (`has...`
+/// returning a count) is listed as a Rename with the name of what it does, and applying it renames
+/// the declaration and its callers, verified by the build, the tests and the detector.
+#[test]
+fn a_name_that_contradicts_the_code_is_suggested_as_a_rename_and_applies() {
+    let dir = copy_fixture("demo");
+    let root = dir.path();
+    let file = format!("{P}/store/InMemoryInvoiceRepository.java");
+    let text = crate::harness::read(root, &file);
+    let text = text.replacen(
+        "    public int size() {",
+        "    int hasInvoices() {\n        return byNumber.size();\n    }\n\n    public int size() {\n        if (hasInvoices() == 0) {\n            return 0;\n        }",
+        1,
+    );
+    std::fs::write(root.join(&file), text).unwrap();
+    let r = mantra(root, &["suggest", "-t", "rename-method", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let found = suggestions(&r.stdout);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0]["target"], format!("{file}:InMemoryInvoiceRepository#hasInvoices()"), "{found:#?}");
+    assert_eq!(found[0]["spec"], serde_json::json!({"type": "rename-method", "new_name": "countInvoices"}));
+    assert!(found[0]["reason"].as_str().unwrap().contains("returns `int`, not a boolean"), "{}", found[0]);
+
+    let r = mantra(root, &["suggest", "-t", "rename-method", "--apply-top", "1", "--json"]);
+    assert_eq!(r.code, 0, "stdout:\n{}\nstderr:\n{}", r.stdout, r.stderr);
+    let after = crate::harness::read(root, &file);
+    assert!(after.contains("int countInvoices()") && after.contains("if (countInvoices() == 0)"), "{after}");
+    assert!(!after.contains("hasInvoices"), "{after}");
     crate::harness::maven_test(root);
 }
 
