@@ -302,10 +302,14 @@ pub struct SuggestArgs {
     pub sarif: Option<PathBuf>,
     /// Make the first N listed, one after the other, each verified (build, tests, style,
     /// detection) on top of the ones accepted before it; only accepted changes are written
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", conflicts_with = "pick")]
     pub apply_top: Option<usize>,
+    /// Ask which of the listed suggestions to make (`1,3`, `2-4`; Enter for none), reading the
+    /// answer from standard input, then make them like --apply-top. Asked anyway in a terminal
+    #[arg(long, conflicts_with = "json")]
+    pub pick: bool,
     /// Keep each verification workspace afterwards and print its path
-    #[arg(long, requires = "apply_top")]
+    #[arg(long)]
     pub keep_workspace: bool,
 }
 

@@ -35,6 +35,11 @@ pub fn run(ctx: &mut Context, args: &SuggestArgs) -> anyhow::Result<Exit> {
             )
             .into());
     }
+    if args.keep_workspace && args.apply_top.is_none() && !args.pick {
+        return Err(UserError::usage("--keep-workspace keeps the workspaces of the suggestions made")
+            .with_hint("use it with --apply-top N or --pick")
+            .into());
+    }
     if !(0.0..=1.0).contains(&args.min_score) {
         return Err(UserError::usage(format!("--min-score {} is outside 0..1", args.min_score)).into());
     }
@@ -70,10 +75,77 @@ pub fn run(ctx: &mut Context, args: &SuggestArgs) -> anyhow::Result<Exit> {
     if let Some(path) = &args.sarif {
         write_sarif(ctx, &project, &shown, path)?;
     }
-    match args.apply_top {
-        Some(n) => apply_top(ctx, args, &shown[..n.min(shown.len())]),
-        None => Ok(Exit::Success),
+    if let Some(n) = args.apply_top {
+        return apply_top(ctx, args, &shown[..n.min(shown.len())]);
     }
+    // In a terminal the list is a menu; `--pick` asks with the answer piped in.
+    let terminal = {
+        use std::io::IsTerminal;
+        std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
+    };
+    if !shown.is_empty() && (args.pick || (terminal && !ctx.reporter.json())) {
+        let picked = pick(shown.len(), &mut std::io::stdin().lock())?;
+        if !picked.is_empty() {
+            let chosen: Vec<Opportunity> = picked.iter().map(|&i| shown[i].clone()).collect();
+            return apply_top(ctx, args, &chosen);
+        }
+    }
+    Ok(Exit::Success)
+}
+
+/// Asks which of `count` listed suggestions to make: their indices (0-based) in the order given,
+/// none for an empty answer, `q` or the end of the input. A wrong answer is explained and asked
+/// again.
+fn pick(count: usize, input: &mut dyn std::io::BufRead) -> anyhow::Result<Vec<usize>> {
+    loop {
+        eprint!("make which? numbers 1-{count} (e.g. `1,3` or `2-4`), Enter for none: ");
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            eprintln!();
+            return Ok(Vec::new());
+        }
+        match parse_pick(&line, count) {
+            Ok(picked) => return Ok(picked),
+            Err(why) => eprintln!("{why}"),
+        }
+    }
+}
+
+/// `1,3`, `2-4`, `1 3`: 0-based indices, in order, each once; an empty answer or `q` is none.
+fn parse_pick(answer: &str, count: usize) -> Result<Vec<usize>, String> {
+    let answer = answer.trim();
+    if answer.is_empty() || answer.eq_ignore_ascii_case("q") {
+        return Ok(Vec::new());
+    }
+    let number = |s: &str| -> Result<usize, String> {
+        match s.trim().parse::<usize>() {
+            Ok(n) if (1..=count).contains(&n) => Ok(n - 1),
+            Ok(n) => Err(format!("{n} is not on the list: give numbers from 1 to {count}")),
+            Err(_) => Err(format!("`{}` is not a number: give numbers such as `1,3` or `2-4`", s.trim())),
+        }
+    };
+    let mut out: Vec<usize> = Vec::new();
+    for part in answer.split([',', ' ']).filter(|p| !p.trim().is_empty()) {
+        let range = match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b) = (number(a)?, number(b)?);
+                if a > b {
+                    return Err(format!("`{}` runs backwards: write the smaller number first", part.trim()));
+                }
+                a..=b
+            }
+            None => {
+                let n = number(part)?;
+                n..=n
+            }
+        };
+        for i in range {
+            if !out.contains(&i) {
+                out.push(i);
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// The listed suggestions as a SARIF log at `path` (relative to the working directory).
@@ -246,4 +318,27 @@ fn selected(ctx: &Context, project: &Project, paths: &[std::path::PathBuf]) -> a
 
 fn under(file: &Path, prefix: &Path) -> bool {
     prefix.as_os_str().is_empty() || file == prefix || file.starts_with(prefix)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn picks_are_numbers_and_ranges_in_the_order_given() {
+        assert_eq!(parse_pick("1,3\n", 5), Ok(vec![0, 2]));
+        assert_eq!(parse_pick(" 2-4 ", 5), Ok(vec![1, 2, 3]));
+        assert_eq!(parse_pick("3 1 3", 5), Ok(vec![2, 0]));
+        assert_eq!(parse_pick("", 5), Ok(vec![]));
+        assert_eq!(parse_pick("q", 5), Ok(vec![]));
+        assert!(parse_pick("6", 5).unwrap_err().contains("from 1 to 5"));
+        assert!(parse_pick("0", 5).unwrap_err().contains("not on the list"));
+        assert!(parse_pick("two", 5).unwrap_err().contains("`two` is not a number"));
+        assert!(parse_pick("4-2", 5).unwrap_err().contains("runs backwards"));
+        // A wrong answer is asked again; the end of the input is no pick.
+        let mut input: &[u8] = b"9\n2\n";
+        assert_eq!(pick(3, &mut input).unwrap(), vec![1]);
+        let mut input: &[u8] = b"x\n";
+        assert_eq!(pick(3, &mut input).unwrap(), Vec::<usize>::new());
+    }
 }

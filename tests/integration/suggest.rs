@@ -210,6 +210,31 @@ fn a_name_that_contradicts_the_code_is_suggested_as_a_rename_and_applies() {
     crate::harness::maven_test(root);
 }
 
+/// Issue 18: picking from the list (`--pick`, answers on standard input as a terminal user
+/// types them): a wrong answer is explained and asked again, and the picked suggestion is made
+/// like `--apply-top`, verified and written.
+#[test]
+fn a_picked_suggestion_is_verified_and_written() {
+    let dir = copy_fixture("demo");
+    let root = dir.path();
+    let file = format!("{P}/tax/TaxCalculator.java");
+    let r = crate::harness::mantra_stdin(root, &["suggest", &file, "--limit", "3", "--pick"], "7\n1\n");
+    assert_eq!(r.code, 0, "stdout:\n{}\nstderr:\n{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("7 is not on the list: give numbers from 1 to"), "{}", r.stderr);
+    assert!(r.stdout.contains("1 of 1 suggestion(s) verified and written"), "{}", r.stdout);
+    let tax = crate::harness::read(root, &file);
+    assert!(!tax.contains("TaxRule ruleFor("), "the first suggestion (inline ruleFor) was not written:\n{tax}");
+    // Nothing picked, nothing written; --pick with --json is a usage error.
+    let r = crate::harness::mantra_stdin(root, &["suggest", &file, "--pick"], "\n");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stdout.contains("verified and written"), "{}", r.stdout);
+    let r = mantra(root, &["suggest", "--pick", "--json"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let r = mantra(root, &["suggest", "--keep-workspace"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("use it with --apply-top N or --pick"), "{}", r.stderr);
+}
+
 /// Applies a SARIF fix's replacements (1-based lines and character columns) to the files under `root`.
 fn apply_sarif_fix(root: &std::path::Path, fix: &serde_json::Value) {
     for change in fix["artifactChanges"].as_array().unwrap() {
