@@ -275,6 +275,16 @@ fn sarif_output_carries_each_suggestion_with_a_fix_that_builds() {
     let log: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(root.join("out.sarif")).unwrap()).unwrap();
     assert_eq!(log["version"], "2.1.0");
+    // Valid against the SARIF 2.1.0 schema (a copy in tests/data/sarif).
+    let schema_path = crate::harness::project_root().join("tests/data/sarif/sarif-schema-2.1.0.json");
+    let schema: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(schema_path).unwrap()).unwrap();
+    let validator = jsonschema::draft4::new(&schema).expect("the SARIF schema compiles");
+    let errors: Vec<String> = validator.iter_errors(&log).map(|e| format!("{}: {e}", e.instance_path())).collect();
+    assert!(errors.is_empty(), "the SARIF log breaks the schema:\n{}", errors.join("\n"));
+    // The validator does catch a log that breaks it.
+    let mut broken = log.clone();
+    broken["runs"][0]["results"][0]["level"] = serde_json::json!("severe");
+    assert!(!validator.is_valid(&broken), "a result level outside the schema's enum passed");
     let run = &log["runs"][0];
     assert_eq!(run["tool"]["driver"]["name"], "mantra");
     let rules: Vec<&str> =
