@@ -167,8 +167,10 @@ pub fn name_for_lines(file: &SourceFile, at: usize, lines: (usize, usize)) -> St
     let Some(body) = callable_body(callable) else { return "extracted".into() };
     let flow = MethodFlow::analyze(callable, src);
     let taken = class_method_names(callable, src);
-    // The container holding the most statements wholly inside the lines, shallowest first.
-    let best = containers(body)
+    // The container holding the most statements wholly inside the lines, among those not nested
+    // in one of those statements (lines selecting `xs.forEach(x -> { ... })` name that call, not
+    // the lambda's statements).
+    let runs: Vec<(Node<'_>, Vec<Node<'_>>)> = containers(body)
         .into_iter()
         .map(|(c, _)| {
             let inside: Vec<Node<'_>> = statements_of(c)
@@ -177,7 +179,14 @@ pub fn name_for_lines(file: &SourceFile, at: usize, lines: (usize, usize)) -> St
                 .collect();
             (c, inside)
         })
-        .max_by_key(|(_, inside)| inside.len());
+        .filter(|(_, inside)| !inside.is_empty())
+        .collect();
+    let nested = |c: Node<'_>| {
+        runs.iter()
+            .flat_map(|(_, inside)| inside)
+            .any(|s| s.start_byte() <= c.start_byte() && c.end_byte() <= s.end_byte())
+    };
+    let best = runs.iter().filter(|(c, _)| !nested(*c)).max_by_key(|(_, inside)| inside.len()).cloned();
     match best {
         Some((c, stmts)) if !stmts.is_empty() => {
             let ff = flow.fragment(&stmts, src);
@@ -267,6 +276,15 @@ fn containers(body: Node<'_>) -> Vec<(Node<'_>, usize)> {
     fn visit<'t>(n: Node<'t>, depth: usize, out: &mut Vec<(Node<'t>, usize)>) {
         let mut cursor = n.walk();
         for child in n.children(&mut cursor) {
+            // A lambda's block is a run of statements like any other (the engine types its
+            // parameters from the call it is passed to, or refuses); a nested class's are not.
+            if child.kind_name() == "lambda_expression" {
+                if let Some(body) = child.child_by_field_name("body").filter(|b| b.kind_name() == "block") {
+                    out.push((body, depth + 1));
+                    visit(body, depth + 2, out);
+                }
+                continue;
+            }
             if is_flow_boundary(child.kind_name()) {
                 continue;
             }
@@ -555,6 +573,34 @@ mod tests {
         assert_eq!(totals.shape, "comment run");
         let header = by_lines(12, 13).expect("the header run is a candidate");
         assert_eq!(header.name, "appendHeader");
+    }
+
+    /// A lambda's block is a run of statements like any other, its untyped parameter typed from
+    /// the call (`List<Order>`'s `forEach` gives an `Order`); lines selecting the call that takes
+    /// the lambda are named after the call's statement, not the lambda's.
+    #[test]
+    fn statements_of_a_lambda_are_candidates() {
+        let src = r#"class S {
+    void ship(java.util.List<Order> orders, Log log) {
+        log.start();
+        orders.forEach(order -> {
+            double weight = order.weight();
+            double rate = weight > 10 ? 2.5 : 1.0;
+            order.charge(weight * rate);
+            log.line(order.id(), weight * rate);
+        });
+        log.end();
+    }
+}
+"#;
+        let f = file(src);
+        let cands = candidates(&f, src.find("ship(").unwrap(), 50);
+        let inside = cands.iter().find(|c| c.lines == (5, 8)).unwrap_or_else(|| panic!("{cands:#?}"));
+        assert!(inside.signature.contains("(Order order, Log log)"), "{}", inside.signature);
+        let at = src.find("ship(").unwrap();
+        let (call, body) = (name_for_lines(&f, at, (4, 9)), name_for_lines(&f, at, (5, 8)));
+        assert_eq!(body, inside.name);
+        assert_ne!(call, body, "the call's statement is named after the lambda's statements");
     }
 
     #[test]

@@ -57,6 +57,8 @@ fn every_extraction_compiles_and_behaves_the_same() {
         ("caught", "readAndShow", "            int c = readAndShow(r);\n"),
         ("generic", "better", "            best = better(x, best);\n"),
         ("lambda", "nonBlank", "            return nonBlank(s);\n"),
+        ("untyped", "appendLength", "            appendLength(x, out);\n"),
+        ("entry", "appendEntry", "            appendEntry(out, k, v);\n"),
         ("switch", "one", "                result = one();\n"),
         ("unassigned", "pick", "        x = pick(c);\n"),
         ("tail", "report", "        report(a);\n"),
@@ -82,6 +84,12 @@ fn every_extraction_compiles_and_behaves_the_same() {
     assert!(text.contains("    private static int readOne(Reader r) throws IOException {"), "{text}");
     assert!(text.contains("    private static int readAndShow(Reader r) throws IOException {"), "{text}");
     assert!(text.contains("    private void resetCalls(int base) {"), "{text}");
+    // Untyped lambda parameters, typed from the call they are passed to.
+    assert!(text.contains("    private static void appendLength(String x, StringBuilder out) {"), "{text}");
+    assert!(
+        text.contains("    private static void appendEntry(StringBuilder out, String k, List<Integer> v) {"),
+        "{text}"
+    );
     std::fs::write(tmp.path().join("Main.java"), &text).expect("write");
     assert_eq!(compile_and_run(tmp.path()), expected, "behaviour changed; the refactored program:\n{text}");
 }

@@ -9,8 +9,10 @@
 //! text re-indented, so comments and formatting inside the fragment survive.
 //!
 //! Files: `selection` (the statements to extract and their checks), `signature` (the new
-//! method's parameters, types, name and throws); this file drives them and writes the edits.
+//! method's parameters, types, name and throws), `lambda_type` (an untyped lambda parameter's
+//! type, where the call it is passed to spells it out); this file drives them and writes the edits.
 
+mod lambda_type;
 mod parameter;
 mod selection;
 mod signature;

@@ -19,10 +19,13 @@ impl<'a> Extractor<'a> {
             if let Some(hint) = hint {
                 return Ok(hint);
             }
+            if let Some(ty) = super::lambda_type::lambda_param_type(flow, var, self.src) {
+                return Ok(ty);
+            }
             return Err(Refusal::new(
                 Reason::UntypedVar,
                 format!(
-                    "`{}` (line {line}) is a lambda parameter without a declared type, so the new method's parameter type is unknown; declare its type in the lambda, give it in `local_types`, or select other statements",
+                    "`{}` (line {line}) is a lambda parameter without a declared type, and the call it is passed to does not spell its type out (a collection, stream, `Optional` or map with its type arguments declared), so the new method's parameter type is unknown; declare its type in the lambda, give it in `local_types`, or select other statements",
                     var.name
                 ),
             ));

@@ -277,9 +277,29 @@ fn var_is_resolved_from_visible_initializers_and_refused_otherwise() {
 }
 
 #[test]
-fn untyped_lambda_parameters_are_refused() {
+fn untyped_lambda_parameters_take_the_type_the_call_spells_out_or_are_refused() {
+    // A list's elements, a map's keys and values, a stream kept by `filter`, a field's elements.
     let src = class(
-        "    void f(java.util.List<String> xs) {\n        xs.forEach(x -> {\n            String y = x.trim();\n            System.out.println(y);\n        });\n    }\n",
+        "    private java.util.Set<? extends Number> ids;\n    void f(java.util.List<String> xs, java.util.Map<String, java.util.List<Integer>> m) {\n        xs.forEach(x -> {\n            String y = x.trim();\n            System.out.println(y);\n        });\n        m.forEach((k, v) -> {\n            System.out.println(k);\n            System.out.println(v.size());\n        });\n        xs.stream().filter(s -> !s.isEmpty()).forEach(s -> {\n            System.out.println(s);\n            System.out.println(s.length());\n        });\n        ids.forEach(id -> {\n            System.out.println(id);\n            System.out.println(id.intValue());\n        });\n    }\n",
+    );
+    let out = extract(&src, (5, 6), "show").unwrap();
+    assert!(out.contains("            show(x);\n") && out.contains("private void show(String x) {"), "{out}");
+    let out = extract(&src, (9, 10), "entry").unwrap();
+    assert!(out.contains("private void entry(String k, java.util.List<Integer> v) {"), "{out}");
+    let out = extract(&src, (13, 14), "word").unwrap();
+    assert!(out.contains("private void word(String s) {"), "{out}");
+    let out = extract(&src, (17, 18), "number").unwrap();
+    assert!(out.contains("private void number(Number id) {"), "{out}");
+    // What the declarations do not spell out stays refused: a raw list, `? super`, a method
+    // whose parameter is not known to take the elements.
+    let src = class(
+        "    void f(java.util.List raw, java.util.List<? super String> sup, java.util.List<String> xs) {\n        raw.forEach(x -> {\n            System.out.println(x);\n            System.out.println(x.hashCode());\n        });\n        sup.forEach(x -> {\n            System.out.println(x);\n            System.out.println(x.hashCode());\n        });\n        run(xs, x -> {\n            System.out.println(x);\n            System.out.println(x.hashCode());\n        });\n    }\n",
+    );
+    for lines in [(4, 5), (8, 9), (12, 13)] {
+        refused(&src, lines, "untyped_var");
+    }
+    let src = class(
+        "    void f(Runner xs) {\n        xs.forEach(x -> {\n            String y = x.trim();\n            System.out.println(y);\n        });\n    }\n",
     );
     refused(&src, (4, 5), "untyped_var");
     let file = SourceFile::parse("A.java", src.clone());
