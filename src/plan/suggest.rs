@@ -18,8 +18,8 @@
 //! - **Rename Method**, without a model only where the name contradicts the code: `isX` or `hasX`
 //!   returning a number, a text or a collection (other types may carry a yes or a no: a future of
 //!   a boolean, a matcher), a `getX` returning nothing that stores its one argument in a field (a
-//!   setter), a `setX` that takes nothing and only returns a field (a getter); scored [`CONTRADICTION`], overrides left alone (their name is the
-//!   supertype's).
+//!   setter), a `setX` that takes nothing and only returns a field (a getter); scored
+//!   [`CONTRADICTION`], overrides left alone (their name is the supertype's).
 //!
 //! Only opportunities the engine applies are kept.
 
