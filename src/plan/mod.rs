@@ -188,6 +188,12 @@ pub fn extract_and_move_of(
     mut fragments: Vec<(Candidate, crate::engine::ExtractSpec)>,
 ) -> Vec<Candidate> {
     let mut out = Vec::new();
+    // Cheap first: without the parameters the extracted method would take, every channel counts,
+    // so no envied class here means none with them either.
+    if flags.to.is_none() {
+        fragments.retain(|(_, e)| may_envy(project, method, Some(e.lines)));
+    }
+    // The whole body, checked the same way by `whole_body_candidate` before the engine plans it.
     if flags.lines.is_none()
         && let Some(whole) = whole_body_candidate(project, method, flags)
         && !fragments.iter().any(|(_, e)| e.lines == whole.1.lines)
@@ -195,11 +201,6 @@ pub fn extract_and_move_of(
         fragments.push(whole);
     }
     for (c, extract) in fragments {
-        // Cheap first: without the parameters the extracted method would take, every
-        // channel counts, so no envied class here means none with them either.
-        if flags.to.is_none() && !may_envy(project, method, Some(extract.lines)) {
-            continue;
-        }
         let fragment_params = fragment_params(project, method, &extract);
         let moves = move_candidates(project, method, flags, Some(extract.lines), Some(&fragment_params));
         if let Some((m, mv)) = moves.into_iter().next() {

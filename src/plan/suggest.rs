@@ -28,6 +28,7 @@ use serde::Serialize;
 use super::{Candidate, extract, inline};
 use crate::engine::rename::RenameSpec;
 use crate::engine::{self, AsMode, Destination, MoveSpec, Spec, SpecFlags};
+use crate::java::syntax::Kind;
 use crate::java::{FileId, MethodId, Project, TypeId};
 use crate::refactoring::RefactoringKind;
 
@@ -487,7 +488,7 @@ fn inline_opportunity(project: &Project, m: MethodId) -> Option<(Spec, f64, Stri
     // A public or protected method is API, and an override is called through its supertype:
     // neither is inlined on a guess (and finding their callers is the costly part).
     let api = decl.modifiers.iter().any(|x| x == "public" || x == "protected");
-    if api || decl.annotations.iter().any(|a| a.trim_start_matches('@') == "Override") || project.is_test_method(m) {
+    if api || annotated_override(decl) || project.is_test_method(m) {
         return None;
     }
     let a = inline::assess(project, m).ok()?;
@@ -505,6 +506,11 @@ fn inline_opportunity(project: &Project, m: MethodId) -> Option<(Spec, f64, Stri
     Some((Spec::InlineMethod(spec), score, reason))
 }
 
+/// Whether the method says it overrides (`@Override`): its name and callers are its supertype's.
+fn annotated_override(decl: &crate::java::symbols::MethodDecl) -> bool {
+    decl.annotations.iter().any(|a| a.trim_start_matches('@') == "Override")
+}
+
 /// The score of a name that contradicts its method's code: a clear defect, but one a reader works
 /// around, so below a long method's extraction.
 const CONTRADICTION: f64 = 0.5;
@@ -513,7 +519,7 @@ const CONTRADICTION: f64 = 0.5;
 /// module's documentation for the three cases).
 fn rename_opportunity(project: &Project, m: MethodId) -> Option<(Spec, f64, String)> {
     let decl = project.method(m);
-    if decl.annotations.iter().any(|a| a.trim_start_matches('@') == "Override") {
+    if annotated_override(decl) {
         return None;
     }
     let ty = decl.return_type.as_ref()?;
@@ -595,14 +601,14 @@ fn writes_field(project: &Project, m: MethodId) -> bool {
     let own = |name: &str| decl.params.iter().any(|p| p.name == name) || decl.locals.iter().any(|l| l.name == name);
     let mut writes = false;
     crate::java::syntax::walk(node, &mut |n| {
-        let target = match n.kind() {
+        let target = match n.kind_name() {
             "assignment_expression" => n.child_by_field_name("left"),
             "update_expression" => n.named_child(0),
             _ => None,
         };
         if let Some(t) = target {
-            writes |= match t.kind() {
-                "field_access" => t.child_by_field_name("object").is_some_and(|o| o.kind() == "this"),
+            writes |= match t.kind_name() {
+                "field_access" => t.child_by_field_name("object").is_some_and(|o| o.kind_name() == "this"),
                 "identifier" => !own(file.text_of(t)),
                 _ => false,
             };

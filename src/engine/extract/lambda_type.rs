@@ -187,23 +187,7 @@ fn split_type(text: &str) -> Option<(String, Vec<String>)> {
         None => (text.as_str(), ""),
     };
     let raw = raw.rsplit('.').next().unwrap_or(raw).trim().to_string();
-    let mut args = Vec::new();
-    let (mut depth, mut start) = (0usize, 0usize);
-    for (i, c) in rest.char_indices() {
-        match c {
-            '<' => depth += 1,
-            '>' => depth = depth.checked_sub(1)?,
-            ',' if depth == 0 => {
-                args.push(rest[start..i].trim().to_string());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    if !rest.trim().is_empty() {
-        args.push(rest[start..].trim().to_string());
-    }
-    Some((raw, args))
+    Some((raw, crate::java::split_top_level(rest).into_iter().map(|a| a.trim().to_string()).collect()))
 }
 
 /// A type argument as a parameter's type: `? extends T` is `T`; `?` and `? super T` are none.
