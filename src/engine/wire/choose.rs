@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::collect::{Candidate, Source, is_accessor_word};
+use super::collect::{Candidate, Identical, Source, is_accessor_word};
 use super::locate::{Need, Unresolved, is_numeric};
 use crate::java::project::{Project, TypeId};
 use crate::java::symbols::TypeName;
@@ -35,7 +35,7 @@ pub struct Scored {
     pub score: f64,
     pub evidence: Vec<String>,
     /// Evidence that points at this candidate rather than at any of its type: a similar name,
-    /// or a fitting type with a related name or no other use.
+    /// or a fitting type with a related name, no other use, or an identical call passing it.
     #[serde(skip)]
     pub specific: bool,
     /// A local or parameter of the enclosing method.
@@ -52,7 +52,7 @@ pub fn score(
     resolve: &dyn Fn(&TypeName) -> Option<TypeId>,
     name: &Unresolved,
     candidates: &[Candidate],
-    identical: &[(String, usize)],
+    identical: &[Identical],
 ) -> Vec<Scored> {
     let mut out = Vec::new();
     for c in candidates {
@@ -96,7 +96,10 @@ pub fn score(
             score += 1.0;
             evidence.push("declared and not used elsewhere".to_string());
         }
-        if let Some((_, line)) = identical.iter().find(|(t, _)| *t == c.expr) {
+        // The same argument of a call of the same method first: the stronger evidence.
+        let passed =
+            identical.iter().filter(|i| i.expr == c.expr).max_by_key(|i| (i.argument, std::cmp::Reverse(i.line)));
+        if let Some(Identical { line, .. }) = passed {
             score += 1.0;
             evidence.push(format!("an identical call passes it (line {line})"));
         }
@@ -127,7 +130,11 @@ pub fn score(
         let specific = if c.constant {
             named >= 0.5
         } else {
-            named >= 0.5 || (fit >= Fit::Assignable && (named >= 0.3 || unused)) || (unused && named >= 0.3)
+            // A fitting type with what a call of the same method elsewhere in the file passes
+            // there (WIRL's identical-calls collector) points at it too.
+            named >= 0.5
+                || (fit >= Fit::Assignable && (named >= 0.3 || unused || passed.is_some_and(|i| i.argument)))
+                || (unused && named >= 0.3)
         };
         out.push(Scored {
             expr: c.expr.clone(),

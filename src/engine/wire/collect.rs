@@ -323,6 +323,16 @@ pub fn is_accessor_word(w: &str) -> bool {
     matches!(w.to_lowercase().as_str(), "get" | "is" | "has" | "to" | "as")
 }
 
+/// What another call of the file passes where the paste has the name.
+#[derive(Debug, Clone)]
+pub struct Identical {
+    pub expr: String,
+    pub line: usize,
+    /// Passed as the same argument of a call of the same method (`false`: the receiver of a
+    /// call of the same member, which any variable of the type may be).
+    pub argument: bool,
+}
+
 /// The arguments other calls of the file pass where the paste passes `name`: the texts passed
 /// at the same position of a call of the same method with as many arguments, outside the paste,
 /// and the receivers of the same members.
@@ -330,9 +340,9 @@ pub(crate) fn identical_calls(
     scopes: &Scopes<'_>,
     name: &Unresolved,
     paste: &std::ops::Range<usize>,
-) -> Vec<(String, usize)> {
+) -> Vec<Identical> {
     let source = scopes.source;
-    let mut out: Vec<(String, usize)> = Vec::new();
+    let mut out: Vec<Identical> = Vec::new();
     for m in &scopes.syms.methods {
         for call in &m.calls {
             if call.span.start_byte >= paste.start && call.span.end_byte <= paste.end {
@@ -357,14 +367,18 @@ pub(crate) fn identical_calls(
                     .filter(|c| c.kind() != "line_comment" && c.kind() != "block_comment")
                     .collect();
                 if let Some(arg) = list.get(a.index) {
-                    out.push((crate::text::compact(source.text_of(*arg)), source.line_of(call.span.start_byte)));
+                    out.push(Identical {
+                        expr: crate::text::compact(source.text_of(*arg)),
+                        line: source.line_of(call.span.start_byte),
+                        argument: true,
+                    });
                 }
             }
             if call.kind == CallKind::Method
                 && name.members.contains(&call.name)
                 && let crate::java::symbols::Receiver::Name(r) = &call.receiver
             {
-                out.push((r.clone(), source.line_of(call.span.start_byte)));
+                out.push(Identical { expr: r.clone(), line: source.line_of(call.span.start_byte), argument: false });
             }
         }
     }

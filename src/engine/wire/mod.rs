@@ -236,10 +236,12 @@ fn wire_range(
 
 /// The decision for each name (`Ok`: its first candidate), two names not bound to one candidate:
 /// when two choose the same expression, the one with the higher score keeps it and the other
-/// decides again without it.
+/// decides again without it; a name left undecided decides again without the candidates other
+/// names are bound to (a call passes one argument per parameter, so a variable that clearly
+/// stands for one name is rarely what another stands for).
 fn assign(scored: &mut [Vec<Scored>]) -> Vec<Result<(), String>> {
     let mut decisions: Vec<Result<(), String>> = scored.iter().map(|s| choose::decide(s)).collect();
-    for _ in 0..scored.len() {
+    loop {
         let mut clash = None;
         'find: for i in 0..scored.len() {
             for j in i + 1..scored.len() {
@@ -249,10 +251,26 @@ fn assign(scored: &mut [Vec<Scored>]) -> Vec<Result<(), String>> {
                 }
             }
         }
-        let Some(loser) = clash else { break };
-        let expr = scored[loser].remove(0).expr;
-        decisions[loser] =
-            choose::decide(&scored[loser]).map_err(|e| format!("{e} (`{expr}` is bound to another name)"));
+        if let Some(loser) = clash {
+            let expr = scored[loser].remove(0).expr;
+            decisions[loser] =
+                choose::decide(&scored[loser]).map_err(|e| format!("{e} (`{expr}` is bound to another name)"));
+            continue;
+        }
+        // Without the candidates bound to other names, an undecided name may now be clear; if
+        // not, it keeps its whole list (the report shows what it could have been).
+        let bound: Vec<(usize, String)> =
+            (0..scored.len()).filter(|&j| decisions[j].is_ok()).map(|j| (j, scored[j][0].expr.clone())).collect();
+        let taken = |i: usize, c: &Scored| bound.iter().any(|(j, e)| *j != i && *e == c.expr);
+        let freed = (0..scored.len())
+            .filter(|&i| decisions[i].is_err() && scored[i].iter().any(|c| taken(i, c)))
+            .find_map(|i| {
+                let rest: Vec<Scored> = scored[i].iter().filter(|c| !taken(i, c)).cloned().collect();
+                choose::decide(&rest).is_ok().then_some((i, rest))
+            });
+        let Some((i, rest)) = freed else { break };
+        scored[i] = rest;
+        decisions[i] = Ok(());
     }
     decisions
 }

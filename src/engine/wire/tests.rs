@@ -213,3 +213,38 @@ fn a_plural_name_is_not_bound_to_a_singular_variable_by_its_name() {
     );
     assert_eq!(bound(&w, "pendingItm"), Some("pendingItem"), "{w:#?}");
 }
+
+#[test]
+fn a_variable_bound_to_one_name_is_not_what_another_name_stands_for() {
+    // `path` clearly takes `removePath`; `fencingPath` was torn between `removePath` and
+    // `fencingNodePath` until the first binding took `removePath` away.
+    let (w, after) = wire_shop(
+        "package a;\nclass Shop {\n  void delete(String a, String b) {}\n  void run(String id) {\n    \
+         String fencingNodePath = id + \"/fence\";\n    System.out.println(fencingNodePath);\n    \
+         String removePath = id + \"/remove\";\n    delete(path, fencingPath); // paste\n  }\n}\n",
+    );
+    assert_eq!(bound(&w, "path"), Some("removePath"), "{w:#?}");
+    assert_eq!(bound(&w, "fencingPath"), Some("fencingNodePath"), "{w:#?}");
+    assert!(after.contains("delete(removePath, fencingNodePath);"), "{after}");
+    // With nothing else to tell them apart, the rest stays undecided rather than guessed.
+    let (w, _) = wire_shop(
+        "package a;\nclass Shop {\n  void delete(String a, String b) {}\n  void run(String one, String two, String three) {\n    \
+         System.out.println(one + two + three);\n    delete(first, second); // paste\n  }\n}\n",
+    );
+    assert_eq!(bound(&w, "first"), None, "{w:#?}");
+    assert_eq!(bound(&w, "second"), None, "{w:#?}");
+}
+
+#[test]
+fn a_fitting_variable_that_an_identical_call_passes_is_bound() {
+    // Both `long`s fit `weigh(long)`; the file's own `weigh(pos)` says which one this call means.
+    let text = "package a;\nclass Shop {\n  int weigh(long v) { return 0; }\n  void run() {\n    long pos = 1;\n    \
+                long base = 2;\n    System.out.println(base + weigh(pos));\n    int w = weigh(amount); // paste\n  }\n}\n";
+    let (w, after) = wire_shop(text);
+    assert_eq!(bound(&w, "amount"), Some("pos"), "{w:#?}");
+    assert!(after.contains("int w = weigh(pos);"), "{after}");
+    // Without that call, the two are alike and nothing is bound.
+    let (w, _) =
+        wire_shop(&text.replace("weigh(pos)", "weigh(3)").replace("long pos = 1;", "long pos = 1;\n    pos++;"));
+    assert_eq!(bound(&w, "amount"), None, "{w:#?}");
+}
