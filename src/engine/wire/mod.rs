@@ -211,7 +211,7 @@ fn wire_range(
         .zip(decisions)
         .map(|((n, scored), decision)| {
             let (bound, reason) = match decision {
-                Ok(()) => (Some(scored[0].expr.clone()), scored[0].evidence.join("; ")),
+                Ok(note) => (Some(scored[0].expr.clone()), scored[0].evidence.join("; ") + &note),
                 Err(why) => (None, why),
             };
             Binding {
@@ -234,13 +234,15 @@ fn wire_range(
         .collect()
 }
 
-/// The decision for each name (`Ok`: its first candidate), two names not bound to one candidate:
+/// The decision for each name (`Ok`: its first candidate, with a note on the candidates other
+/// names took from it), two names not bound to one candidate:
 /// when two choose the same expression, the one with the higher score keeps it and the other
 /// decides again without it; a name left undecided decides again without the candidates other
 /// names are bound to (a call passes one argument per parameter, so a variable that clearly
 /// stands for one name is rarely what another stands for).
-fn assign(scored: &mut [Vec<Scored>]) -> Vec<Result<(), String>> {
-    let mut decisions: Vec<Result<(), String>> = scored.iter().map(|s| choose::decide(s)).collect();
+fn assign(scored: &mut [Vec<Scored>]) -> Vec<Result<String, String>> {
+    let mut decisions: Vec<Result<String, String>> =
+        scored.iter().map(|s| choose::decide(s).map(|()| String::new())).collect();
     loop {
         let mut clash = None;
         'find: for i in 0..scored.len() {
@@ -253,8 +255,8 @@ fn assign(scored: &mut [Vec<Scored>]) -> Vec<Result<(), String>> {
         }
         if let Some(loser) = clash {
             let expr = scored[loser].remove(0).expr;
-            decisions[loser] =
-                choose::decide(&scored[loser]).map_err(|e| format!("{e} (`{expr}` is bound to another name)"));
+            let note = format!(" (`{expr}` is bound to another name)");
+            decisions[loser] = choose::decide(&scored[loser]).map(|()| note.clone()).map_err(|e| format!("{e}{note}"));
             continue;
         }
         // Without the candidates bound to other names, an undecided name may now be clear; if
@@ -269,8 +271,10 @@ fn assign(scored: &mut [Vec<Scored>]) -> Vec<Result<(), String>> {
                 choose::decide(&rest).is_ok().then_some((i, rest))
             });
         let Some((i, rest)) = freed else { break };
+        let gone: Vec<String> = scored[i].iter().filter(|c| taken(i, c)).map(|c| format!("`{}`", c.expr)).collect();
         scored[i] = rest;
-        decisions[i] = Ok(());
+        let verb = if gone.len() == 1 { "is bound to another name" } else { "are bound to other names" };
+        decisions[i] = Ok(format!(" ({} {verb})", gone.join(", ")));
     }
     decisions
 }

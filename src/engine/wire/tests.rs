@@ -226,6 +226,8 @@ fn a_variable_bound_to_one_name_is_not_what_another_name_stands_for() {
     assert_eq!(bound(&w, "path"), Some("removePath"), "{w:#?}");
     assert_eq!(bound(&w, "fencingPath"), Some("fencingNodePath"), "{w:#?}");
     assert!(after.contains("delete(removePath, fencingNodePath);"), "{after}");
+    let b = w.bindings.iter().find(|b| b.name == "fencingPath").expect("fencingPath");
+    assert!(b.reason.ends_with("(`removePath` is bound to another name)"), "{}", b.reason);
     // With nothing else to tell them apart, the rest stays undecided rather than guessed.
     let (w, _) = wire_shop(
         "package a;\nclass Shop {\n  void delete(String a, String b) {}\n  void run(String one, String two, String three) {\n    \
