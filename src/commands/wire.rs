@@ -119,6 +119,16 @@ pub fn run(ctx: &mut Context, args: &WireArgs) -> anyhow::Result<Exit> {
     for b in &wiring.bindings {
         human.push_str(&binding_line(ctx, b));
     }
+    if let Some(e) = &wiring.syntax_error {
+        let place = if (start..=end).contains(&e.line) { "in the paste" } else { "outside the paste" };
+        human.push_str(&format!(
+            "{} line {} does not parse ({place}, column {}: `{}`): names near it may be read wrongly; fix the syntax and wire again\n",
+            style.yellow("warning:"),
+            e.line,
+            e.column,
+            e.snippet
+        ));
+    }
     if let Some(t) = &tests {
         human.push_str(&format!(
             "tests: {} passed, {} failed of {} (reported, not blocking: pasted code changes behaviour)\n",

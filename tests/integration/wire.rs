@@ -143,6 +143,27 @@ fn a_name_without_a_fitting_candidate_stays_unbound_and_nothing_is_written() {
 }
 
 #[test]
+fn an_unfinished_paste_is_wired_with_a_warning_where_it_does_not_parse() {
+    let dir = copy_fixture("demo");
+    let root = dir.path();
+    let (a, b) = paste(root, SERVICE, "invoice.cancel();", "        int n = inv.getItems().size() +;\n");
+    let before = read(root, SERVICE);
+    let target = format!("{SERVICE}:{a}-{b}");
+    let r = mantra(root, &["wire", &target, "--apply"]);
+    assert!(
+        r.stdout.contains(&format!("warning: line {a} does not parse (in the paste")),
+        "stdout:\n{}\nstderr:\n{}",
+        r.stdout,
+        r.stderr
+    );
+    assert_ne!(r.code, 0, "a paste that does not parse is not written: {}", r.stdout);
+    assert_eq!(read(root, SERVICE), before, "nothing is written");
+    let r = mantra(root, &["wire", &target, "--json"]);
+    let data = result(&r.stdout);
+    assert_eq!(data["syntax_error"]["line"], a, "{data:#}");
+}
+
+#[test]
 fn a_wired_paste_that_does_not_compile_is_not_written() {
     let dir = copy_fixture("demo");
     let root = dir.path();

@@ -81,6 +81,10 @@ pub struct Wiring {
     /// the lines hold whole methods).
     pub method: String,
     pub bindings: Vec<Binding>,
+    /// The file's first syntax error, if it has one: where the parser gave up, scopes and uses
+    /// may be read wrongly (pasted code is often not finished).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub syntax_error: Option<crate::java::SyntaxError>,
 }
 
 impl Wiring {
@@ -143,7 +147,14 @@ pub fn wire(project: &Project, file: FileId, start: usize, end: usize) -> Result
         bindings.extend(wire_range(project, file, &scopes, *m, paste.clone()));
     }
     let method = pieces.iter().map(|(m, _)| project.method_label(*m)).collect::<Vec<_>>().join(", ");
-    Ok(Wiring { file: project.path(file).to_path_buf(), start_line: start, end_line: end, method, bindings })
+    Ok(Wiring {
+        file: project.path(file).to_path_buf(),
+        start_line: start,
+        end_line: end,
+        method,
+        bindings,
+        syntax_error: source.syntax_error(),
+    })
 }
 
 /// The methods and constructors declared wholly within bytes `from..to` (not those nested in
