@@ -95,6 +95,9 @@ pub fn run(ctx: &mut Context, args: &WireArgs) -> anyhow::Result<Exit> {
     let plain = changes.unified_diff(crate::style::Style::PLAIN)?;
     let unbound = wiring.unbound().count();
 
+    // With --apply, a file that does not parse cannot compile: no scratch build finds that out.
+    let unparsable =
+        args.apply && !args.no_verify && unbound == 0 && !changes.is_empty() && wiring.syntax_error.is_some();
     let mut applied = false;
     let mut compiled = None;
     let mut tests = None;
@@ -103,7 +106,7 @@ pub fn run(ctx: &mut Context, args: &WireArgs) -> anyhow::Result<Exit> {
         if args.no_verify {
             crate::workspace::writeback::write_atomically(project.root(), &changes)?;
             applied = true;
-        } else {
+        } else if !unparsable {
             let check = compile_and_test(ctx, &changes, args.keep_workspace)?;
             compiled = Some(check.compiled);
             diagnostics = check.diagnostics;
@@ -150,6 +153,8 @@ pub fn run(ctx: &mut Context, args: &WireArgs) -> anyhow::Result<Exit> {
         format!("{bound} bound; written{}", if args.no_verify { " (not compiled)" } else { " (compiles)" })
     } else if compiled == Some(false) {
         format!("{bound} bound, but the wired code does not compile; nothing written")
+    } else if let Some(e) = wiring.syntax_error.as_ref().filter(|_| unparsable) {
+        format!("{bound} bound, but line {} does not parse, so it cannot compile; nothing written", e.line)
     } else {
         format!("{bound} bound (dry run; pass --apply to compile and write)")
     };
@@ -165,7 +170,7 @@ pub fn run(ctx: &mut Context, args: &WireArgs) -> anyhow::Result<Exit> {
         diagnostics: diagnostics.clone(),
     };
     ctx.reporter.emit(Event::result("wire", &result, human));
-    if unbound > 0 || compiled == Some(false) { Ok(Exit::Rejected) } else { Ok(Exit::Success) }
+    if unbound > 0 || compiled == Some(false) || unparsable { Ok(Exit::Rejected) } else { Ok(Exit::Success) }
 }
 
 /// One name's line of the human report.

@@ -156,11 +156,19 @@ fn an_unfinished_paste_is_wired_with_a_warning_where_it_does_not_parse() {
         r.stdout,
         r.stderr
     );
-    assert_ne!(r.code, 0, "a paste that does not parse is not written: {}", r.stdout);
+    // It cannot compile, so no build is run to find that out.
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stdout.contains(&format!("line {a} does not parse, so it cannot compile; nothing written")),
+        "{}",
+        r.stdout
+    );
     assert_eq!(read(root, SERVICE), before, "nothing is written");
-    let r = mantra(root, &["wire", &target, "--json"]);
+    let r = mantra(root, &["wire", &target, "--apply", "--json"]);
     let data = result(&r.stdout);
     assert_eq!(data["syntax_error"]["line"], a, "{data:#}");
+    assert_eq!(data["compiled"], serde_json::Value::Null, "{data:#}");
+    assert_eq!(data["applied"], false, "{data:#}");
 }
 
 #[test]
