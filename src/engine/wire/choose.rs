@@ -688,19 +688,21 @@ pub fn similarity(name: &str, other: &str) -> f64 {
     }
     let common = a.iter().filter(|w| b.contains(w)).count();
     // A word that abbreviates another by its start (`conf`, `configuration`) counts most of one.
-    let prefixed = a
-        .iter()
-        .filter(|w| !b.contains(w))
-        .filter(|w| {
-            b.iter().any(|v| w.len() >= 3 && v.len() >= 3 && (v.starts_with(w.as_str()) || w.starts_with(v.as_str())))
-        })
-        .count();
+    let abbreviates = |w: &str, v: &str| w.len() >= 3 && v.len() >= 3 && (v.starts_with(w) || w.starts_with(v));
+    let prefixed = a.iter().filter(|w| !b.contains(w)).filter(|w| b.iter().any(|v| abbreviates(w, v))).count();
     let mut by_words = (common as f64 + 0.8 * prefixed as f64) / a.len().max(b.len()) as f64;
     // The last word of a Java name is its head noun: `templateOrder` and `templateString` share a
     // modifier but name different things, `fencingPath` and `fencingNodePath` the same thing.
     let other_head = (a.len() > 1 || b.len() > 1) && a.last().map(|w| singular(w)) != b.last().map(|w| singular(w));
     if other_head {
         by_words *= 0.5;
+    }
+    // Each with a word the other lacks (`commonInputPath`, `fullInputPath`): the modifiers
+    // disagree, and the shared words name a kind of thing, not this one. One name adding words
+    // to the other (`path`, `removePath`) is a refinement and keeps its score.
+    let extra = |x: &[String], y: &[String]| x.iter().any(|w| !y.contains(w) && !y.iter().any(|v| abbreviates(w, v)));
+    if extra(&a, &b) && extra(&b, &a) {
+        by_words *= 0.6;
     }
     let distance = crate::text::edit_distance(&ja, &jb);
     let longest = ja.chars().count().max(jb.chars().count());
