@@ -186,14 +186,14 @@ pub fn name_for_lines(file: &SourceFile, at: usize, lines: (usize, usize)) -> St
             .flat_map(|(_, inside)| inside)
             .any(|s| s.start_byte() <= c.start_byte() && c.end_byte() <= s.end_byte())
     };
-    let best = runs.iter().filter(|(c, _)| !nested(*c)).max_by_key(|(_, inside)| inside.len()).cloned();
-    match best {
-        Some((c, stmts)) if !stmts.is_empty() => {
-            let ff = flow.fragment(&stmts, src);
-            let comment = leading_comment(c, stmts[0], src);
-            naming::for_fragment(&stmts, comment.as_deref(), &flow, &ff, src, &taken)
+    // Every run kept holds a statement (empty ones were dropped above).
+    match runs.iter().filter(|(c, _)| !nested(*c)).max_by_key(|(_, inside)| inside.len()) {
+        Some((c, stmts)) => {
+            let ff = flow.fragment(stmts, src);
+            let comment = leading_comment(*c, stmts[0], src);
+            naming::for_fragment(stmts, comment.as_deref(), &flow, &ff, src, &taken)
         }
-        _ => "extracted".into(),
+        None => "extracted".into(),
     }
 }
 

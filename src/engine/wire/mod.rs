@@ -278,11 +278,11 @@ fn assign(scored: &mut [Vec<Scored>]) -> Vec<Result<String, String>> {
         let freed = (0..scored.len())
             .filter(|&i| decisions[i].is_err() && scored[i].iter().any(|c| taken(i, c)))
             .find_map(|i| {
-                let rest: Vec<Scored> = scored[i].iter().filter(|c| !taken(i, c)).cloned().collect();
-                choose::decide(&rest).is_ok().then_some((i, rest))
+                let (gone, rest): (Vec<Scored>, Vec<Scored>) = scored[i].iter().cloned().partition(|c| taken(i, c));
+                choose::decide(&rest).is_ok().then_some((i, gone, rest))
             });
-        let Some((i, rest)) = freed else { break };
-        let gone: Vec<String> = scored[i].iter().filter(|c| taken(i, c)).map(|c| format!("`{}`", c.expr)).collect();
+        let Some((i, gone, rest)) = freed else { break };
+        let gone: Vec<String> = gone.iter().map(|c| format!("`{}`", c.expr)).collect();
         scored[i] = rest;
         let verb = if gone.len() == 1 { "is bound to another name" } else { "are bound to other names" };
         decisions[i] = Ok(format!(" ({} {verb})", gone.join(", ")));

@@ -138,11 +138,7 @@ fn similarity_reads_words_abbreviations_and_edits() {
     assert!(similarity("i", "index") < similarity("sb", "stringBuilder"));
     // Names that each add their own modifier to shared words are less alike than a name and its
     // refinement.
-    assert!(
-        similarity("commonInputPath", "fullInputPath") < 0.5,
-        "{}",
-        similarity("commonInputPath", "fullInputPath")
-    );
+    assert!(similarity("commonInputPath", "fullInputPath") < 0.5, "{}", similarity("commonInputPath", "fullInputPath"));
     assert!(similarity("inputPath", "fullInputPath") > similarity("commonInputPath", "fullInputPath"));
     assert!(similarity("fencingPath", "fencingNodePath") > 0.6);
 }
