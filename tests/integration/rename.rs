@@ -307,7 +307,7 @@ fn coordinated_rename_floors_on_the_oracle() {
     }
     assert!(a.cases + b.cases >= 70, "{} cases", a.cases + b.cases);
     assert!(a.identification.f1() >= 0.55, "half A: {}", a.line());
-    assert!(b.identification.f1() >= 0.20, "half B: {}", b.line());
+    assert!(b.identification.f1() >= 0.27, "half B: {}", b.line());
     assert!(a.exact.f1() >= 0.33 && b.exact.f1() >= 0.20, "A: {}\nB: {}", a.line(), b.line());
 }
 

@@ -101,6 +101,11 @@ pub fn suggest(project: &Project, seed: Element, new: &str, memory: &Memory) -> 
         files.extend(hits.into_iter().map(|f| (f, 0.6)));
     }
     c.structural();
+    // A word added to the seed's name (`numBuffers → numExpectedBuffers`) qualifies this one
+    // concept: longer names that hold the old one elsewhere (`numBuffersForSort` in another
+    // class) name other concepts. Only in the seed's own file, or built on a renamed class's
+    // name (`InputReader2`, `InputReaderTest`), do they follow it.
+    let qualifies = c.hunks.iter().all(|h| h.old.is_empty());
     for &(f, nearness) in &files {
         for e in all_declarations(project, f) {
             if e == seed || skip.contains(&e) {
@@ -120,6 +125,7 @@ pub fn suggest(project: &Project, seed: Element, new: &str, memory: &Memory) -> 
             }
             if let Some(share) = words::affinity(&name, &old, &c.hunks)
                 && let Some(n) = words::transfer(&name, &c.hunks)
+                && (!qualifies || matches!(seed, Element::Type(_)) || e.file() == seed_file)
             {
                 // A local's name is a local matter: its words elsewhere in the file are weaker evidence.
                 let local = matches!(seed, Element::Var(_)) && e.file() == seed_file && !same_method(seed, e);
@@ -369,7 +375,43 @@ pub fn all_declarations(project: &Project, file: FileId) -> Vec<Element> {
 
 #[cfg(test)]
 mod tests {
-    use super::local_decision;
+    use super::*;
+    use crate::java::project::tests::project;
+
+    /// The declaration named `name` of `kind` in `path`.
+    fn declared(p: &Project, path: &str, name: &str, kind: Kind) -> Element {
+        let f = p.file_id(std::path::Path::new(path)).expect("file");
+        all_declarations(p, f).into_iter().find(|e| e.name(p) == name && e.kind() == kind).expect("declaration")
+    }
+
+    fn olds(s: &[Suggestion]) -> Vec<&str> {
+        s.iter().map(|s| s.old.as_str()).collect()
+    }
+
+    /// A word added to a name qualifies that one concept: a longer name holding the old one in
+    /// another class is another concept, while in the seed's own file, or built on a renamed
+    /// class's name, it follows.
+    #[test]
+    fn an_added_word_follows_only_what_is_built_on_the_seed_itself() {
+        let (_d, p) = project(&[
+            (
+                "a/Pool.java",
+                "package a; class Pool { int numBuffers; int numBuffersInUse; int size() { return numBuffers; } }",
+            ),
+            ("a/Sorter.java", "package a; class Sorter { int numBuffersForSort; }"),
+            ("a/InputReader.java", "package a; class InputReader {}"),
+            ("a/InputReader2.java", "package a; class InputReader2 {}"),
+        ]);
+        let seed = declared(&p, "a/Pool.java", "numBuffers", Kind::Field);
+        let s = suggest(&p, seed, "numExpectedBuffers", &Memory::default());
+        assert_eq!(olds(&s), ["numBuffersInUse"], "{s:?}");
+        // The same names follow a word that is replaced, wherever they are.
+        let s = suggest(&p, seed, "numSegments", &Memory::default());
+        assert!(olds(&s).contains(&"numBuffersForSort"), "{s:?}");
+        let seed = declared(&p, "a/InputReader.java", "InputReader", Kind::Class);
+        let s = suggest(&p, seed, "InputReaderDefault", &Memory::default());
+        assert_eq!(olds(&s), ["InputReader2"], "{s:?}");
+    }
 
     #[test]
     fn a_one_letter_name_or_an_appended_digit_is_this_declaration_s_own() {
