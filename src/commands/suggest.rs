@@ -40,6 +40,16 @@ pub fn run(ctx: &mut Context, args: &SuggestArgs) -> anyhow::Result<Exit> {
             .with_hint("use it with --apply-top N or --pick")
             .into());
     }
+    if args.apply_top == Some(0) {
+        return Err(UserError::usage("--apply-top 0 would apply nothing")
+            .with_hint("give how many of the best to apply, at least 1, or leave it out to list them")
+            .into());
+    }
+    if args.limit == 0 {
+        return Err(UserError::usage("--limit 0 would list nothing")
+            .with_hint("give how many to list, at least 1 (the default is 20)")
+            .into());
+    }
     if !(0.0..=1.0).contains(&args.min_score) {
         return Err(UserError::usage(format!("--min-score {} is outside 0..1", args.min_score)).into());
     }

@@ -250,6 +250,12 @@ fn batch_refuses_a_task_file_that_is_not_one() {
     let run = mantra(dir.path(), &["batch", "--tasks", "tasks.json", "--spec", "oracle"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("not a PureRefactor / SWE-Refactor task file"), "{}", run.stderr);
+    assert!(!dir.path().join("mantra-batch").exists(), "a failed batch leaves its empty output folder behind");
+    git(dir.path(), &["commit", "-q", "--allow-empty", "-m", "one"]);
+    let run = mantra(dir.path(), &["batch", "--range", "HEAD~5..HEAD", "--spec", "oracle"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--range HEAD~5..HEAD"), "{}", run.stderr);
+    assert!(!dir.path().join("mantra-batch").exists(), "a failed batch leaves its empty output folder behind");
 }
 
 #[test]

@@ -109,6 +109,12 @@ fn bad_paths_and_types_are_usage_errors() {
     assert!(r.stderr.contains("does not propose move-and-rename-method"), "{}", r.stderr);
     let r = mantra(root, &["suggest", "--min-score", "3"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
+    let r = mantra(root, &["suggest", "--limit", "0"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--limit 0 would list nothing"), "{}", r.stderr);
+    let r = mantra(root, &["suggest", "--apply-top", "0"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--apply-top 0 would apply nothing"), "{}", r.stderr);
 }
 
 /// The benchmark's measure (`cargo bench --bench suggest`) as floors: recall@10 per half.
