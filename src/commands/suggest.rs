@@ -2,7 +2,7 @@
 //! folders given), ranked on one scale, each a complete spec the engine was dry-run with
 //! ([`crate::plan::suggest`]). `--json`: a `suggestions` result.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use serde::Serialize;
@@ -52,6 +52,23 @@ pub fn run(ctx: &mut Context, args: &SuggestArgs) -> anyhow::Result<Exit> {
     }
     if !(0.0..=1.0).contains(&args.min_score) {
         return Err(UserError::usage(format!("--min-score {} is outside 0..1", args.min_score)).into());
+    }
+    // A SARIF destination that cannot be written is found before the scan, not after it.
+    if let Some(path) = &args.sarif {
+        let out = sarif_path(ctx, path);
+        let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let problem = if out.is_dir() {
+            Some("it is a folder")
+        } else if !parent.is_dir() {
+            Some("its folder does not exist")
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            return Err(UserError::usage(format!("cannot write --sarif {}: {problem}", out.display()))
+                .with_hint("give --sarif a file in a folder that exists and is writable")
+                .into());
+        }
     }
     let project =
         Project::open(&ctx.repo).with_context(|| format!("cannot read the project at {}", ctx.repo.display()))?;
@@ -158,6 +175,11 @@ fn parse_pick(answer: &str, count: usize) -> Result<Vec<usize>, String> {
     Ok(out)
 }
 
+/// `--sarif`'s file: relative paths are to the working directory.
+fn sarif_path(ctx: &Context, path: &Path) -> PathBuf {
+    if path.is_absolute() { path.to_path_buf() } else { ctx.cwd.join(path) }
+}
+
 /// The listed suggestions as a SARIF log at `path` (relative to the working directory).
 fn write_sarif(ctx: &mut Context, project: &Project, shown: &[Opportunity], path: &Path) -> anyhow::Result<()> {
     let fixes: Vec<Option<crate::engine::ChangeSet>> =
@@ -180,7 +202,7 @@ fn write_sarif(ctx: &mut Context, project: &Project, shown: &[Opportunity], path
         })
         .collect();
     let log = crate::report::sarif::log(&findings);
-    let out = if path.is_absolute() { path.to_path_buf() } else { ctx.cwd.join(path) };
+    let out = sarif_path(ctx, path);
     let text = serde_json::to_string_pretty(&log).context("rendering SARIF")?;
     std::fs::write(&out, text + "\n").map_err(|e| {
         UserError::usage(format!("cannot write {}: {e}", out.display()))

@@ -115,6 +115,13 @@ fn bad_paths_and_types_are_usage_errors() {
     let r = mantra(root, &["suggest", "--apply-top", "0"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("--apply-top 0 would apply nothing"), "{}", r.stderr);
+    // A SARIF file that cannot be written is refused before the scan, which prints nothing.
+    let r = mantra(root, &["suggest", "--sarif", "src"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("cannot write --sarif") && r.stderr.contains("it is a folder"), "{}", r.stderr);
+    let r = mantra(root, &["suggest", "--sarif", "no/such/folder/out.sarif"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("its folder does not exist") && r.stdout.is_empty(), "{}\n{}", r.stdout, r.stderr);
 }
 
 /// The benchmark's measure (`cargo bench --bench suggest`) as floors: recall@10 per half.
