@@ -39,6 +39,7 @@ fn main() {
             local_types: Default::default(),
             params: Vec::new(),
             param_types: Default::default(),
+            quiet_calls: Vec::new(),
         };
         let start = Instant::now();
         let done = extract::plan(&file, &spec).unwrap_or_else(|r| panic!("{n}: refused: {r:?}"));

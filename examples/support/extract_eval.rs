@@ -177,6 +177,7 @@ pub fn derive_spec(record: &Value, with_types: bool) -> Result<ExtractSpec, Stri
         local_types: if with_types { local_types } else { Default::default() },
         params: Vec::new(),
         param_types: Default::default(),
+        quiet_calls: Vec::new(),
     })
 }
 

@@ -164,6 +164,7 @@ impl SpecSource for Oracle {
                 local_types: Default::default(),
                 params: Vec::new(),
                 param_types: Default::default(),
+                quiet_calls: Vec::new(),
             })
         };
         let mut alternatives = Vec::new();

@@ -432,6 +432,7 @@ class Billing {
             local_types: BTreeMap::new(),
             params: Vec::new(),
             param_types: Default::default(),
+            quiet_calls: Vec::new(),
         };
         let mv = MoveSpec::new("class:a.Fees".parse().expect("dest"));
         let c = extract_and_move(&p, m, &spec, &mv).expect("compound");
@@ -475,6 +476,7 @@ class Billing {
             local_types: BTreeMap::new(),
             params: Vec::new(),
             param_types: Default::default(),
+            quiet_calls: Vec::new(),
         };
         let mv = MoveSpec::new("param:order".parse().expect("dest"));
         let c = extract_and_move(&p, m, &spec, &mv).expect("compound");
@@ -572,6 +574,7 @@ class Billing {
             local_types: BTreeMap::new(),
             params: Vec::new(),
             param_types: Default::default(),
+            quiet_calls: Vec::new(),
         };
         let mv = MoveSpec::new("param:order".parse().expect("dest"));
         let r = extract_and_move(&p, m, &spec, &mv).expect_err("the extracted method uses a private field");

@@ -178,6 +178,7 @@ impl SpecFlags {
                 local_types: Default::default(),
                 params: self.params.clone(),
                 param_types: Default::default(),
+                quiet_calls: Vec::new(),
             })
         };
         let move_spec = || -> Option<MoveSpec> {
@@ -307,14 +308,19 @@ pub fn apply(project: &Project, method: MethodId, spec: &Spec) -> Result<ChangeS
 fn extract(project: &Project, method: MethodId, spec: &ExtractSpec) -> Result<ChangeSet, Refusal> {
     let mut spec = spec.clone();
     spec.method_line.get_or_insert(project.method(method).span.start_line);
-    with_param_types(project, method, &mut spec);
+    with_project_facts(project, method, &mut spec);
     super::extract_method(project.method_source(method), &spec)
 }
 
-/// Fills in the type of each `--param` expression that is a call the project model resolves:
-/// the called method's declared return type (the engine alone sees one file).
-pub fn with_param_types(project: &Project, method: MethodId, spec: &mut ExtractSpec) {
+/// Fills in what the extraction engine, which sees one file, cannot know: the type of each
+/// `--param` expression that is a call the project model resolves (the called method's declared
+/// return type), and which calls of the method throw no checked exception.
+pub fn with_project_facts(project: &Project, method: MethodId, spec: &mut ExtractSpec) {
     let decl = project.method(method);
+    spec.quiet_calls = (0..decl.calls.len())
+        .filter(|&i| throws_nothing_checked(project, method, i))
+        .map(|i| (decl.calls[i].span.start_byte, decl.calls[i].span.end_byte))
+        .collect();
     for expr in &spec.params {
         if spec.param_types.contains_key(expr) {
             continue;
@@ -337,6 +343,118 @@ pub fn with_param_types(project: &Project, method: MethodId, spec: &mut ExtractS
     }
 }
 
+/// Whether call number `call` of `method` is known to throw no checked exception: it goes to
+/// project methods or constructors that declare none (an implicit constructor declares none), or
+/// to a JDK type none of whose methods declares one, or it is one of `Object`'s methods that no
+/// override may make throw.
+fn throws_nothing_checked(project: &Project, method: MethodId, call: usize) -> bool {
+    use crate::java::Resolution;
+    use crate::java::calls::ReceiverType;
+    use crate::java::symbols::CallKind;
+    let site = &project.method(method).calls[call];
+    let declares_none = |m: MethodId| project.method(m).throws.is_empty();
+    match site.kind {
+        CallKind::Method | CallKind::New => {}
+        _ => return false,
+    }
+    match project.resolve_call(method, call) {
+        Resolution::Resolved { method: m } => return declares_none(m),
+        Resolution::Ambiguous { candidates } => return candidates.into_iter().all(declares_none),
+        Resolution::Unresolved { .. } => {}
+    }
+    if site.kind == CallKind::New {
+        let owner = project.owner(method);
+        if let Some(ty) = project.resolve_type(method.file(), Some(owner.index()), &site.name) {
+            return !project.methods_of(ty).into_iter().any(|m| project.method(m).is_constructor());
+        }
+        return QUIET_JDK_TYPES.contains(&simple_type(&site.name));
+    }
+    if OBJECT_METHODS.contains(&(site.name.as_str(), site.arg_count().unwrap_or(usize::MAX))) {
+        return true;
+    }
+    match project.receiver_type(method, call) {
+        ReceiverType::External(text) => QUIET_JDK_TYPES.contains(&simple_type(&text)),
+        // A class named as the receiver of a static call (`Math.max`, `Objects.equals`).
+        ReceiverType::UnknownName(name) => QUIET_JDK_TYPES.contains(&name.as_str()),
+        _ => false,
+    }
+}
+
+/// `java.util.List<String>` → `List`, `int[]` → `int[]`.
+fn simple_type(text: &str) -> &str {
+    let raw = text.split('<').next().unwrap_or(text).trim();
+    raw.rsplit('.').next().unwrap_or(raw)
+}
+
+/// JDK types none of whose methods or constructors declares a checked exception (an interface's
+/// implementations cannot add one): strings, numbers, collections, streams, dates.
+const QUIET_JDK_TYPES: &[&str] = &[
+    "String",
+    "StringBuilder",
+    "StringJoiner",
+    "CharSequence",
+    "Math",
+    "StrictMath",
+    "Objects",
+    "Integer",
+    "Long",
+    "Short",
+    "Byte",
+    "Double",
+    "Float",
+    "Boolean",
+    "Character",
+    "BigDecimal",
+    "BigInteger",
+    "Collection",
+    "List",
+    "ArrayList",
+    "LinkedList",
+    "Set",
+    "HashSet",
+    "LinkedHashSet",
+    "TreeSet",
+    "SortedSet",
+    "NavigableSet",
+    "Map",
+    "HashMap",
+    "LinkedHashMap",
+    "TreeMap",
+    "SortedMap",
+    "NavigableMap",
+    "Queue",
+    "Deque",
+    "ArrayDeque",
+    "PriorityQueue",
+    "Iterator",
+    "ListIterator",
+    "Iterable",
+    "Collections",
+    "Arrays",
+    "Optional",
+    "OptionalInt",
+    "OptionalLong",
+    "OptionalDouble",
+    "Stream",
+    "IntStream",
+    "LongStream",
+    "DoubleStream",
+    "Collectors",
+    "LocalDate",
+    "LocalDateTime",
+    "LocalTime",
+    "Instant",
+    "Duration",
+    "Period",
+    "ZonedDateTime",
+    "OffsetDateTime",
+    "UUID",
+];
+
+/// `Object`'s methods that declare no checked exception, by name and argument count; an override
+/// cannot add one.
+const OBJECT_METHODS: &[(&str, usize)] = &[("toString", 0), ("equals", 1), ("hashCode", 0), ("getClass", 0)];
+
 /// Inline Method with call sites decided by the project model (test sources included).
 fn inline(project: &Project, method: MethodId, spec: &InlineSpec) -> Result<ChangeSet, Refusal> {
     super::inline::inline_method_in_project(project, method, spec)
@@ -344,7 +462,7 @@ fn inline(project: &Project, method: MethodId, spec: &InlineSpec) -> Result<Chan
 
 fn extract_and_move(project: &Project, method: MethodId, spec: &ExtractAndMoveSpec) -> Result<ChangeSet, Refusal> {
     let mut extract = spec.extract.clone();
-    with_param_types(project, method, &mut extract);
+    with_project_facts(project, method, &mut extract);
     super::compound::extract_and_move(project, method, &extract, &spec.move_to).map(|c| c.changes)
 }
 
@@ -432,6 +550,40 @@ mod tests {
         assert!(
             from_options(RefactoringKind::MoveMethod, &bad, file, 1).unwrap_err().to_string().starts_with("--to: ")
         );
+    }
+
+    /// The new method declares no `throws` when every call of the fragment is known to throw no
+    /// checked exception, and what the source method declares as soon as one may.
+    #[test]
+    fn a_fragment_of_calls_known_to_throw_nothing_declares_nothing() {
+        let a = "package a;\nimport java.io.*;\nimport java.util.*;\nclass A {\n    private final List<String> names = new ArrayList<>();\n    String label(String s) { return s.trim(); }\n    void load(Reader r) throws IOException { r.read(); }\n    void f(Reader r, StringBuilder out) throws IOException {\n        out.append(label(\"x\"));\n        names.add(label(\"y\").toString());\n        out.append(Math.max(1, 2));\n        out.append(new Holder());\n        load(r);\n        out.append(r.read());\n        out.append(1).append(2);\n    }\n}\nclass Holder {}\n";
+        let (_d, p) = crate::java::project::tests::project(&[("src/a/A.java", a)]);
+        let fid = p.file_id(Path::new("src/a/A.java")).unwrap();
+        let f = p.methods_in(fid).unwrap().into_iter().find(|&m| p.method(m).name == "f").unwrap();
+        let signature = |lines: (usize, usize)| {
+            let spec = ExtractSpec {
+                file: "src/a/A.java".into(),
+                method_line: None,
+                lines,
+                name: "part".into(),
+                visibility: None,
+                local_types: Default::default(),
+                params: Vec::new(),
+                param_types: Default::default(),
+                quiet_calls: Vec::new(),
+            };
+            let changes = apply(&p, f, &Spec::ExtractMethod(spec)).expect("extracts");
+            let text = changes.render().unwrap().into_values().next().unwrap();
+            text.lines().find(|l| l.contains(" void part(")).unwrap().trim().to_string()
+        };
+        // Project methods declaring nothing, a JDK collection and builder, `Object`'s methods, a
+        // static `Math` call, a project class's implicit constructor.
+        assert_eq!(signature((9, 12)), "private void part(StringBuilder out) {");
+        // A project method declaring `IOException`, or a JDK reader's call, may throw it.
+        assert_eq!(signature((9, 13)), "private void part(StringBuilder out, Reader r) throws IOException {");
+        assert_eq!(signature((14, 14)), "private void part(StringBuilder out, Reader r) throws IOException {");
+        // A receiver that is itself a call's result has a type the model does not know.
+        assert_eq!(signature((15, 15)), "private void part(StringBuilder out) throws IOException {");
     }
 
     #[test]

@@ -146,7 +146,12 @@ pub fn whole_body(file: &SourceFile, at: usize) -> Option<(usize, usize)> {
 pub fn single_call(stmts: &[Node<'_>]) -> bool {
     let [stmt] = stmts else { return false };
     let (mut calls, mut structure) = (0, false);
+    // Decided once a second call or any structure is seen: the rest of a large statement (an
+    // `if` holding a whole block) need not be walked.
     walk(*stmt, &mut |n| {
+        if calls > 1 || structure {
+            return false;
+        }
         match n.kind_name() {
             "method_invocation" | "object_creation_expression" => calls += 1,
             "lambda_expression" | "binary_expression" | "ternary_expression" | "block" | "switch_expression" => {
@@ -207,6 +212,7 @@ pub fn spec_for(file: &Path, method_line: usize, lines: (usize, usize), name: &s
         local_types: Default::default(),
         params: Vec::new(),
         param_types: Default::default(),
+        quiet_calls: Vec::new(),
     }
 }
 

@@ -66,6 +66,12 @@ pub struct ExtractSpec {
     /// project model fills them in for method calls it resolves).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub param_types: BTreeMap<String, String>,
+    /// Byte ranges of the calls and `new` expressions of the file that the project model knows
+    /// throw no checked exception ([`crate::engine::spec::with_param_types`] fills them in). A
+    /// fragment whose every call is one of these declares no `throws`; without them the new
+    /// method declares what the source method does.
+    #[serde(skip)]
+    pub quiet_calls: Vec<(usize, usize)>,
 }
 
 /// What the extraction did, for reports and for callers that compose refactorings.

@@ -220,13 +220,20 @@ impl<'a> Extractor<'a> {
     /// method without `throws` is how a fragment throws a checked exception that the method does
     /// not). Declaring an exception the body never throws is legal Java, and every declared
     /// exception is handled or declared at the call site, because that is where it came from.
+    /// Calls the project model knows to throw no checked exception (`quiet_calls`: project
+    /// methods declaring none, the JDK's collections, strings and numbers) do not count, so a
+    /// fragment of only those declares nothing, as a careful author would write it.
     pub(super) fn throws(&self, sel: &Selection<'_>, frag: std::ops::Range<usize>, in_lambda: bool) -> Vec<String> {
         let src = self.src;
         let mut can_throw = false;
+        let quiet = |n: Node<'_>| self.spec.quiet_calls.contains(&(n.start_byte(), n.end_byte()));
         for s in &sel.statements {
             walk(*s, &mut |n| {
-                if matches!(n.kind_name(), "method_invocation" | "object_creation_expression" | "throw_statement") {
-                    can_throw = true;
+                match n.kind_name() {
+                    "method_invocation" | "object_creation_expression" if !quiet(n) => can_throw = true,
+                    // A resource's `close()` may throw what no call spells.
+                    "throw_statement" | "try_with_resources_statement" => can_throw = true,
+                    _ => {}
                 }
                 !can_throw && (n.id() == s.id() || n.kind_name() != "lambda_expression")
             });

@@ -312,6 +312,7 @@ fn untyped_lambda_parameters_take_the_type_the_call_spells_out_or_are_refused() 
         local_types: BTreeMap::from([("x".to_string(), "String".to_string())]),
         params: Vec::new(),
         param_types: Default::default(),
+        quiet_calls: Vec::new(),
     };
     let out = extract_method(&file, &spec).unwrap().render_file(std::path::Path::new("A.java")).unwrap().unwrap();
     assert!(
@@ -414,6 +415,7 @@ fn selections_that_are_empty_or_outside_a_body_are_refused() {
         local_types: BTreeMap::new(),
         params: Vec::new(),
         param_types: Default::default(),
+        quiet_calls: Vec::new(),
     };
     assert_eq!(extract_method(&file, &spec).unwrap_err().reason, "lines_outside_method");
 }
@@ -437,6 +439,7 @@ fn visibility_can_be_chosen() {
         local_types: BTreeMap::new(),
         params: Vec::new(),
         param_types: Default::default(),
+        quiet_calls: Vec::new(),
     };
     let plan = plan(&file, &spec).unwrap();
     assert_eq!(plan.signature, "void show(int a)");
@@ -462,6 +465,7 @@ fn extract_with(
         local_types: BTreeMap::new(),
         params: params.iter().map(|p| p.to_string()).collect(),
         param_types: types.iter().map(|(e, t)| (e.to_string(), t.to_string())).collect(),
+        quiet_calls: Vec::new(),
     };
     let changes = extract_method(&file, &spec)?;
     Ok(changes.render_file(std::path::Path::new("A.java")).unwrap().unwrap())
