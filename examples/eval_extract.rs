@@ -1,6 +1,9 @@
 //! Replays PureRefactor's Extract Method records through the engine and prints the figures.
 //!
 //! `cargo run --release --example eval_extract` (data from `MANTRA_SHARED_DATA` or `../shared/data`).
+//! `EVAL_PROJECT=1` replays each record through `engine::apply` on a project of the record's file
+//! (what `mantra refactor` does, with what the project model knows of the calls), not through the
+//! single-file engine.
 
 #[path = "support/extract_eval.rs"]
 mod extract_eval;

@@ -81,6 +81,34 @@ pub fn evaluate(data: &Path, options: Options) -> Result<Report, String> {
     Ok(report)
 }
 
+/// `EVAL_PROJECT=1`: the record's file alone as a project, extracted the way `mantra refactor`
+/// does it (`engine::apply`, with what the project model knows of its calls).
+fn through_project(
+    path: &str,
+    before: &str,
+    spec: &ExtractSpec,
+) -> Result<Result<Option<String>, mantra::engine::EditConflict>, mantra::engine::Refusal> {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join(path);
+    std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
+    std::fs::write(&file, before).expect("write");
+    let project = mantra::java::Project::open(dir.path()).expect("open");
+    let fid = project.file_id(Path::new(path)).expect("file");
+    let line = spec.method_line.unwrap_or(spec.lines.0);
+    let method = project
+        .methods_in(fid)
+        .expect("parsed")
+        .into_iter()
+        .filter(|&m| {
+            let s = &project.method(m).span;
+            s.start_line <= line && line <= s.end_line
+        })
+        .min_by_key(|&m| project.method(m).span.end_line - project.method(m).span.start_line)
+        .expect("the method");
+    let spec = mantra::engine::Spec::ExtractMethod(spec.clone());
+    mantra::engine::apply(&project, method, &spec).map(|changes| changes.render_file(Path::new(path)))
+}
+
 fn replay(project: &str, record: &Value, options: Options) -> Outcome {
     let id = record["uniqueId"].as_str().unwrap_or("?").to_string();
     let outcome = |spec, status| Outcome { project: project.to_string(), id: id.clone(), spec, status };
@@ -92,6 +120,9 @@ fn replay(project: &str, record: &Value, options: Options) -> Outcome {
     };
     let start = Instant::now();
     let run = catch_unwind(AssertUnwindSafe(|| {
+        if std::env::var_os("EVAL_PROJECT").is_some() {
+            return through_project(path, before, &spec);
+        }
         let file = SourceFile::parse(path, before.to_string());
         extract_method(&file, &spec).map(|changes| changes.render_file(Path::new(path)))
     }));
