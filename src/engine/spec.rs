@@ -349,7 +349,6 @@ pub fn with_project_facts(project: &Project, method: MethodId, spec: &mut Extrac
 /// override may make throw.
 fn throws_nothing_checked(project: &Project, method: MethodId, call: usize) -> bool {
     use crate::java::Resolution;
-    use crate::java::calls::ReceiverType;
     use crate::java::symbols::CallKind;
     let site = &project.method(method).calls[call];
     let declares_none = |m: MethodId| project.method(m).throws.is_empty();
@@ -372,13 +371,94 @@ fn throws_nothing_checked(project: &Project, method: MethodId, call: usize) -> b
     if OBJECT_METHODS.contains(&(site.name.as_str(), site.arg_count().unwrap_or(usize::MAX))) {
         return true;
     }
+    quiet_receiver(project, method, call, 0).is_some()
+}
+
+/// The JDK type of [`QUIET_JDK_TYPES`] that the receiver of call number `call` of `method` has:
+/// a variable's declared type, a class named for a static call (`Math.max`, `Objects.equals`),
+/// or what a call of such a type returns (`sb.append(a).append(b)`, `list.stream().map(f)`,
+/// `new StringBuilder().append(a)`), as far as [`FLUENT`] knows.
+fn quiet_receiver(project: &Project, method: MethodId, call: usize, depth: usize) -> Option<&'static str> {
+    use crate::java::calls::ReceiverType;
+    use crate::java::symbols::CallKind;
+    let quiet = |name: &str| QUIET_JDK_TYPES.iter().copied().find(|t| *t == name);
     match project.receiver_type(method, call) {
-        ReceiverType::External(text) => QUIET_JDK_TYPES.contains(&simple_type(&text)),
-        // A class named as the receiver of a static call (`Math.max`, `Objects.equals`).
-        ReceiverType::UnknownName(name) => QUIET_JDK_TYPES.contains(&name.as_str()),
-        _ => false,
+        ReceiverType::External(text) => quiet(simple_type(&text)),
+        ReceiverType::UnknownName(name) => quiet(&name),
+        ReceiverType::Unknown if depth < 8 => {
+            let calls = &project.method(method).calls;
+            let span = calls[call].receiver_span?;
+            let inner =
+                calls.iter().position(|c| c.span.start_byte == span.start_byte && c.span.end_byte == span.end_byte)?;
+            let site = &calls[inner];
+            if site.kind == CallKind::New {
+                return quiet(simple_type(&site.name));
+            }
+            let of = quiet_receiver(project, method, inner, depth + 1)?;
+            FLUENT
+                .iter()
+                .find(|(types, names, _)| types.contains(&of) && names.contains(&site.name.as_str()))
+                .map(|f| f.2)
+        }
+        _ => None,
     }
 }
+
+/// What some methods of [`QUIET_JDK_TYPES`] return, when it is one of them: (receiver types,
+/// method names, result type).
+const FLUENT: &[(&[&str], &[&str], &str)] = &[
+    (&["StringBuilder"], &["append", "insert", "reverse", "delete", "deleteCharAt", "replace"], "StringBuilder"),
+    (
+        &["String"],
+        &[
+            "trim",
+            "strip",
+            "stripLeading",
+            "stripTrailing",
+            "substring",
+            "toLowerCase",
+            "toUpperCase",
+            "replace",
+            "replaceAll",
+            "replaceFirst",
+            "concat",
+            "repeat",
+            "formatted",
+            "intern",
+            "valueOf",
+            "join",
+            "format",
+        ],
+        "String",
+    ),
+    (
+        &[
+            "Collection",
+            "List",
+            "ArrayList",
+            "LinkedList",
+            "Set",
+            "HashSet",
+            "LinkedHashSet",
+            "TreeSet",
+            "Arrays",
+            "Stream",
+        ],
+        &[
+            "stream", "of", "map", "filter", "sorted", "distinct", "limit", "skip", "peek", "flatMap", "mapToObj",
+            "boxed",
+        ],
+        "Stream",
+    ),
+    (&["Optional"], &["map", "filter", "flatMap", "or", "of", "ofNullable", "empty"], "Optional"),
+    (&["Map", "HashMap", "LinkedHashMap", "TreeMap"], &["keySet", "entrySet"], "Set"),
+    (&["Map", "HashMap", "LinkedHashMap", "TreeMap"], &["values"], "Collection"),
+    (
+        &["List", "Arrays", "Collections"],
+        &["of", "copyOf", "asList", "subList", "unmodifiableList", "emptyList"],
+        "List",
+    ),
+];
 
 /// `java.util.List<String>` → `List`, `int[]` → `int[]`.
 fn simple_type(text: &str) -> &str {
@@ -556,7 +636,7 @@ mod tests {
     /// checked exception, and what the source method declares as soon as one may.
     #[test]
     fn a_fragment_of_calls_known_to_throw_nothing_declares_nothing() {
-        let a = "package a;\nimport java.io.*;\nimport java.util.*;\nclass A {\n    private final List<String> names = new ArrayList<>();\n    String label(String s) { return s.trim(); }\n    void load(Reader r) throws IOException { r.read(); }\n    void f(Reader r, StringBuilder out) throws IOException {\n        out.append(label(\"x\"));\n        names.add(label(\"y\").toString());\n        out.append(Math.max(1, 2));\n        out.append(new Holder());\n        load(r);\n        out.append(r.read());\n        out.append(1).append(2);\n    }\n}\nclass Holder {}\n";
+        let a = "package a;\nimport java.io.*;\nimport java.util.*;\nclass A {\n    private final List<String> names = new ArrayList<>();\n    String label(String s) { return s.trim(); }\n    void load(Reader r) throws IOException { r.read(); }\n    void f(Reader r, StringBuilder out) throws IOException {\n        out.append(label(\"x\"));\n        names.add(label(\"y\").toString());\n        out.append(Math.max(1, 2));\n        out.append(new Holder());\n        load(r);\n        out.append(r.read());\n        out.append(1).append(2);\n        names.stream().map(String::trim).close();\n        new ArrayList<Reader>().get(0).read();\n    }\n}\nclass Holder {}\n";
         let (_d, p) = crate::java::project::tests::project(&[("src/a/A.java", a)]);
         let fid = p.file_id(Path::new("src/a/A.java")).unwrap();
         let f = p.methods_in(fid).unwrap().into_iter().find(|&m| p.method(m).name == "f").unwrap();
@@ -582,8 +662,11 @@ mod tests {
         // A project method declaring `IOException`, or a JDK reader's call, may throw it.
         assert_eq!(signature((9, 13)), "private void part(StringBuilder out, Reader r) throws IOException {");
         assert_eq!(signature((14, 14)), "private void part(StringBuilder out, Reader r) throws IOException {");
-        // A receiver that is itself a call's result has a type the model does not know.
-        assert_eq!(signature((15, 15)), "private void part(StringBuilder out) throws IOException {");
+        // A receiver that is itself a call's result: known for the JDK's fluent methods.
+        assert_eq!(signature((15, 15)), "private void part(StringBuilder out) {");
+        assert_eq!(signature((16, 16)), "private void part() {");
+        // Not for what a collection's element may be.
+        assert_eq!(signature((17, 17)), "private void part() throws IOException {");
     }
 
     #[test]
