@@ -366,7 +366,15 @@ fn throws_nothing_checked(project: &Project, method: MethodId, call: usize) -> b
         if let Some(ty) = project.resolve_type(method.file(), Some(owner.index()), &site.name) {
             return !project.methods_of(ty).into_iter().any(|m| project.method(m).is_constructor());
         }
-        return QUIET_JDK_TYPES.contains(&simple_type(&site.name));
+        let name = simple_type(&site.name);
+        // `new String(bytes, "UTF-8")` may throw `UnsupportedEncodingException`.
+        return QUIET_JDK_TYPES.contains(&name) && !(name == "String" && site.arg_count().is_none_or(|n| n >= 2));
+    }
+    // The JDK's few methods of these types that may throw a checked exception: the charset
+    // named by a string (`getBytes("UTF-8")`), and the exception a supplier makes
+    // (`orElseThrow(() -> new IOException())`).
+    if matches!(site.name.as_str(), "getBytes" | "orElseThrow") && site.arg_count() != Some(0) {
+        return false;
     }
     if OBJECT_METHODS.contains(&(site.name.as_str(), site.arg_count().unwrap_or(usize::MAX))) {
         return true;
@@ -467,7 +475,8 @@ fn simple_type(text: &str) -> &str {
 }
 
 /// JDK types none of whose methods or constructors declares a checked exception (an interface's
-/// implementations cannot add one): strings, numbers, collections, streams, dates.
+/// implementations cannot add one), but for the few [`throws_nothing_checked`] names: strings,
+/// numbers, collections, streams, dates.
 const QUIET_JDK_TYPES: &[&str] = &[
     "String",
     "StringBuilder",
@@ -636,7 +645,7 @@ mod tests {
     /// checked exception, and what the source method declares as soon as one may.
     #[test]
     fn a_fragment_of_calls_known_to_throw_nothing_declares_nothing() {
-        let a = "package a;\nimport java.io.*;\nimport java.util.*;\nclass A {\n    private final List<String> names = new ArrayList<>();\n    String label(String s) { return s.trim(); }\n    void load(Reader r) throws IOException { r.read(); }\n    void f(Reader r, StringBuilder out) throws IOException {\n        out.append(label(\"x\"));\n        names.add(label(\"y\").toString());\n        out.append(Math.max(1, 2));\n        out.append(new Holder());\n        load(r);\n        out.append(r.read());\n        out.append(1).append(2);\n        names.stream().map(String::trim).close();\n        new ArrayList<Reader>().get(0).read();\n    }\n}\nclass Holder {}\n";
+        let a = "package a;\nimport java.io.*;\nimport java.util.*;\nclass A {\n    private final List<String> names = new ArrayList<>();\n    String label(String s) { return s.trim(); }\n    void load(Reader r) throws IOException { r.read(); }\n    void f(Reader r, StringBuilder out, String text) throws IOException {\n        out.append(label(\"x\"));\n        names.add(label(\"y\").toString());\n        out.append(Math.max(1, 2));\n        out.append(new Holder());\n        load(r);\n        out.append(r.read());\n        out.append(1).append(2);\n        names.stream().map(String::trim).close();\n        new ArrayList<Reader>().get(0).read();\n        out.append(text.getBytes(\"UTF-8\").length);\n        out.append(text.getBytes().length);\n    }\n}\nclass Holder {}\n";
         let (_d, p) = crate::java::project::tests::project(&[("src/a/A.java", a)]);
         let fid = p.file_id(Path::new("src/a/A.java")).unwrap();
         let f = p.methods_in(fid).unwrap().into_iter().find(|&m| p.method(m).name == "f").unwrap();
@@ -667,6 +676,9 @@ mod tests {
         assert_eq!(signature((16, 16)), "private void part() {");
         // Not for what a collection's element may be.
         assert_eq!(signature((17, 17)), "private void part() throws IOException {");
+        // Nor for the few JDK calls of those types that may throw one.
+        assert_eq!(signature((18, 18)), "private void part(StringBuilder out, String text) throws IOException {");
+        assert_eq!(signature((19, 19)), "private void part(StringBuilder out, String text) {");
     }
 
     #[test]
