@@ -379,6 +379,15 @@ fn throws_nothing_checked(project: &Project, method: MethodId, call: usize) -> b
     if OBJECT_METHODS.contains(&(site.name.as_str(), site.arg_count().unwrap_or(usize::MAX))) {
         return true;
     }
+    // The console: `System.out.println(...)` and the like declare nothing (unlike `write`).
+    if let Some(span) = site.receiver_span
+        && matches!(
+            crate::text::compact(project.method_source(method).slice(&span)).as_str(),
+            "System.out" | "System.err"
+        )
+    {
+        return matches!(site.name.as_str(), "println" | "print" | "printf" | "format" | "flush");
+    }
     quiet_receiver(project, method, call, 0).is_some()
 }
 
@@ -645,7 +654,7 @@ mod tests {
     /// checked exception, and what the source method declares as soon as one may.
     #[test]
     fn a_fragment_of_calls_known_to_throw_nothing_declares_nothing() {
-        let a = "package a;\nimport java.io.*;\nimport java.util.*;\nclass A {\n    private final List<String> names = new ArrayList<>();\n    String label(String s) { return s.trim(); }\n    void load(Reader r) throws IOException { r.read(); }\n    void f(Reader r, StringBuilder out, String text) throws IOException {\n        out.append(label(\"x\"));\n        names.add(label(\"y\").toString());\n        out.append(Math.max(1, 2));\n        out.append(new Holder());\n        load(r);\n        out.append(r.read());\n        out.append(1).append(2);\n        names.stream().map(String::trim).close();\n        new ArrayList<Reader>().get(0).read();\n        out.append(text.getBytes(\"UTF-8\").length);\n        out.append(text.getBytes().length);\n    }\n}\nclass Holder {}\n";
+        let a = "package a;\nimport java.io.*;\nimport java.util.*;\nclass A {\n    private final List<String> names = new ArrayList<>();\n    String label(String s) { return s.trim(); }\n    void load(Reader r) throws IOException { r.read(); }\n    void f(Reader r, StringBuilder out, String text) throws IOException {\n        out.append(label(\"x\"));\n        names.add(label(\"y\").toString());\n        out.append(Math.max(1, 2));\n        out.append(new Holder());\n        load(r);\n        out.append(r.read());\n        out.append(1).append(2);\n        names.stream().map(String::trim).close();\n        new ArrayList<Reader>().get(0).read();\n        out.append(text.getBytes(\"UTF-8\").length);\n        out.append(text.getBytes().length);\n        System.out.println(text);\n        System.out.write(1);\n    }\n}\nclass Holder {}\n";
         let (_d, p) = crate::java::project::tests::project(&[("src/a/A.java", a)]);
         let fid = p.file_id(Path::new("src/a/A.java")).unwrap();
         let f = p.methods_in(fid).unwrap().into_iter().find(|&m| p.method(m).name == "f").unwrap();
@@ -679,6 +688,8 @@ mod tests {
         // Nor for the few JDK calls of those types that may throw one.
         assert_eq!(signature((18, 18)), "private void part(StringBuilder out, String text) throws IOException {");
         assert_eq!(signature((19, 19)), "private void part(StringBuilder out, String text) {");
+        assert_eq!(signature((20, 20)), "private void part(String text) {");
+        assert_eq!(signature((21, 21)), "private void part() throws IOException {");
     }
 
     #[test]
