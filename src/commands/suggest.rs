@@ -56,10 +56,9 @@ pub fn run(ctx: &mut Context, args: &SuggestArgs) -> anyhow::Result<Exit> {
     // A SARIF destination that cannot be written is found before the scan, not after it.
     if let Some(path) = &args.sarif {
         let out = sarif_path(ctx, path);
-        let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let problem = if out.is_dir() {
             Some("it is a folder")
-        } else if !parent.is_dir() {
+        } else if !out.parent().is_some_and(Path::is_dir) {
             Some("its folder does not exist")
         } else {
             None

@@ -105,7 +105,7 @@ pub fn suggest(project: &Project, seed: Element, new: &str, memory: &Memory) -> 
     // concept: longer names that hold the old one elsewhere (`numBuffersForSort` in another
     // class) name other concepts. Only in the seed's own file, or built on a renamed class's
     // name (`InputReader2`, `InputReaderTest`), do they follow it.
-    let qualifies = c.hunks.iter().all(|h| h.old.is_empty());
+    let seed_file_only = c.hunks.iter().all(|h| h.old.is_empty()) && !matches!(seed, Element::Type(_));
     for &(f, nearness) in &files {
         for e in all_declarations(project, f) {
             if e == seed || skip.contains(&e) {
@@ -125,7 +125,7 @@ pub fn suggest(project: &Project, seed: Element, new: &str, memory: &Memory) -> 
             }
             if let Some(share) = words::affinity(&name, &old, &c.hunks)
                 && let Some(n) = words::transfer(&name, &c.hunks)
-                && (!qualifies || matches!(seed, Element::Type(_)) || e.file() == seed_file)
+                && (!seed_file_only || e.file() == seed_file)
             {
                 // A local's name is a local matter: its words elsewhere in the file are weaker evidence.
                 let local = matches!(seed, Element::Var(_)) && e.file() == seed_file && !same_method(seed, e);
