@@ -336,6 +336,11 @@ fn fragments<'t>(body: Node<'t>, src: &str) -> Vec<Fragment<'t>> {
             if child.kind_name() != "line_comment" || !starts_line(*child, src) {
                 continue;
             }
+            // A note to a tool or a reader (`@formatter:off`, `TODO`) does not name the run after it.
+            let text = comment_text(*child, src);
+            if !naming::is_description(&text) {
+                continue;
+            }
             let mut run = Vec::new();
             for next in &children[i + 1..] {
                 if is_comment(next.kind_name()) {
@@ -352,7 +357,6 @@ fn fragments<'t>(body: Node<'t>, src: &str) -> Vec<Fragment<'t>> {
             }
             let whole_body = is_body && run.len() == stmts.len();
             if !run.is_empty() && !whole_body {
-                let text = comment_text(*child, src);
                 out.push(Fragment { stmts: run, container, shape: "comment run", comment: Some(text), depth });
             }
         }
@@ -431,10 +435,12 @@ fn leading_comment(container: Node<'_>, stmt: Node<'_>, src: &str) -> Option<Str
     comment_above(prev, stmt, src)
 }
 
-/// The text of `prev` when it is a `//` comment on a line of its own right above `stmt`.
+/// The text of `prev` when it is a `//` comment on a line of its own right above `stmt` that
+/// describes it ([`naming::is_description`]).
 fn comment_above(prev: Node<'_>, stmt: Node<'_>, src: &str) -> Option<String> {
     (prev.kind_name() == "line_comment" && starts_line(prev, src) && !blank_between(prev, stmt, src))
         .then(|| comment_text(prev, src))
+        .filter(|text| naming::is_description(text))
 }
 
 /// A `//` comment's text, without the slashes.
@@ -579,6 +585,38 @@ mod tests {
         assert_eq!(totals.shape, "comment run");
         let header = by_lines(12, 13).expect("the header run is a candidate");
         assert_eq!(header.name, "appendHeader");
+    }
+
+    /// A comment that talks to a tool or leaves a note is not a description: it neither names the
+    /// run after it nor makes it an author's run.
+    #[test]
+    fn a_formatter_directive_or_a_todo_does_not_name_a_run() {
+        let src = r#"class R {
+    String render(Report report) {
+        StringBuilder text = new StringBuilder();
+        //@formatter:off
+        Options options = new Options().
+                add("a", "all").
+                add("d", "debug");
+        //@formatter:on
+        text.append(options);
+        // TODO: fix the wrapping
+        text.append(report.title());
+        text.append("\n");
+        return text.toString();
+    }
+}
+"#;
+        let f = file(src);
+        let cands = candidates(&f, src.find("render(").unwrap(), 50);
+        assert!(!cands.is_empty());
+        for c in &cands {
+            assert!(c.shape != "comment run", "{c:#?}");
+            let lower = c.name.to_ascii_lowercase();
+            assert!(!lower.contains("formatter") && !lower.contains("todo") && !lower.contains("fix"), "{c:#?}");
+        }
+        let options = cands.iter().find(|c| c.lines == (5, 7)).unwrap_or_else(|| panic!("{cands:#?}"));
+        assert!(options.name.ends_with("Options"), "named after what it makes: {}", options.name);
     }
 
     /// A lambda's block is a run of statements like any other, its untyped parameter typed from

@@ -213,6 +213,44 @@ fn fluent_setter(stmts: &[Node<'_>], flow: &MethodFlow<'_>, src: &str) -> Option
     Some(format!("{}{}", if fluent { "with" } else { "set" }, capitalize(bare)))
 }
 
+/// Whether a `//` comment (its text without the slashes) says what the code below it does, as
+/// opposed to talking to a tool (`@formatter:off`, `CHECKSTYLE:OFF`, `NOPMD`, `noinspection`,
+/// `$NON-NLS-1$`), leaving a note about what is still to be done (`TODO`, `FIXME`, `XXX`, `HACK`)
+/// or keeping code out of the build (`// cache.clear();`). Only a description names a method or
+/// marks where the author's own run of statements starts.
+pub fn is_description(comment: &str) -> bool {
+    let text = comment.trim();
+    let lower = text.to_ascii_lowercase();
+    let first: String = lower.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
+    let directive = text.starts_with('@')
+        || text.starts_with('$')
+        || lower.contains("non-nls")
+        || lower.ends_with(":off")
+        || lower.ends_with(":on")
+        || lower.contains(":off ")
+        || lower.contains(":on ")
+        || lower.starts_with("language=")
+        || DIRECTIVES.contains(&first.as_str());
+    let note = TASK_MARKERS.contains(&first.as_str());
+    !(directive || note || looks_like_code(text))
+}
+
+/// First words of comments addressed to a tool: formatters, linters, IDE inspections.
+const DIRECTIVES: &[&str] = &["nopmd", "nosonar", "noinspection", "checkstyle", "cpd-off", "cpd-on", "suppress"];
+
+/// First words of notes about work still to do.
+const TASK_MARKERS: &[&str] = &["todo", "fixme", "xxx", "hack"];
+
+/// Commented-out code: a statement (`;`), a block's brace, or a call (`cache.clear()`).
+fn looks_like_code(text: &str) -> bool {
+    let call = text.ends_with(')')
+        && text.char_indices().any(|(i, c)| {
+            c == '(' && text[..i].chars().next_back().is_some_and(|p| p.is_ascii_alphanumeric() || p == '_')
+        })
+        && !text.contains(' ');
+    text.ends_with(';') || text.ends_with('{') || text.ends_with('}') || call
+}
+
 /// `// compute the totals` → `computeTotals`; `None` when the comment has no usable words.
 pub fn from_comment(comment: &str, fallback_verb: Option<&str>) -> Option<String> {
     let words: Vec<String> = comment
@@ -337,6 +375,40 @@ fn dominant_call_verb(stmts: &[Node<'_>], src: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_comment_that_describes_the_code_names_it() {
+        for prose in [
+            "compute the totals",
+            "header",
+            "Build a CSV row for each item",
+            "call validate() first",
+            "see RFC 2616 (section 4)",
+        ] {
+            assert!(is_description(prose), "{prose}");
+        }
+        for other in [
+            "@formatter:off",
+            "@formatter:on",
+            "CHECKSTYLE:OFF",
+            "CHECKSTYLE.OFF: MagicNumber",
+            "spotless:off",
+            "NOPMD",
+            "NOSONAR - intended",
+            "noinspection unchecked",
+            "$NON-NLS-1$",
+            "language=JSON",
+            "TODO: retry on timeout",
+            "FIXME - should generate -r,--prompt string",
+            "XXX this is slow",
+            "cache.clear();",
+            "if (debug) {",
+            "}",
+            "cache.clear()",
+        ] {
+            assert!(!is_description(other), "{other}");
+        }
+    }
 
     #[test]
     fn comments_become_camel_case_names() {
