@@ -105,8 +105,18 @@ pub struct DetectArgs {
     #[arg(long, value_name = "DIR|FILE", requires = "before", conflicts_with = "commit")]
     pub after: Option<PathBuf>,
     /// A commit of the repository, compared with its first parent (the .java files it changed)
-    #[arg(long, value_name = "SHA", required_unless_present = "before")]
+    #[arg(long, value_name = "SHA")]
     pub commit: Option<String>,
+    /// The same as --commit: `mantra detect HEAD`
+    #[arg(value_name = "COMMIT", conflicts_with_all = ["commit", "before", "after"])]
+    pub rev: Option<String>,
+}
+
+impl DetectArgs {
+    /// The commit to compare with its parent, given as `--commit SHA` or as the argument.
+    pub fn commit(&self) -> Option<&String> {
+        self.commit.as_ref().or(self.rev.as_ref())
+    }
 }
 
 #[derive(Debug, Args)]

@@ -16,7 +16,7 @@ use crate::process::System;
 use crate::report::Event;
 
 pub fn run(ctx: &mut Context, args: &DetectArgs) -> anyhow::Result<Exit> {
-    let (before, after, sha) = match (&args.commit, &args.before, &args.after) {
+    let (before, after, sha) = match (args.commit(), &args.before, &args.after) {
         (Some(rev), _, _) => {
             if !ctx.repo.join(".git").exists() {
                 return Err(UserError::usage(format!("{} is not a git repository", ctx.repo.display()))
@@ -32,7 +32,7 @@ pub fn run(ctx: &mut Context, args: &DetectArgs) -> anyhow::Result<Exit> {
         }
         _ => {
             return Err(UserError::usage("say what to compare")
-                .with_hint("pass --before DIR|FILE --after DIR|FILE, or --commit SHA")
+                .with_hint("pass --before DIR|FILE --after DIR|FILE, or a commit: `mantra detect SHA`")
                 .into());
         }
     };

@@ -86,6 +86,14 @@ fn detect_a_commit_against_its_parent() {
     assert_eq!(event["data"]["commits"][0]["sha1"], sha.as_str());
     assert_eq!(event["data"]["commits"][0]["refactorings"][0]["description"], EXPECTED);
 
+    // The commit may also be given as the argument.
+    let run = mantra(dir.path(), &["--json", "detect", "HEAD"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let event: serde_json::Value = serde_json::from_str(run.stdout.trim()).expect("one JSON line");
+    assert_eq!(event["data"]["commits"][0]["refactorings"][0]["description"], EXPECTED);
+    let run = mantra(dir.path(), &["detect", "HEAD", "--commit", "HEAD"]);
+    assert_eq!(run.code, 2, "a commit given twice: {}", run.stderr);
+
     let run = mantra(dir.path(), &["detect", "--commit", "HEAD~1"]);
     assert_eq!(run.code, 3, "the first commit has no parent: {}", run.stderr);
     assert!(run.stderr.contains("has no parent commit"), "{}", run.stderr);
