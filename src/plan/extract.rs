@@ -336,17 +336,26 @@ fn fragments<'t>(body: Node<'t>, src: &str) -> Vec<Fragment<'t>> {
             if child.kind_name() != "line_comment" || !starts_line(*child, src) {
                 continue;
             }
+            // The second line of a comment belongs to the run its first line introduces.
+            if i > 0 && continues(children[i - 1], *child, src) {
+                continue;
+            }
             // A note to a tool or a reader (`@formatter:off`, `TODO`) does not name the run after it.
             let text = comment_text(*child, src);
             if !naming::is_description(&text) {
                 continue;
             }
             let mut run = Vec::new();
+            let mut last_line = *child;
             for next in &children[i + 1..] {
+                if run.is_empty() && continues(last_line, *next, src) {
+                    last_line = *next;
+                    continue;
+                }
                 if is_comment(next.kind_name()) {
                     break;
                 }
-                if let Some(prev) = run.last().copied().or(Some(*child))
+                if let Some(prev) = run.last().copied().or(Some(last_line))
                     && blank_between(prev, *next, src)
                 {
                     break;
@@ -438,14 +447,30 @@ fn leading_comment(container: Node<'_>, stmt: Node<'_>, src: &str) -> Option<Str
 /// The text of `prev` when it is a `//` comment on a line of its own right above `stmt` that
 /// describes it ([`naming::is_description`]).
 fn comment_above(prev: Node<'_>, stmt: Node<'_>, src: &str) -> Option<String> {
-    (prev.kind_name() == "line_comment" && starts_line(prev, src) && !blank_between(prev, stmt, src))
-        .then(|| comment_text(prev, src))
-        .filter(|text| naming::is_description(text))
+    if !(prev.kind_name() == "line_comment" && starts_line(prev, src) && !blank_between(prev, stmt, src)) {
+        return None;
+    }
+    // A comment over several lines is read from its first.
+    let mut first = prev;
+    while let Some(above) = first.prev_named_sibling().filter(|a| continues(*a, first, src)) {
+        first = above;
+    }
+    Some(comment_text(first, src)).filter(|text| naming::is_description(text))
 }
 
 /// A `//` comment's text, without the slashes.
 fn comment_text(comment: Node<'_>, src: &str) -> String {
     src[comment.byte_range()].trim_start_matches('/').trim().to_string()
+}
+
+/// Whether `next` is a `//` comment on the line after the `//` comment `prev`, each on a line of
+/// its own: one comment written over two lines.
+fn continues(prev: Node<'_>, next: Node<'_>, src: &str) -> bool {
+    prev.kind_name() == "line_comment"
+        && next.kind_name() == "line_comment"
+        && starts_line(prev, src)
+        && starts_line(next, src)
+        && next.start_position().row == prev.end_position().row + 1
 }
 
 fn starts_line(node: Node<'_>, src: &str) -> bool {
@@ -617,6 +642,57 @@ mod tests {
         }
         let options = cands.iter().find(|c| c.lines == (5, 7)).unwrap_or_else(|| panic!("{cands:#?}"));
         assert!(options.name.ends_with("Options"), "named after what it makes: {}", options.name);
+    }
+
+    /// A comment written over two lines introduces one run and names it by its first line.
+    #[test]
+    fn a_comment_over_two_lines_names_the_run_by_its_first() {
+        let src = r#"class R {
+    String render(Report report) {
+        StringBuilder text = new StringBuilder();
+        text.append(report.title());
+
+        // compute the totals of every row, so that
+        // the footer is right
+        int total = 0;
+        for (Row row : report.rows()) {
+            total += row.amount();
+        }
+        text.append(total);
+
+        return text.toString();
+    }
+}
+"#;
+        let f = file(src);
+        let cands = candidates(&f, src.find("render(").unwrap(), 50);
+        let run = cands.iter().find(|c| c.lines == (8, 12)).unwrap_or_else(|| panic!("{cands:#?}"));
+        assert_eq!(run.shape, "comment run");
+        assert_eq!(run.name, "computeTotalsRow");
+        assert!(cands.iter().all(|c| !c.name.to_ascii_lowercase().contains("footer")), "{cands:#?}");
+    }
+
+    /// A value with a one-letter name (`i`) does not name the run that computes it.
+    #[test]
+    fn a_one_letter_value_does_not_name_a_run() {
+        let src = r#"class U {
+    boolean looks(byte[] input) {
+        int i = 0;
+        if (input.length >= 3 && input[0] == 1) {
+            i = 3;
+        }
+        int end = input.length;
+        while (i < end) {
+            i++;
+        }
+        return i > 0;
+    }
+}
+"#;
+        let f = file(src);
+        let name = name_for_lines(&f, src.find("looks(").unwrap(), (3, 6));
+        assert_ne!(name, "getI");
+        assert!(!name.ends_with('I'), "{name}");
     }
 
     /// A lambda's block is a run of statements like any other, its untyped parameter typed from

@@ -69,6 +69,7 @@ const VERBS: &[&str] = &[
     "save",
     "send",
     "set",
+    "setup",
     "sort",
     "start",
     "stop",
@@ -108,7 +109,13 @@ pub fn for_fragment(
                 format!("validate{}", capitalize(noun(&checked)))
             })
         })
-        .or_else(|| ff.outputs.first().map(|&o| value_name(&flow.vars[o], stmts, src)))
+        // A one-letter value (`i`, `c`) says nothing of what it holds.
+        .or_else(|| {
+            ff.outputs
+                .first()
+                .filter(|&&o| noun(&flow.vars[o].name).len() > 1)
+                .map(|&o| value_name(&flow.vars[o], stmts, src))
+        })
         .or_else(|| fluent_setter(stmts, flow, src))
         .or_else(|| {
             let var = most_used(flow, 0..flow.vars.len(), stmts)?;
@@ -253,7 +260,30 @@ fn looks_like_code(text: &str) -> bool {
 
 /// `// compute the totals` → `computeTotals`; `None` when the comment has no usable words.
 pub fn from_comment(comment: &str, fallback_verb: Option<&str>) -> Option<String> {
-    let words: Vec<String> = comment
+    // `aren't` is `are not`; `it's`, `we'll` lose the contracted word.
+    let comment = comment
+        .replace("can't", "can not")
+        .replace("won't", "will not")
+        .replace("n't", " not")
+        .replace('\u{2019}', "'");
+    let comment: String = {
+        let mut out = String::with_capacity(comment.len());
+        let mut chars = comment.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c == '\'' && out.ends_with(|p: char| p.is_ascii_alphabetic()) {
+                while chars.peek().is_some_and(|n| n.is_ascii_alphabetic()) {
+                    chars.next();
+                }
+                continue;
+            }
+            out.push(c);
+        }
+        out
+    };
+    // The first clause says what the run does; what follows a comma or a stop qualifies it.
+    let clause = comment.split([',', '.', ';', ':', '(']).find(|c| c.chars().any(|x| x.is_ascii_alphabetic()));
+    let words: Vec<String> = clause
+        .unwrap_or(&comment)
         .split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_ascii_lowercase)
@@ -417,6 +447,9 @@ mod tests {
         assert_eq!(from_comment("header", Some("append")).as_deref(), Some("appendHeader"));
         assert_eq!(from_comment("totals", None).as_deref(), Some("handleTotals"));
         assert_eq!(from_comment("---", None), None);
+        assert_eq!(from_comment("check that cookies aren't set", None).as_deref(), Some("checkCookiesNotSet"));
+        assert_eq!(from_comment("load the user's settings", None).as_deref(), Some("loadUserSettings"));
+        assert_eq!(from_comment("compute the totals of every row, so that", None).as_deref(), Some("computeTotalsRow"));
         assert_eq!(from_comment("42 things", None), None);
     }
 
