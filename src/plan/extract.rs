@@ -333,7 +333,7 @@ fn fragments<'t>(body: Node<'t>, src: &str) -> Vec<Fragment<'t>> {
             })
             .collect();
         for (i, child) in children.iter().enumerate() {
-            if child.kind_name() != "line_comment" || !starts_line(*child, src) {
+            if !own_line_comment(*child, src) {
                 continue;
             }
             // The second line of a comment belongs to the run its first line introduces.
@@ -447,7 +447,7 @@ fn leading_comment(container: Node<'_>, stmt: Node<'_>, src: &str) -> Option<Str
 /// The text of `prev` when it is a `//` comment on a line of its own right above `stmt` that
 /// describes it ([`naming::is_description`]).
 fn comment_above(prev: Node<'_>, stmt: Node<'_>, src: &str) -> Option<String> {
-    if !(prev.kind_name() == "line_comment" && starts_line(prev, src) && !blank_between(prev, stmt, src)) {
+    if !own_line_comment(prev, src) || blank_between(prev, stmt, src) {
         return None;
     }
     // A comment over several lines is read from its first.
@@ -466,11 +466,14 @@ fn comment_text(comment: Node<'_>, src: &str) -> String {
 /// Whether `next` is a `//` comment on the line after the `//` comment `prev`, each on a line of
 /// its own: one comment written over two lines.
 fn continues(prev: Node<'_>, next: Node<'_>, src: &str) -> bool {
-    prev.kind_name() == "line_comment"
-        && next.kind_name() == "line_comment"
-        && starts_line(prev, src)
-        && starts_line(next, src)
+    own_line_comment(prev, src)
+        && own_line_comment(next, src)
         && next.start_position().row == prev.end_position().row + 1
+}
+
+/// A `//` comment on a line of its own.
+fn own_line_comment(node: Node<'_>, src: &str) -> bool {
+    node.kind_name() == "line_comment" && starts_line(node, src)
 }
 
 fn starts_line(node: Node<'_>, src: &str) -> bool {

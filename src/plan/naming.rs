@@ -232,10 +232,7 @@ pub fn is_description(comment: &str) -> bool {
     let directive = text.starts_with('@')
         || text.starts_with('$')
         || lower.contains("non-nls")
-        || lower.ends_with(":off")
-        || lower.ends_with(":on")
-        || lower.contains(":off ")
-        || lower.contains(":on ")
+        || lower.split(' ').any(|w| w.ends_with(":off") || w.ends_with(":on"))
         || lower.starts_with("language=")
         || DIRECTIVES.contains(&first.as_str());
     let note = TASK_MARKERS.contains(&first.as_str());
