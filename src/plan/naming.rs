@@ -259,10 +259,10 @@ fn looks_like_code(text: &str) -> bool {
 pub fn from_comment(comment: &str, fallback_verb: Option<&str>) -> Option<String> {
     // `aren't` is `are not`; `it's`, `we'll` lose the contracted word.
     let comment = comment
+        .replace('\u{2019}', "'")
         .replace("can't", "can not")
         .replace("won't", "will not")
-        .replace("n't", " not")
-        .replace('\u{2019}', "'");
+        .replace("n't", " not");
     let comment: String = {
         let mut out = String::with_capacity(comment.len());
         let mut chars = comment.chars().peekable();
@@ -446,6 +446,7 @@ mod tests {
         assert_eq!(from_comment("---", None), None);
         assert_eq!(from_comment("check that cookies aren't set", None).as_deref(), Some("checkCookiesNotSet"));
         assert_eq!(from_comment("load the user's settings", None).as_deref(), Some("loadUserSettings"));
+        assert_eq!(from_comment("check that cookies aren\u{2019}t set", None).as_deref(), Some("checkCookiesNotSet"));
         assert_eq!(from_comment("compute the totals of every row, so that", None).as_deref(), Some("computeTotalsRow"));
         assert_eq!(from_comment("42 things", None), None);
     }
