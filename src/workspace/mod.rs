@@ -31,7 +31,7 @@ pub mod preview;
 mod worktree;
 pub mod writeback;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -154,12 +154,7 @@ impl Workspace {
         };
         // From here on, dropping `ws` (an early return below) removes the directory.
         ws.head = head;
-        ws.copied = listing
-            .files
-            .par_iter()
-            .map(|rel| sync_entry(&ws.source, &ws.root, rel).map(|c| c.map(|c| (rel.clone(), c))))
-            .filter_map(Result::transpose)
-            .collect::<Result<_, _>>()?;
+        ws.copied = sync_all(&ws.source, &ws.root, &listing.files)?;
         if ws.linked.is_some() {
             ws.remove_unlisted()?;
         }
@@ -455,38 +450,88 @@ fn make_unique_dir(parent: &Path) -> Result<PathBuf, WorkspaceError> {
     unreachable!("unique_names never ends")
 }
 
-/// Makes the workspace's `rel` what the user's is: copies it unless the worktree's checkout
-/// already has the same bytes, kind and executable bit. `None` (and nothing in the workspace) if
-/// it no longer exists in the user's tree (deleted in the working tree) or is not a file or link
-/// (a socket, a FIFO).
-fn sync_entry(source: &Path, root: &Path, rel: &Path) -> Result<Option<Copied>, WorkspaceError> {
+/// Makes the workspace's `files` what the user's are; returns what it holds of each (a file that
+/// is no longer a file or link in the user's tree, deleted in the working tree, is not held).
+///
+/// Three passes, so that no thread removes a folder another one is working in (the checkout of
+/// HEAD may have a folder `a/` where the user now has a file `a`, or the reverse): first what the
+/// user no longer has goes, then every file or link the checkout put where the user has a folder,
+/// then the files are copied in parallel.
+fn sync_all(
+    source: &Path,
+    root: &Path,
+    files: &BTreeSet<PathBuf>,
+) -> Result<BTreeMap<PathBuf, Copied>, WorkspaceError> {
+    let found: Vec<(&PathBuf, Option<std::fs::Metadata>)> = files
+        .par_iter()
+        .map(|rel| source_entry(&source.join(rel)).map(|meta| (rel, meta)))
+        .collect::<Result<_, _>>()?;
+    let failed = |rel: &Path| {
+        let path = source.join(rel);
+        move |source| WorkspaceError::Copy { path, workspace: root.to_path_buf(), source }
+    };
+    found.par_iter().filter(|(_, meta)| meta.is_none()).try_for_each(|(rel, _)| {
+        let _gate = cleanup::gate();
+        remove_any(&root.join(rel)).map_err(failed(rel))
+    })?;
+    // The folders the copies go into, each parent before its children (a path sorts after its
+    // prefix), so that a file standing for a folder is gone before anything under it is looked at.
+    let mut folders = BTreeSet::new();
+    let parents: BTreeSet<&Path> =
+        found.iter().filter(|(_, meta)| meta.is_some()).filter_map(|(rel, _)| rel.parent()).collect();
+    for parent in parents {
+        // Stop at the first folder already there: its own parents are, too.
+        for folder in parent.ancestors().take_while(|f| !f.as_os_str().is_empty()) {
+            if !folders.insert(folder) {
+                break;
+            }
+        }
+    }
+    for folder in folders {
+        let at = root.join(folder);
+        if std::fs::symlink_metadata(&at).is_ok_and(|meta| !meta.is_dir()) {
+            // A file or a link (never followed: a link to a folder would take the copies outside).
+            let _gate = cleanup::gate();
+            remove_any(&at).map_err(failed(folder))?;
+        }
+    }
+    found
+        .par_iter()
+        .filter_map(|(rel, meta)| meta.as_ref().map(|meta| (*rel, meta)))
+        .map(|(rel, meta)| copy_entry(source, root, rel, meta).map(|copied| (rel.clone(), copied)))
+        .collect()
+}
+
+/// What the user's tree has at `from`: its metadata if it is a file or a link, `None` if it is
+/// gone (or under a folder the user replaced by a file) or is something else (a folder, a socket,
+/// a FIFO).
+fn source_entry(from: &Path) -> Result<Option<std::fs::Metadata>, WorkspaceError> {
+    match std::fs::symlink_metadata(from) {
+        Ok(meta) if meta.file_type().is_file() || meta.file_type().is_symlink() => Ok(Some(meta)),
+        Ok(_) => Ok(None),
+        Err(e) if matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory) => Ok(None),
+        Err(source) => Err(WorkspaceError::Read { path: from.to_path_buf(), source }),
+    }
+}
+
+/// Makes the workspace's `rel` the user's file or link (`meta`): copies it unless the worktree's
+/// checkout already has the same bytes, kind and executable bit.
+fn copy_entry(source: &Path, root: &Path, rel: &Path, meta: &std::fs::Metadata) -> Result<Copied, WorkspaceError> {
     let from = source.join(rel);
     let to = root.join(rel);
     let err = |source| WorkspaceError::Copy { path: from.clone(), workspace: root.to_path_buf(), source };
-    let meta = match std::fs::symlink_metadata(&from) {
-        Ok(meta) if meta.file_type().is_file() || meta.file_type().is_symlink() => Some(meta),
-        Ok(_) => None,
-        // `a/b` where the user replaced the folder `a` by a file: gone as well.
-        Err(e) if matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory) => None,
-        Err(source) => return Err(WorkspaceError::Read { path: from.clone(), source }),
-    };
     let existing = std::fs::symlink_metadata(&to).ok();
-    let Some(meta) = meta else {
-        if existing.is_some() {
-            let _gate = cleanup::gate();
-            remove_any(&to).map_err(err)?;
-        }
-        return Ok(None);
-    };
     if let Some(have) = &existing
         && have.file_type().is_symlink() == meta.file_type().is_symlink()
         && have.file_type().is_file() == meta.file_type().is_file()
-        && (meta.file_type().is_symlink() || executable(have) == executable(&meta))
+        && (meta.file_type().is_symlink() || executable(have) == executable(meta))
         && (meta.file_type().is_symlink() || have.len() == meta.len())
     {
         let want = hash_entry(&from).map_err(|source| WorkspaceError::Read { path: from.clone(), source })?;
         let have = hash_entry(&to).map_err(err)?;
-        if want.is_some() && want == have {
+        if let Some(want) = want
+            && Some(want) == have
+        {
             return Ok(want);
         }
     }
@@ -505,7 +550,9 @@ fn sync_entry(source: &Path, root: &Path, rel: &Path) -> Result<Option<Copied>, 
         // file system can), so large files are neither read into memory nor copied twice.
         std::fs::copy(&from, &to).map_err(err)?;
     }
-    hash_entry(&to).map_err(err)
+    hash_entry(&to)
+        .map_err(err)?
+        .ok_or_else(|| err(std::io::Error::new(std::io::ErrorKind::NotFound, "the copy vanished from the workspace")))
 }
 
 /// Removes a file, a link, or a directory that the checkout put where the user has a file.

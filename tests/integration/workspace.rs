@@ -128,6 +128,35 @@ fn a_mode_change_and_a_file_replacing_a_directory_come_along() {
     assert_eq!(mode & 0o111, 0o111);
 }
 
+/// A folder the user replaced by a file, a file and a link the user replaced by folders: the
+/// checkout of HEAD has the old kinds, and the workspace must end up with the user's. With many
+/// files under the folder, removing it while other threads copy raced (CI saw `NotFound`).
+#[test]
+fn files_and_folders_that_changed_kind_are_the_users_and_no_copy_goes_through_a_link() {
+    let repo = messy_repo();
+    let r = repo.path();
+    let outside = tempfile::tempdir().unwrap();
+    for i in 0..300 {
+        write(r, &format!("big_dir/f{i}.txt"), "committed\n");
+    }
+    write(r, "was_file", "a file\n");
+    std::os::unix::fs::symlink(outside.path(), r.join("was_link")).unwrap();
+    git(r, &["add", "."]);
+    git(r, &["commit", "-qm", "kinds"]);
+    std::fs::remove_dir_all(r.join("big_dir")).unwrap();
+    write(r, "big_dir", "now a file\n");
+    git(r, &["rm", "-q", "was_file", "was_link"]);
+    write(r, "was_file/inner.txt", "under a folder now\n");
+    write(r, "was_link/inner.txt", "under a real folder now\n");
+    let ws = Workspace::create(r).unwrap();
+    assert_eq!(ws.kind(), WorkspaceKind::Worktree);
+    let mut expected = tree(r);
+    expected.remove("debug.log");
+    expected.remove("out/Generated.java");
+    assert_eq!(tree(ws.root()), expected);
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0, "nothing written through the link");
+}
+
 #[test]
 fn a_locked_index_does_not_stop_a_worktree() {
     let repo = messy_repo();
