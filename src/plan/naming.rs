@@ -119,7 +119,9 @@ pub fn for_fragment(
         .or_else(|| fluent_setter(stmts, flow, src))
         .or_else(|| {
             let var = most_used(flow, 0..flow.vars.len(), stmts)?;
-            Some(format!("{}{}", verb.as_deref().unwrap_or("handle"), capitalize(noun(&var))))
+            // `testTest` (the calls are `testX(test)`) says the word twice and nothing more.
+            let verb = verb.as_deref().filter(|v| !noun(&var).eq_ignore_ascii_case(v)).unwrap_or("handle");
+            Some(format!("{verb}{}", capitalize(noun(&var))))
         })
         // A verb alone that is a keyword (`assert`) takes the outer call's name as its object.
         .or_else(|| match verb {
@@ -283,7 +285,8 @@ pub fn from_comment(comment: &str, fallback_verb: Option<&str>) -> Option<String
         .unwrap_or(&comment)
         .split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|w| !w.is_empty())
-        .map(str::to_ascii_lowercase)
+        // An identifier the comment quotes keeps its words: `hasNext` → `HasNext`, not `Hasnext`.
+        .flat_map(camel_words)
         .filter(|w| !STOPWORDS.contains(&w.as_str()))
         .collect();
     let first = words.first()?;
@@ -296,6 +299,27 @@ pub fn from_comment(comment: &str, fallback_verb: Option<&str>) -> Option<String
     }
     parts.extend(words.into_iter().take(if parts.is_empty() { 4 } else { 3 }));
     Some(camel(&parts))
+}
+
+/// The words of a camelCase or PascalCase identifier, lower-cased: `hasNext` → `has`, `next`;
+/// `CSVParser` → `csv`, `parser`. A plain word is one word.
+fn camel_words(word: &str) -> Vec<String> {
+    let chars: Vec<char> = word.chars().collect();
+    let mut words = Vec::new();
+    let mut start = 0;
+    for i in 1..chars.len() {
+        let (prev, cur, next) = (chars[i - 1], chars[i], chars.get(i + 1));
+        // `xY` starts a word at Y; so does `XYz` (the end of an acronym) at Y.
+        let lower_to_upper = (prev.is_ascii_lowercase() || prev.is_ascii_digit()) && cur.is_ascii_uppercase();
+        let acronym_end =
+            prev.is_ascii_uppercase() && cur.is_ascii_uppercase() && next.is_some_and(char::is_ascii_lowercase);
+        if lower_to_upper || acronym_end {
+            words.push(chars[start..i].iter().collect::<String>().to_ascii_lowercase());
+            start = i;
+        }
+    }
+    words.push(chars[start..].iter().collect::<String>().to_ascii_lowercase());
+    words
 }
 
 fn camel(words: &[String]) -> String {
@@ -449,6 +473,11 @@ mod tests {
         assert_eq!(from_comment("check that cookies aren\u{2019}t set", None).as_deref(), Some("checkCookiesNotSet"));
         assert_eq!(from_comment("compute the totals of every row, so that", None).as_deref(), Some("computeTotalsRow"));
         assert_eq!(from_comment("42 things", None), None);
+        assert_eq!(
+            from_comment("Iterator hasNext() shouldn't break sequence", Some("assert")).as_deref(),
+            Some("assertIteratorHasNext")
+        );
+        assert_eq!(from_comment("parse it with the CSVParser", None).as_deref(), Some("parseCsvParser"));
     }
 
     fn name_of(src: &str, method: &str, lines: (usize, usize)) -> String {
@@ -495,6 +524,15 @@ mod tests {
         assertThat(tokenizer.tokens()).containsExactly("a", "b");
         assertThat(List.of(1)).isNotEmpty();
     }
+    void each(String[] tests) {
+        for (String test : tests) {
+            if (test.isEmpty()) {
+                testEmpty(test);
+            } else {
+                testFull(test);
+            }
+        }
+    }
 }
 "#;
         assert_eq!(name_of(src, "filter(", (4, 5)), "withFilter");
@@ -505,6 +543,8 @@ mod tests {
         // alone) with the call the statement ends with.
         assert_eq!(name_of(src, "check(", (14, 14)), "assertTokenizer");
         assert_eq!(name_of(src, "check(", (15, 15)), "assertIsNotEmpty");
+        // The calls' verb is the variable's own word: not `testTest`.
+        assert_eq!(name_of(src, "each(", (19, 23)), "handleTest");
     }
 
     #[test]
