@@ -336,7 +336,19 @@ impl<'a> Extractor<'a> {
             head.push(format!("<{}>", type_params.join(", ")));
         }
         head.push(return_type);
-        let param_list = params.iter().map(|(t, n)| format!("{t} {n}")).collect::<Vec<_>>().join(", ");
+        // In a file whose methods declare their parameters `final`, so does the new one, except
+        // for a local the fragment assigns (it stays a plain parameter).
+        let finals = declares_final_parameters(sel.callable, src);
+        let assigned = |name: &str| {
+            kept.iter().any(|&i| {
+                flow.vars[i].name == name && flow.refs.iter().any(|r| r.var == i && r.write && frag.contains(&r.at))
+            })
+        };
+        let param_list = params
+            .iter()
+            .map(|(t, n)| if finals && !assigned(n) { format!("final {t} {n}") } else { format!("{t} {n}") })
+            .collect::<Vec<_>>()
+            .join(", ");
         let mut signature = format!("{} {}({param_list})", head.join(" "), self.spec.name);
         if !throws.is_empty() {
             signature.push_str(&format!(" throws {}", throws.join(", ")));
@@ -441,6 +453,24 @@ fn lambda_return_type(returns: &[Node<'_>], src: &str) -> Result<Option<String>,
 }
 
 /// Names of the final fields of the class declaring `callable`.
+/// Whether the file around `node` declares its methods' and constructors' parameters `final` as
+/// a rule: at least three of them, and at least four in five of them, are.
+fn declares_final_parameters(node: Node<'_>, src: &str) -> bool {
+    let mut root = node;
+    while let Some(parent) = root.parent() {
+        root = parent;
+    }
+    let (mut total, mut finals) = (0usize, 0usize);
+    walk(root, &mut |n| {
+        if n.kind_name() == "formal_parameter" && n.parent().is_some_and(|p| p.kind_name() == "formal_parameters") {
+            total += 1;
+            finals += usize::from(has_modifier(n, src, "final"));
+        }
+        true
+    });
+    total >= 3 && finals * 5 >= total * 4
+}
+
 fn final_fields(callable: Node<'_>, src: &str) -> Vec<String> {
     let Some(body) = callable.parent().filter(|p| is_type_body(p.kind_name())) else { return Vec::new() };
     let mut cursor = body.walk();

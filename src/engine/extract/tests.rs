@@ -516,3 +516,17 @@ fn a_name_of_object_s_methods_with_its_parameters_is_a_clash() {
     let with_input = "class A {\n    void run(int n) {\n        System.out.println(n);\n    }\n}\n";
     assert!(extract(with_input, (3, 3), "toString").is_ok());
 }
+
+#[test]
+fn parameters_are_final_where_the_file_declares_them_final() {
+    let body = "    void report(final String name, final int count, final int[] xs) {\n        int total = count;\n        System.out.println(name + total);\n        for (int x : xs) {\n            total += x;\n        }\n        System.out.println(total);\n    }\n";
+    let out = extract(&class(body), (4, 4), "print").unwrap();
+    assert!(out.contains("    private void print(final String name, final int total) {\n"), "{out}");
+    // `total` is assigned by the extracted loop: it cannot be final there.
+    let out = extract(&class(body), (5, 7), "addAll").unwrap();
+    assert!(out.contains("    private int addAll(final int[] xs, int total) {\n"), "{out}");
+    // A file that does not make its parameters final gets none.
+    let plain = body.replace("final ", "");
+    let out = extract(&class(&plain), (4, 4), "print").unwrap();
+    assert!(out.contains("    private void print(String name, int total) {\n"), "{out}");
+}
