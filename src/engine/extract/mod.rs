@@ -336,17 +336,19 @@ impl<'a> Extractor<'a> {
             head.push(format!("<{}>", type_params.join(", ")));
         }
         head.push(return_type);
-        // In a file whose methods declare their parameters `final`, so does the new one, except
-        // for a local the fragment assigns (it stays a plain parameter).
-        let finals = declares_final_parameters(sel.callable, src);
-        let assigned = |name: &str| {
-            kept.iter().any(|&i| {
-                flow.vars[i].name == name && flow.refs.iter().any(|r| r.var == i && r.write && frag.contains(&r.at))
-            })
+        // A parameter is `final` in a file whose methods declare theirs `final`, and where it
+        // stands for a local declared `final`; never when the fragment assigns it.
+        let file_finals = declares_final_parameters(sel.callable, src);
+        let is_final = |name: &str| match kept.iter().find(|&&i| flow.vars[i].name == name) {
+            Some(&i) => {
+                (file_finals || has_modifier(flow.vars[i].declaration, src, "final"))
+                    && !flow.refs.iter().any(|r| r.var == i && r.write && frag.contains(&r.at))
+            }
+            None => file_finals,
         };
         let param_list = params
             .iter()
-            .map(|(t, n)| if finals && !assigned(n) { format!("final {t} {n}") } else { format!("{t} {n}") })
+            .map(|(t, n)| if is_final(n) { format!("final {t} {n}") } else { format!("{t} {n}") })
             .collect::<Vec<_>>()
             .join(", ");
         let mut signature = format!("{} {}({param_list})", head.join(" "), self.spec.name);

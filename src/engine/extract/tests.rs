@@ -529,4 +529,7 @@ fn parameters_are_final_where_the_file_declares_them_final() {
     let plain = body.replace("final ", "");
     let out = extract(&class(&plain), (4, 4), "print").unwrap();
     assert!(out.contains("    private void print(String name, int total) {\n"), "{out}");
+    // There, a local declared final stays final as a parameter.
+    let out = extract(&class(&plain.replace("int total", "final int total")), (4, 4), "print").unwrap();
+    assert!(out.contains("    private void print(String name, final int total) {\n"), "{out}");
 }
