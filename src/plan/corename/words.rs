@@ -138,7 +138,46 @@ pub fn touched(hunks: &[Hunk]) -> Vec<String> {
 }
 
 /// `name` with the seed's edit carried over, when some hunk applies and the name changes.
+///
+/// Separators stay where they are: leading and trailing ones (`_count` → `_total`), and those in
+/// a camelCase name (`testCommentStart_Deprecated`, `Outer$Inner`), each part between them taking
+/// the edit in its own style.
 pub fn transfer(name: &str, hunks: &[Hunk]) -> Option<String> {
+    let core = name.trim_matches(['_', '$']);
+    let start = name.len() - name.trim_start_matches(['_', '$']).len();
+    let (head, tail) = (&name[..start], &name[start + core.len()..]);
+    let mixed = matches!(style_of(core), Style::Camel | Style::Pascal) && core.contains(['_', '$']);
+    let new = if mixed {
+        let mut out = String::with_capacity(core.len() + 8);
+        let mut changed = false;
+        let mut part = String::new();
+        for c in core.chars().chain(std::iter::once('_')) {
+            if c == '_' || c == '$' {
+                match transfer_part(&part, hunks).filter(|_| !part.is_empty()) {
+                    Some(new) => {
+                        out.push_str(&new);
+                        changed = true;
+                    }
+                    None => out.push_str(&part),
+                }
+                out.push(c);
+                part.clear();
+            } else {
+                part.push(c);
+            }
+        }
+        out.pop();
+        changed.then_some(out)?
+    } else {
+        transfer_part(core, hunks)?
+    };
+    let out = format!("{head}{new}{tail}");
+    (out != name && crate::java::syntax::is_java_identifier(&out) && !crate::java::syntax::is_reserved(&out))
+        .then_some(out)
+}
+
+/// [`transfer`] for a name in one style.
+fn transfer_part(name: &str, hunks: &[Hunk]) -> Option<String> {
     let style = style_of(name);
     let mut words = split(name);
     let mut kept = vec![true; words.len()];
@@ -259,6 +298,18 @@ mod tests {
         // The inserted word is there already: the edit is not this name's.
         assert_eq!(t("orphanFileIds", "fileIds", "orphanFileIds"), None);
         assert_eq!(t("dirtyFileIds", "fileIds", "orphanFileIds").as_deref(), Some("dirtyOrphanFileIds"));
+    }
+
+    #[test]
+    fn separators_in_a_camel_case_name_stay() {
+        assert_eq!(
+            t("testCommentStart_Deprecated", "commentStart", "commentMarker").as_deref(),
+            Some("testCommentMarker_Deprecated")
+        );
+        assert_eq!(t("Deprecated_countLabel", "count", "total").as_deref(), Some("Deprecated_totalLabel"));
+        assert_eq!(t("Outer$CountHolder", "count", "total").as_deref(), Some("Outer$TotalHolder"));
+        assert_eq!(t("_count", "count", "total").as_deref(), Some("_total"));
+        assert_eq!(t("test_Deprecated", "count", "total"), None);
     }
 
     #[test]
