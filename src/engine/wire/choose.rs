@@ -642,6 +642,18 @@ fn similarity_without(name: &str, types: &[String], other: &str) -> f64 {
     similarity(&rest, other)
 }
 
+/// Whether `short` (3 or 4 letters) is `long` with vowels left out: the same first letter, then
+/// only consonants, in `long`'s order (`fmt` for `format`, `idx` for `index`, `msg` for `message`).
+fn drops_vowels(short: &str, long: &str) -> bool {
+    let is_vowel = |c: char| matches!(c, 'a' | 'e' | 'i' | 'o' | 'u');
+    let mut rest = long.chars();
+    let mut letters = short.chars();
+    (3..=4).contains(&short.len())
+        && long.len() > short.len()
+        && letters.next().is_some_and(|c| rest.next() == Some(c))
+        && letters.all(|c| c.is_ascii_lowercase() && !is_vowel(c) && rest.any(|l| l == c))
+}
+
 /// A word without a plural `s`: `items` → `item`.
 fn singular(w: &str) -> String {
     w.strip_suffix('s').filter(|s| s.len() >= 3).unwrap_or(w).to_string()
@@ -687,8 +699,13 @@ pub fn similarity(name: &str, other: &str) -> f64 {
         return 1.0;
     }
     let common = a.iter().filter(|w| b.contains(w)).count();
-    // A word that abbreviates another by its start (`conf`, `configuration`) counts most of one.
-    let abbreviates = |w: &str, v: &str| w.len() >= 3 && v.len() >= 3 && (v.starts_with(w) || w.starts_with(v));
+    // A word that abbreviates another by its start (`conf`, `configuration`) or by dropping its
+    // vowels (`fmt`, `format`; `ctx`, `context`) counts most of one.
+    let abbreviates = |w: &str, v: &str| {
+        w.len() >= 3
+            && v.len() >= 3
+            && (v.starts_with(w) || w.starts_with(v) || drops_vowels(w, v) || drops_vowels(v, w))
+    };
     let prefixed = a.iter().filter(|w| !b.contains(w)).filter(|w| b.iter().any(|v| abbreviates(w, v))).count();
     let mut by_words = (common as f64 + 0.8 * prefixed as f64) / a.len().max(b.len()) as f64;
     // The last word of a Java name is its head noun: `templateOrder` and `templateString` share a

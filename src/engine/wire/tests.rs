@@ -128,6 +128,10 @@ fn similarity_reads_words_abbreviations_and_edits() {
     assert_eq!(similarity("order", "order"), 1.0);
     assert!(similarity("o", "order") > 0.0);
     assert!(similarity("sb", "stringBuilder") > 0.0);
+    // A word without its vowels abbreviates it; a word that merely shares letters does not.
+    assert!(similarity("fmt", "format") >= 0.5, "{}", similarity("fmt", "format"));
+    assert!(similarity("idx", "index") >= 0.5 && similarity("msg", "message") >= 0.5);
+    assert!(similarity("fmt", "fileMtime") < 0.5 && similarity("top", "temporary") == 0.0);
     assert!(similarity("lineItems", "items") >= 0.5);
     assert!(similarity("selected", "getSelected") == 1.0);
     assert_eq!(similarity("count", "label"), 0.0);
