@@ -5,6 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::java::syntax::Kind;
 use tree_sitter::Node;
 
 use super::arguments::{ArgInfo, ArgPlan, Qualify, classify_arg, plan_arguments};
@@ -337,7 +338,37 @@ impl<'a, 't> Site<'a, 't> {
     ) -> Result<(), Refusal> {
         let m = self.m;
         let tname = &m.target.type_name;
+        // A getter the call site may call instead of reading a field it cannot; never the method
+        // being inlined, which goes.
+        let getter_of = |name: &str, read: bool| {
+            m.getters
+                .get(name)
+                .filter(|g| read && !g.overridable && accessible(&g.access) && g.span != m.target.node.byte_range())
+                .map(|g| g.name.as_str())
+        };
         for t in &m.this_nodes {
+            // `this.f`: the field must be readable where the body lands, as a bare `f` must.
+            let field = t
+                .parent()
+                .filter(|p| p.kind_name() == "field_access" && p.child_by_field_name("object") == Some(*t))
+                .and_then(|p| p.child_by_field_name("field"));
+            if let Some(f) = field
+                && let Some(acc) = m.fields.get(m.file.text_of(f))
+                && !accessible(acc)
+            {
+                let name = m.file.text_of(f);
+                match getter_of(name, is_read(f)) {
+                    Some(g) => edits.push(Edit::replace(f.byte_range(), format!("{g}()"))),
+                    None => {
+                        return self.refuse(
+                            Reason::InaccessibleMember,
+                            format!(
+                                "the body uses field `{name}` of {tname}, which is not accessible at the call site"
+                            ),
+                        );
+                    }
+                }
+            }
             if let Some(r) = &q.this_text {
                 edits.push(Edit::replace(t.byte_range(), r.clone()));
             }
@@ -350,19 +381,15 @@ impl<'a, 't> Site<'a, 't> {
             let field = m.fields.get(t);
             // A field the call site cannot read is read through its getter, when one is sure to return it.
             let getter = match field {
-                Some(acc) if !accessible(acc) => {
-                    match m.getters.get(t).filter(|g| !g.overridable && accessible(&g.access) && is_read(*n)) {
-                        Some(g) => Some(g.name.as_str()),
-                        None => {
-                            return self.refuse(
-                                Reason::InaccessibleMember,
-                                format!(
-                                    "the body uses field `{t}` of {tname}, which is not accessible at the call site"
-                                ),
-                            );
-                        }
+                Some(acc) if !accessible(acc) => match getter_of(t, is_read(*n)) {
+                    Some(g) => Some(g),
+                    None => {
+                        return self.refuse(
+                            Reason::InaccessibleMember,
+                            format!("the body uses field `{t}` of {tname}, which is not accessible at the call site"),
+                        );
                     }
-                }
+                },
                 _ => None,
             };
             let outer = m.outer_statics.get(t).filter(|_| field.is_none());

@@ -604,3 +604,22 @@ fn a_library_override_is_not_inlined_even_unannotated() {
     let out = run(&plain, "compareTo").expect("inlined");
     assert!(out.contains("        return 0;") && !out.contains("compareTo"), "{out}");
 }
+
+#[test]
+fn a_private_field_read_through_this_from_another_class_is_refused() {
+    let a =
+        "class A {\n    private long position;\n    long getPosition() {\n        return this.position;\n    }\n}\n";
+    let b = "class B {\n    long at(A reader) {\n        return reader.getPosition();\n    }\n}\n";
+    let err = run_spec(&[("A.java", a), ("B.java", b)], &spec("getPosition")).unwrap_err();
+    assert_eq!(err.reason, "inaccessible_member", "{err:?}");
+    // The same without `this.`: the getter being inlined cannot stand in for its own field.
+    let bare = a.replace("this.position", "position");
+    let err = run_spec(&[("A.java", &bare), ("B.java", b)], &spec("getPosition")).unwrap_err();
+    assert_eq!(err.reason, "inaccessible_member", "{err:?}");
+    // Another getter of the field can.
+    let two = "final class A {\n    private long position;\n    long getPosition() {\n        return position;\n    }\n    long next() {\n        return this.position + 1;\n    }\n}\n";
+    let b = "class B {\n    long at(A reader) {\n        return reader.next();\n    }\n}\n";
+    let out = run_spec(&[("A.java", two), ("B.java", b)], &spec("next")).unwrap();
+    let b_out = &out.iter().find(|(p, _)| p == "B.java").unwrap().1;
+    assert!(b_out.contains("return reader.getPosition() + 1;"), "{b_out}");
+}
