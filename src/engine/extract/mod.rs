@@ -455,21 +455,22 @@ fn lambda_return_type(returns: &[Node<'_>], src: &str) -> Result<Option<String>,
 }
 
 /// Names of the final fields of the class declaring `callable`.
-/// Whether the file around `node` declares its methods' and constructors' parameters `final` as
-/// a rule: at least three of them, and at least four in five of them, are.
-fn declares_final_parameters(node: Node<'_>, src: &str) -> bool {
-    let mut root = node;
-    while let Some(parent) = root.parent() {
-        root = parent;
-    }
+/// Whether the class around `callable` declares its methods' and constructors' parameters
+/// `final` as a rule: at least three of them, and at least four in five of them, are. Only the
+/// members' parameter lists are read (this runs for every candidate the planner tries).
+fn declares_final_parameters(callable: Node<'_>, src: &str) -> bool {
+    let Some(body) = callable.parent() else { return false };
     let (mut total, mut finals) = (0usize, 0usize);
-    walk(root, &mut |n| {
-        if n.kind_name() == "formal_parameter" && n.parent().is_some_and(|p| p.kind_name() == "formal_parameters") {
-            total += 1;
-            finals += usize::from(has_modifier(n, src, "final"));
+    for member in body.named_children(&mut body.walk()) {
+        if !matches!(member.kind_name(), "method_declaration" | "constructor_declaration") {
+            continue;
         }
-        true
-    });
+        let Some(params) = member.child_by_field_name("parameters") else { continue };
+        for p in params.named_children(&mut params.walk()).filter(|p| p.kind_name() == "formal_parameter") {
+            total += 1;
+            finals += usize::from(has_modifier(p, src, "final"));
+        }
+    }
     total >= 3 && finals * 5 >= total * 4
 }
 
