@@ -355,6 +355,18 @@ fn move_candidates(
     lines: Option<(usize, usize)>,
     params: Option<&[String]>,
 ) -> Vec<(Candidate, MoveSpec)> {
+    move_candidates_where(project, method, flags, lines, params, &|_| true)
+}
+
+/// [`move_candidates`] among the destinations `keep` accepts (the user's `--to` is always kept).
+fn move_candidates_where(
+    project: &Project,
+    method: MethodId,
+    flags: &SpecFlags,
+    lines: Option<(usize, usize)>,
+    params: Option<&[String]>,
+    keep: &dyn Fn(&envy::DestinationScore) -> bool,
+) -> Vec<(Candidate, MoveSpec)> {
     if let Some(to) = &flags.to {
         let spec = MoveSpec {
             to: to.clone(),
@@ -374,7 +386,7 @@ fn move_candidates(
     }
     envy::destinations(project, method, lines, params)
         .into_iter()
-        .filter(|d| d.uses > d.own_uses)
+        .filter(|d| d.uses > d.own_uses && keep(d))
         .map(|d| {
             let spec = MoveSpec {
                 to: d.to.clone(),

@@ -438,15 +438,27 @@ fn extract_move_opportunity(
 }
 
 fn move_opportunity(project: &Project, m: MethodId) -> Option<(Spec, f64, String)> {
-    let envy = super::move_candidates(project, m, &SpecFlags::default(), None, None).into_iter().next().and_then(
-        |(c, _): (Candidate, _)| {
+    // A helper of the tests stays with the tests: moved into main code it would become API that
+    // only tests call.
+    let test_code = in_tests(project, project.owner(m));
+    let keep = |d: &super::envy::DestinationScore| {
+        !test_code || project.find_type(&d.class).is_none_or(|t| in_tests(project, t))
+    };
+    let envy = super::move_candidates_where(project, m, &SpecFlags::default(), None, None, &keep)
+        .into_iter()
+        .next()
+        .and_then(|(c, _): (Candidate, _)| {
             let score = c.score? * 0.85;
             let reason =
                 format!("`{}` uses another class more than its own: move it {}", project.method(m).name, c.summary);
             Some((c.spec, score, reason))
-        },
-    );
+        });
     envy.or_else(|| used_from_one_class(project, m))
+}
+
+/// Whether a type is declared under a test root.
+fn in_tests(project: &Project, t: TypeId) -> bool {
+    project.layout().is_test_file(project.path(t.file()))
 }
 
 /// A static method that only another class calls (a helper living in the wrong class): moved to
@@ -463,6 +475,10 @@ fn used_from_one_class(project: &Project, m: MethodId) -> Option<(Spec, f64, Str
     classes.dedup();
     let [only] = classes.as_slice() else { return None };
     if *only == project.top_level_of(owner) || project.type_decl(*only).is_anonymous() {
+        return None;
+    }
+    // Main code called only from a test stays main code: the test exercises it.
+    if in_tests(project, *only) && !in_tests(project, owner) {
         return None;
     }
     let fqn = project.qualified_name(*only);
@@ -645,6 +661,51 @@ mod tests {
         let expected: Vec<_> = all.best.iter().filter(|o| o.score >= floor).take(3).map(key).collect();
         assert_eq!(cut.best.iter().map(key).collect::<Vec<_>>(), expected);
         assert!(opportunities(&project, &files, &KINDS, 1, 0.0).ranked < all.ranked);
+    }
+
+    /// Moves keep main code and test code apart: a test helper that uses a main class is not moved
+    /// into it, nor main code that only a test calls into that test; the same moves within main
+    /// code are suggested.
+    #[test]
+    fn a_move_suggestion_keeps_main_and_test_code_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |rel: &str, code: &str| {
+            let path = dir.path().join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, code).unwrap();
+        };
+        write(
+            "src/main/java/p/Format.java",
+            "package p;\n\npublic class Format {\n    int a() { return 1; }\n    int b() { return 2; }\n    int c() { return 3; }\n    static Format valueOf(String s) { return new Format(); }\n}\n",
+        );
+        write(
+            "src/main/java/p/Util.java",
+            "package p;\n\nclass Util {\n    static int twice(int x) { return x * 2; }\n}\n",
+        );
+        let render = "    int total;\n    int render(Format f) { return f.a() + f.b() + f.c() + total; }\n";
+        write(
+            "src/main/java/p/Report.java",
+            &format!("package p;\n\nclass Report {{\n{render}    int go() {{ return Util.twice(total); }}\n}}\n"),
+        );
+        write(
+            "src/test/java/p/Helpers.java",
+            "package p;\n\nclass Helpers {\n    int render(Format f) { return f.a() + f.b() + f.c(); }\n}\n",
+        );
+        write(
+            "src/test/java/p/FormatTest.java",
+            "package p;\n\nclass FormatTest {\n    Format make() { return Format.valueOf(\"x\"); }\n}\n",
+        );
+        let project = Project::open(dir.path()).unwrap();
+        let files: Vec<FileId> = project.file_ids().collect();
+        let found = opportunities(&project, &files, &[RefactoringKind::MoveMethod], usize::MAX, 0.0).best;
+        let moved: Vec<String> = found
+            .iter()
+            .map(|o| {
+                format!("{}#{}", project.type_decl(project.owner(o.method)).display, project.method(o.method).name)
+            })
+            .collect();
+        assert!(moved.contains(&"Report#render".to_string()) && moved.contains(&"Util#twice".to_string()), "{moved:?}");
+        assert!(!moved.iter().any(|m| m.starts_with("Helpers#") || m.starts_with("Format#")), "{moved:?}");
     }
 
     /// Issue 18: a name that contradicts the code is a Rename suggestion; a name that fits it, an
