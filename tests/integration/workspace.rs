@@ -50,6 +50,18 @@ fn tree(dir: &Path) -> BTreeMap<String, String> {
     out
 }
 
+/// A workspace of the [`messy_repo`] at `r`: a worktree holding exactly the user's working tree
+/// minus its ignored files (`debug.log`, `out/`).
+fn worktree_like_the_user(r: &Path) -> Workspace {
+    let ws = Workspace::create(r).unwrap();
+    assert_eq!(ws.kind(), WorkspaceKind::Worktree);
+    let mut expected = tree(r);
+    expected.remove("debug.log");
+    expected.remove("out/Generated.java");
+    assert_eq!(tree(ws.root()), expected);
+    ws
+}
+
 /// A repository with every kind of working-tree state.
 fn messy_repo() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -81,11 +93,8 @@ fn messy_repo() -> tempfile::TempDir {
 fn workspace_equals_the_working_tree_minus_ignored_files() {
     let repo = messy_repo();
     let status_before = git(repo.path(), &["status", "--porcelain"]);
-    let ws = Workspace::create(repo.path()).unwrap();
-    let mut expected = tree(repo.path());
-    expected.remove("debug.log");
-    expected.remove("out/Generated.java");
-    assert_eq!(tree(ws.root()), expected);
+    let ws = worktree_like_the_user(repo.path());
+    let expected = tree(ws.root());
     assert!(expected.contains_key("lib/wrapper.jar") && expected.contains_key("dir/nested/untracked.txt"));
     assert_eq!(read(ws.root(), "modified.txt"), "modified in the working tree\n");
     assert_eq!(read(ws.root(), "staged.txt"), "staged change\n");
@@ -118,12 +127,7 @@ fn a_mode_change_and_a_file_replacing_a_directory_come_along() {
     std::fs::set_permissions(r.join("tool.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
     std::fs::remove_dir_all(r.join("was_dir")).unwrap();
     write(r, "was_dir", "now a file, untracked\n");
-    let ws = Workspace::create(r).unwrap();
-    assert_eq!(ws.kind(), WorkspaceKind::Worktree);
-    let mut expected = tree(r);
-    expected.remove("debug.log");
-    expected.remove("out/Generated.java");
-    assert_eq!(tree(ws.root()), expected);
+    let ws = worktree_like_the_user(r);
     let mode = std::fs::metadata(ws.root().join("tool.sh")).unwrap().permissions().mode();
     assert_eq!(mode & 0o111, 0o111);
 }
@@ -148,13 +152,9 @@ fn files_and_folders_that_changed_kind_are_the_users_and_no_copy_goes_through_a_
     git(r, &["rm", "-q", "was_file", "was_link"]);
     write(r, "was_file/inner.txt", "under a folder now\n");
     write(r, "was_link/inner.txt", "under a real folder now\n");
-    let ws = Workspace::create(r).unwrap();
-    assert_eq!(ws.kind(), WorkspaceKind::Worktree);
-    let mut expected = tree(r);
-    expected.remove("debug.log");
-    expected.remove("out/Generated.java");
-    assert_eq!(tree(ws.root()), expected);
+    let ws = worktree_like_the_user(r);
     assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0, "nothing written through the link");
+    drop(ws);
 }
 
 #[test]
