@@ -454,7 +454,6 @@ fn lambda_return_type(returns: &[Node<'_>], src: &str) -> Result<Option<String>,
     Ok(found)
 }
 
-/// Names of the final fields of the class declaring `callable`.
 /// Whether the class around `callable` declares its methods' and constructors' parameters
 /// `final` as a rule: at least three of them, and at least four in five of them, are. Only the
 /// members' parameter lists are read (this runs for every candidate the planner tries).
@@ -474,6 +473,7 @@ fn declares_final_parameters(callable: Node<'_>, src: &str) -> bool {
     total >= 3 && finals * 5 >= total * 4
 }
 
+/// Names of the final fields of the class declaring `callable`.
 fn final_fields(callable: Node<'_>, src: &str) -> Vec<String> {
     let Some(body) = callable.parent().filter(|p| is_type_body(p.kind_name())) else { return Vec::new() };
     let mut cursor = body.walk();

@@ -5,7 +5,6 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::java::syntax::Kind;
 use tree_sitter::Node;
 
 use super::arguments::{ArgInfo, ArgPlan, Qualify, classify_arg, plan_arguments};
@@ -18,6 +17,7 @@ use crate::engine::precedence::{fit, precedence};
 use crate::engine::variable_names::{declared_names, fresh_name, variable_names};
 use crate::engine::{Reason, Refusal};
 use crate::java::SourceFile;
+use crate::java::syntax::Kind;
 use crate::text::{line_indent, reindent};
 
 /// The names inlining has introduced so far into each caller member, by `(file, member id)`:
