@@ -148,25 +148,20 @@ pub fn transfer(name: &str, hunks: &[Hunk]) -> Option<String> {
     let (head, tail) = (&name[..start], &name[start + core.len()..]);
     let mixed = matches!(style_of(core), Style::Camel | Style::Pascal) && core.contains(['_', '$']);
     let new = if mixed {
-        let mut out = String::with_capacity(core.len() + 8);
         let mut changed = false;
-        let mut part = String::new();
-        for c in core.chars().chain(std::iter::once('_')) {
-            if c == '_' || c == '$' {
-                match transfer_part(&part, hunks).filter(|_| !part.is_empty()) {
+        let out: String = core
+            .split_inclusive(['_', '$'])
+            .map(|piece| {
+                let part = piece.trim_end_matches(['_', '$']);
+                match transfer_part(part, hunks) {
                     Some(new) => {
-                        out.push_str(&new);
                         changed = true;
+                        new + &piece[part.len()..]
                     }
-                    None => out.push_str(&part),
+                    None => piece.to_string(),
                 }
-                out.push(c);
-                part.clear();
-            } else {
-                part.push(c);
-            }
-        }
-        out.pop();
+            })
+            .collect();
         changed.then_some(out)?
     } else {
         transfer_part(core, hunks)?
