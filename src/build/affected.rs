@@ -41,7 +41,7 @@ pub fn affected_tests(project: &Project, changed: &[String]) -> Vec<String> {
     for target in &targets {
         let (package, simple) = target.rsplit_once('.').unwrap_or(("", target));
         for f in project.files_containing(simple) {
-            if project.layout().is_test_file(project.path(f)) && references(project, f, target, package, simple) {
+            if project.is_test_code(f) && references(project, f, target, package, simple) {
                 test_files.insert(f);
             }
         }
@@ -53,7 +53,7 @@ pub fn affected_tests(project: &Project, changed: &[String]) -> Vec<String> {
     for m in &changed_methods {
         for c in project.callers(*m) {
             let f = c.method.file();
-            if project.layout().is_test_file(project.path(f)) && declares_tests(project, f) {
+            if project.is_test_code(f) && declares_tests(project, f) {
                 test_files.insert(f);
             } else if !changed_methods.contains(&c.method) {
                 hop.insert(c.method);
@@ -62,7 +62,7 @@ pub fn affected_tests(project: &Project, changed: &[String]) -> Vec<String> {
     }
     for h in &hop {
         for c in project.callers(*h) {
-            if project.layout().is_test_file(project.path(c.method.file())) {
+            if project.is_test_code(c.method.file()) {
                 test_files.insert(c.method.file());
             }
         }

@@ -297,6 +297,11 @@ impl Project {
         &self.slots[file.index()].path
     }
 
+    /// Whether a file lies under a test root (test code, as opposed to main code).
+    pub fn is_test_code(&self, file: FileId) -> bool {
+        self.layout().is_test_file(self.path(file))
+    }
+
     /// The file at a repository-relative path.
     pub fn file_id(&self, rel: &Path) -> Option<FileId> {
         self.by_path.get(rel).map(|i| FileId(*i))

@@ -144,7 +144,7 @@ impl Project {
             let f = facts.file;
             classes += facts.classes;
             methods += facts.methods;
-            if self.layout().is_test_file(self.path(f)) {
+            if self.is_test_code(f) {
                 test_files += 1;
             }
             let name = facts.package;

@@ -274,8 +274,7 @@ fn class_uses(
 /// `TestP`, `PIT`) of each class it exercises, never to main code.
 fn class_destinations(project: &Project, method: MethodId, in_range: &dyn Fn(usize) -> bool) -> Vec<DestinationScore> {
     let owner = project.owner(method);
-    let layout = project.layout();
-    let in_tests = |t: TypeId| layout.is_test_file(project.path(t.file()));
+    let in_tests = |t: TypeId| project.is_test_code(t.file());
     let (uses, own) = class_uses(project, method, in_range);
     let mut out: Vec<DestinationScore> = Vec::new();
     for (t, n) in uses {
@@ -302,12 +301,11 @@ fn class_destinations(project: &Project, method: MethodId, in_range: &dyn Fn(usi
 fn test_classes_of(project: &Project, production: TypeId) -> Vec<TypeId> {
     let name = &project.type_decl(production).name;
     let wanted = [format!("{name}Test"), format!("{name}Tests"), format!("Test{name}"), format!("{name}IT")];
-    let layout = project.layout();
     let mut found: Vec<TypeId> = Vec::new();
     for file in project.file_ids() {
         let path = project.path(file);
         let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        if !wanted.contains(&stem) || !layout.is_test_file(path) {
+        if !wanted.contains(&stem) || !project.is_test_code(file) {
             continue;
         }
         for t in project.types_in(file).unwrap_or_default() {

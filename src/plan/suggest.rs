@@ -440,9 +440,9 @@ fn extract_move_opportunity(
 fn move_opportunity(project: &Project, m: MethodId) -> Option<(Spec, f64, String)> {
     // A helper of the tests stays with the tests: moved into main code it would become API that
     // only tests call.
-    let test_code = in_tests(project, project.owner(m));
+    let test_code = project.is_test_code(m.file());
     let keep = |d: &super::envy::DestinationScore| {
-        !test_code || project.find_type(&d.class).is_none_or(|t| in_tests(project, t))
+        !test_code || project.find_type(&d.class).is_none_or(|t| project.is_test_code(t.file()))
     };
     let envy = super::move_candidates_where(project, m, &SpecFlags::default(), None, None, &keep)
         .into_iter()
@@ -454,11 +454,6 @@ fn move_opportunity(project: &Project, m: MethodId) -> Option<(Spec, f64, String
             Some((c.spec, score, reason))
         });
     envy.or_else(|| used_from_one_class(project, m))
-}
-
-/// Whether a type is declared under a test root.
-fn in_tests(project: &Project, t: TypeId) -> bool {
-    project.layout().is_test_file(project.path(t.file()))
 }
 
 /// A static method that only another class calls (a helper living in the wrong class): moved to
@@ -478,7 +473,7 @@ fn used_from_one_class(project: &Project, m: MethodId) -> Option<(Spec, f64, Str
         return None;
     }
     // Main code called only from a test stays main code: the test exercises it.
-    if in_tests(project, *only) && !in_tests(project, owner) {
+    if project.is_test_code(only.file()) && !project.is_test_code(owner.file()) {
         return None;
     }
     let fqn = project.qualified_name(*only);
