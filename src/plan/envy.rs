@@ -5,8 +5,8 @@
 //! through it (`customer.getTier()`, `this.numberGenerator.next()`, `loan.due`) against the
 //! accesses to the method's own class (implicit or `this.` calls, its other fields):
 //! `uses / (uses + own + 1)`, so more evidence ranks higher. A static method can go to any class:
-//! every project type it calls into or names in a declaration counts, and the winner is proposed
-//! as `class:FQN`. An instance method may go to any class it uses by name too (`class:FQN`, where it
+//! every project type it calls into or names in a declaration counts (a type it only creates or
+//! returns does not: a factory is not envy), and the winner is proposed as `class:FQN`. An instance method may go to any class it uses by name too (`class:FQN`, where it
 //! becomes static), ranked just below a channel with the same evidence; a test method goes only
 //! to the test class of a class it exercises.
 
@@ -224,7 +224,10 @@ fn static_destinations(project: &Project, method: MethodId, in_range: &dyn Fn(us
 }
 
 /// How often the method (on `in_range` lines) uses each other project class: calls into it and
-/// its name in a declaration; and how often it uses its own class.
+/// its name in a declaration; and how often it uses its own class. A class the method only
+/// creates (`new T(…)`) or returns is not envied: a factory (a builder's `build()`, a static
+/// `of(…)`) makes instances of a class without using its features, and belongs where it is; such
+/// uses count only for a class the method also calls into or takes or keeps in a variable.
 fn class_uses(
     project: &Project,
     method: MethodId,
@@ -233,7 +236,8 @@ fn class_uses(
     let decl = project.method(method);
     let owner = project.owner(method);
     let file = method.file();
-    let mut uses: BTreeMap<TypeId, usize> = BTreeMap::new();
+    // Per class: uses of its features, and creations or the return type.
+    let mut uses: BTreeMap<TypeId, (usize, usize)> = BTreeMap::new();
     let mut own = 0usize;
     for (i, site) in decl.calls.iter().enumerate() {
         if !in_range(site.span.start_line) {
@@ -244,27 +248,36 @@ fn class_uses(
                 let t = project.owner(m);
                 if t == owner {
                     own += 1;
+                } else if site.kind == CallKind::New {
+                    uses.entry(t).or_default().1 += 1;
                 } else {
-                    *uses.entry(t).or_default() += 1;
+                    uses.entry(t).or_default().0 += 1;
                 }
             }
             _ if matches!(site.receiver, Receiver::Implicit | Receiver::This) => own += 1,
             _ => {}
         }
     }
-    // Types named in the declaration and the locals.
-    let mut texts: Vec<&str> = decl.params.iter().map(|p| p.ty.text.as_str()).collect();
-    texts.extend(decl.return_type.iter().map(|t| t.text.as_str()));
-    texts.extend(decl.locals.iter().filter_map(|l| l.ty.as_ref()).map(|t| t.text.as_str()));
-    for text in texts {
+    // Types named in the declaration and the locals; the return type is only what it makes.
+    let mut texts: Vec<(&str, bool)> = decl.params.iter().map(|p| (p.ty.text.as_str(), true)).collect();
+    texts.extend(decl.return_type.iter().map(|t| (t.text.as_str(), false)));
+    texts.extend(decl.locals.iter().filter_map(|l| l.ty.as_ref()).map(|t| (t.text.as_str(), true)));
+    for (text, feature) in texts {
         for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.')).filter(|w| !w.is_empty()) {
             if let Some(t) = project.resolve_type(file, Some(owner.index()), word)
                 && t != owner
             {
-                *uses.entry(t).or_default() += 1;
+                let entry = uses.entry(t).or_default();
+                if feature {
+                    entry.0 += 1;
+                } else {
+                    entry.1 += 1;
+                }
             }
         }
     }
+    let uses =
+        uses.into_iter().filter(|(_, (features, _))| *features > 0).map(|(t, (f, made))| (t, f + made)).collect();
     (uses, own)
 }
 
@@ -339,6 +352,21 @@ mod tests {
         let found = destinations(&p, method(&p, "src/main/java/a/Src.java", "fee"), None, None);
         assert_eq!(found[0].to, Destination::Class("a.Rates".into()), "{found:#?}");
         assert_eq!(found[0].uses, 2);
+    }
+
+    #[test]
+    fn a_factory_is_not_envy_of_the_class_it_makes() {
+        let format = "package a;\n\npublic class Format {\n    private final char sep;\n\n    Format(Builder b) {\n        this.sep = b.sep;\n    }\n\n    public char sep() {\n        return sep;\n    }\n\n    public static class Builder {\n        char sep = ',';\n\n        public Format build() {\n            return new Format(this);\n        }\n    }\n}\n";
+        let maker = "package a;\n\nclass Maker {\n    static Format plain() {\n        return new Format(new Format.Builder());\n    }\n\n    static char both() {\n        Format f = new Format(new Format.Builder());\n        return f.sep();\n    }\n}\n";
+        let (_d, p) = project(&[("src/main/java/a/Format.java", format), ("src/main/java/a/Maker.java", maker)]);
+        let build = destinations(&p, method(&p, "src/main/java/a/Format.java", "build"), None, None);
+        assert!(build.is_empty(), "a builder's build() stays in the builder: {build:#?}");
+        let plain = destinations(&p, method(&p, "src/main/java/a/Maker.java", "plain"), None, None);
+        assert!(plain.iter().all(|d| d.class != "a.Format"), "{plain:#?}");
+        // A method that also uses what it makes still envies its class, creations counted.
+        let both = destinations(&p, method(&p, "src/main/java/a/Maker.java", "both"), None, None);
+        let format = both.iter().find(|d| d.class == "a.Format").expect("Format is a destination");
+        assert_eq!(format.uses, 3, "{both:#?}");
     }
 
     #[test]
