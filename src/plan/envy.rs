@@ -6,9 +6,10 @@
 //! accesses to the method's own class (implicit or `this.` calls, its other fields):
 //! `uses / (uses + own + 1)`, so more evidence ranks higher. A static method can go to any class:
 //! every project type it calls into or names in a declaration counts (a type it only creates or
-//! returns does not: a factory is not envy), and the winner is proposed as `class:FQN`. An instance method may go to any class it uses by name too (`class:FQN`, where it
-//! becomes static), ranked just below a channel with the same evidence; a test method goes only
-//! to the test class of a class it exercises.
+//! returns does not: a factory is not envy), and the winner is proposed as `class:FQN`. An
+//! instance method may go to any class it uses by name too (`class:FQN`, where it becomes static),
+//! ranked just below a channel with the same evidence; a test method goes only to the test class
+//! of a class it exercises.
 
 use std::collections::BTreeMap;
 
@@ -238,6 +239,10 @@ fn class_uses(
     let file = method.file();
     // Per class: uses of its features, and creations or the return type.
     let mut uses: BTreeMap<TypeId, (usize, usize)> = BTreeMap::new();
+    let mut count = |t: TypeId, feature: bool| {
+        let entry = uses.entry(t).or_default();
+        if feature { entry.0 += 1 } else { entry.1 += 1 }
+    };
     let mut own = 0usize;
     for (i, site) in decl.calls.iter().enumerate() {
         if !in_range(site.span.start_line) {
@@ -248,10 +253,8 @@ fn class_uses(
                 let t = project.owner(m);
                 if t == owner {
                     own += 1;
-                } else if site.kind == CallKind::New {
-                    uses.entry(t).or_default().1 += 1;
                 } else {
-                    uses.entry(t).or_default().0 += 1;
+                    count(t, site.kind != CallKind::New);
                 }
             }
             _ if matches!(site.receiver, Receiver::Implicit | Receiver::This) => own += 1,
@@ -267,12 +270,7 @@ fn class_uses(
             if let Some(t) = project.resolve_type(file, Some(owner.index()), word)
                 && t != owner
             {
-                let entry = uses.entry(t).or_default();
-                if feature {
-                    entry.0 += 1;
-                } else {
-                    entry.1 += 1;
-                }
+                count(t, feature);
             }
         }
     }
