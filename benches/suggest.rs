@@ -52,9 +52,15 @@ fn show(c: &oracle::Commit) {
     println!("{} {}", c.project, &c.sha[..10]);
     for l in &c.expected {
         // Where the label's method first appears in the whole ranking, whatever the type.
-        let rank = ranked.iter().position(|o| {
-            let name = &project.method(o.method).name;
-            l.contains(&format!(" {name}(")) && l.contains(&project.qualified_name(project.owner(o.method)))
+        let subject = mantra::detect::RefactoringType::ALL
+            .into_iter()
+            .find(|t| l.starts_with(t.display_name()))
+            .and_then(|t| mantra::review::refactoring_miner::subject_of(t, l));
+        let rank = subject.and_then(|s| {
+            let class = suggest_eval::label_class_before(&project, c, &s.class);
+            ranked.iter().position(|o| {
+                project.method(o.method).name == s.method && project.qualified_name(project.owner(o.method)) == class
+            })
         });
         println!("   label {l}  [first at {rank:?} of {}]", ranked.len());
     }

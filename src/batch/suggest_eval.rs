@@ -2,8 +2,9 @@
 //! oracle, the opportunities of its `before/` files ([`crate::plan::suggest`]) against its
 //! labelled method-level refactorings: a label is found at k when one of the first k
 //! opportunities has its type and its method (the extracted-from, moved or inlined method, by
-//! class and name). Renames are suggested without a model only where a name contradicts the code;
-//! Move And Inline, Move And Rename, Pull Up and Push Down are counted but never suggested.
+//! class and name; a class the commit moved or renamed by its name before). Renames are
+//! suggested without a model only where a name contradicts the code; Move And Inline, Move And
+//! Rename, Pull Up and Push Down are counted but never suggested.
 
 use std::collections::BTreeMap;
 
@@ -86,12 +87,20 @@ pub fn run(commit: &Commit) -> Outcome {
         })
     };
     for (t, class, method) in &labels {
+        // A label names the class as it is after the commit; the opportunities are of `before/`.
+        let class = &label_class_before(&project, commit, class);
         let r = out.per_type.entry(*t).or_default();
         r.labels += 1;
         r.at5 += usize::from(hit(&ranked[..ranked.len().min(5)], *t, class, method));
         r.at10 += usize::from(hit(&ranked[..ranked.len().min(10)], *t, class, method));
     }
     out
+}
+
+/// The class a label names, as `before/` names it: the name after the commit when `before/` has
+/// it, else the name the commit's labelled class move or rename gives it before.
+pub fn label_class_before(project: &Project, commit: &Commit, class: &str) -> String {
+    if project.find_type(class).is_some() { class.to_string() } else { commit.class_before(class) }
 }
 
 /// Sums per type, and overall.

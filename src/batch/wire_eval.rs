@@ -165,7 +165,7 @@ pub fn run(commit: &Commit) -> Outcome {
         return out;
     }
     let mut projects: BTreeMap<Family, Option<Project>> = BTreeMap::new();
-    for job in jobs {
+    for mut job in jobs {
         let project = projects.entry(job.family).or_insert_with(|| {
             let side = if job.family == Family::Inline { "before" } else { "after" };
             Project::open(&commit.dir.join(side)).ok()
@@ -175,6 +175,15 @@ pub fn run(commit: &Commit) -> Outcome {
             counts.skipped += 1;
             continue;
         };
+        // A label names classes as they are after the commit; `before/` may know them by the
+        // names the commit's class moves and renames replaced.
+        if job.family == Family::Inline {
+            for class in [&mut job.callee_class, &mut job.caller_class] {
+                if project.find_type(class).is_none() {
+                    *class = commit.class_before(class);
+                }
+            }
+        }
         let built = run_job(project, &job, counts, &mut out.cases);
         if built == 0 {
             counts.skipped += 1;

@@ -21,6 +21,50 @@ pub struct Commit {
     pub dir: PathBuf,
     /// `validation: true` descriptions of the detector's types, TAB replaced by a space.
     pub expected: BTreeSet<String>,
+    /// The classes the commit moved or renamed (validated Move, Rename and Move And Rename Class
+    /// labels): the qualified name after to the name before.
+    pub class_renames: BTreeMap<String, String>,
+}
+
+impl Commit {
+    /// The name in `before/` of a class a label names as it is after the commit: a label of a
+    /// method-level refactoring names the class after, which differs when the commit also moved
+    /// or renamed the class (or the class enclosing it). Unchanged when the commit did neither.
+    pub fn class_before(&self, after: &str) -> String {
+        class_before(&self.class_renames, after)
+    }
+}
+
+/// [`Commit::class_before`] over a map of class renames.
+pub fn class_before(renames: &BTreeMap<String, String>, after: &str) -> String {
+    if let Some(before) = renames.get(after) {
+        return before.clone();
+    }
+    // A nested class of a moved or renamed class: the longest renamed prefix.
+    let mut end = after.len();
+    while let Some(dot) = after[..end].rfind('.') {
+        if let Some(before) = renames.get(&after[..dot]) {
+            return format!("{before}{}", &after[dot..]);
+        }
+        end = dot;
+    }
+    after.to_string()
+}
+
+/// The (after, before) names of a validated class-level move or rename description:
+/// `Move Class\ta.B moved to c.B`, `Rename Class\ta.B renamed to a.C`,
+/// `Move And Rename Class\ta.B moved and renamed to c.D`.
+pub fn class_rename(description: &str) -> Option<(String, String)> {
+    let (kind, rest) = description.split_once('\t')?;
+    let sep = match kind {
+        "Move Class" => " moved to ",
+        "Rename Class" => " renamed to ",
+        "Move And Rename Class" => " moved and renamed to ",
+        _ => return None,
+    };
+    let (before, after) = rest.split_once(sep)?;
+    let (before, after) = (before.trim(), after.trim());
+    (!before.is_empty() && !after.is_empty() && !after.contains(' ')).then(|| (after.to_string(), before.to_string()))
 }
 
 /// True and false positives and false negatives of one type.
@@ -205,13 +249,15 @@ pub fn load(oracle: &Path) -> Result<Vec<Commit>, OracleError> {
                 std::fs::read_to_string(&path).map_err(|source| OracleError::Io { path: path.clone(), source })?;
             let labels: Vec<Label> =
                 serde_json::from_str(&text).map_err(|source| OracleError::Json { path: path.clone(), source })?;
+            let class_renames =
+                labels.iter().filter(|l| l.validation).filter_map(|l| class_rename(&l.description)).collect();
             let expected = labels
                 .into_iter()
                 .filter(|l| l.validation && kind_of(&l.description).is_some())
                 .map(|l| l.description.replace('\t', " "))
                 .collect();
             let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            commits.push(Commit { project: name(&project), sha: name(&dir), dir, expected });
+            commits.push(Commit { project: name(&project), sha: name(&dir), dir, expected, class_renames });
         }
     }
     Ok(commits)
@@ -269,4 +315,30 @@ pub fn evaluate(commits: &[Commit]) -> Result<Evaluation, OracleError> {
     }
     eval.wall_time = start.elapsed();
     Ok(eval)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_label_s_class_is_named_as_before_the_commit_moved_or_renamed_it() {
+        let renames: BTreeMap<String, String> = [
+            "Move Class\ta.Old moved to b.Old",
+            "Rename Class\ta.Name renamed to a.Other",
+            "Move And Rename Class\ta.X moved and renamed to c.Y",
+            "Extract Class\ta.New from class a.Old",
+        ]
+        .into_iter()
+        .filter_map(class_rename)
+        .collect();
+        assert_eq!(renames.len(), 3, "{renames:?}");
+        assert_eq!(class_before(&renames, "b.Old"), "a.Old");
+        assert_eq!(class_before(&renames, "a.Other"), "a.Name");
+        assert_eq!(class_before(&renames, "c.Y"), "a.X");
+        // A nested class follows its enclosing class; an untouched class keeps its name.
+        assert_eq!(class_before(&renames, "c.Y.Inner.Deeper"), "a.X.Inner.Deeper");
+        assert_eq!(class_before(&renames, "b.Older"), "b.Older");
+        assert_eq!(class_before(&renames, "d.Z"), "d.Z");
+    }
 }

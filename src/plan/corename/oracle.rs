@@ -10,6 +10,7 @@ use serde::Deserialize;
 
 use super::memory::Memory;
 use super::suggest;
+use crate::detect::oracle::{class_before, class_rename};
 use crate::engine::rename::resolve::Var;
 use crate::engine::rename::{Element, Kind};
 use crate::java::project::Project;
@@ -34,6 +35,9 @@ pub struct Case {
     pub before: PathBuf,
     /// In the order of `expected.json`; the first is the seed.
     pub renames: Vec<Label>,
+    /// The classes the commit moved or renamed, after to before
+    /// ([`crate::detect::oracle::Commit::class_renames`]).
+    pub class_renames: BTreeMap<String, String>,
 }
 
 #[derive(Deserialize)]
@@ -60,7 +64,9 @@ pub fn load(oracle: &Path) -> Result<Vec<Case>, String> {
                 raw.iter().filter(|r| r.validation).filter_map(|r| parse(&r.kind, &r.description)).collect();
             if renames.len() >= 2 {
                 let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-                out.push(Case { project: name(&p), sha: name(&c), before: c.join("before"), renames });
+                let class_renames =
+                    raw.iter().filter(|r| r.validation).filter_map(|r| class_rename(&r.description)).collect();
+                out.push(Case { project: name(&p), sha: name(&c), before: c.join("before"), renames, class_renames });
             }
         }
     }
@@ -203,7 +209,9 @@ pub fn run(case: &Case) -> Outcome {
     };
     let Ok(project) = Project::open(&case.before) else { return miss };
     let seed = &case.renames[0];
-    let Some(element) = locate(&project, seed) else { return miss };
+    // A label names its class as it is after the commit, which may have moved or renamed it.
+    let before = Label { class: class_before(&case.class_renames, &seed.class), ..seed.clone() };
+    let Some(element) = locate(&project, seed).or_else(|| locate(&project, &before)) else { return miss };
     let suggestions = suggest(&project, element, &seed.new, &Memory::default());
     let suggested: Vec<(Kind, String, String)> =
         suggestions.iter().map(|s| (s.kind, s.old.clone(), s.new.clone())).collect();
