@@ -45,6 +45,8 @@ pub enum BatchError {
     RecordingNeedsOneJob,
     #[error("{}: {message}", path.display())]
     Input { path: PathBuf, message: String },
+    #[error("{}: no such file", path.display())]
+    Missing { path: PathBuf, flag: &'static str },
     #[error("--range {range}: {message}")]
     Range { range: String, message: String },
     #[error("commit {rev}: {message}")]
@@ -72,7 +74,7 @@ impl Classify for BatchError {
             | BatchError::Input { .. }
             | BatchError::Range { .. }
             | BatchError::Policy(_) => Exit::Usage,
-            BatchError::Commit { .. } => Exit::TargetNotFound,
+            BatchError::Commit { .. } | BatchError::Missing { .. } => Exit::TargetNotFound,
             BatchError::NoTasks(_) | BatchError::Busy { .. } => Exit::Usage,
             BatchError::Git { .. } | BatchError::Io { .. } => Exit::Internal,
         }
@@ -88,6 +90,9 @@ impl Classify for BatchError {
                 Some("pass two commits of the repository, e.g. --range origin/main..HEAD".into())
             }
             BatchError::Commit { .. } => Some("list commits of the repository given by --repo (see `git log`)".into()),
+            BatchError::Missing { flag, .. } => {
+                Some(format!("{flag} takes a file that exists (a path relative to the current directory)"))
+            }
             BatchError::NoTasks(_) => Some("pass --impure to include refactorings mixed with other changes".into()),
             BatchError::Busy { .. } => Some("wait for that batch to finish, or pass another --out".into()),
             _ => None,

@@ -90,11 +90,19 @@ pub fn from_commit(project: &str, commit: &Commit, impure: bool) -> Vec<Task> {
         .collect()
 }
 
+/// The text of the file a flag names: a missing file is a target not found, another failure to
+/// read it a usage error that says why.
+fn read_input(path: &Path, flag: &'static str) -> Result<String, BatchError> {
+    std::fs::read_to_string(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => BatchError::Missing { path: path.to_path_buf(), flag },
+        _ => BatchError::Input { path: path.to_path_buf(), message: format!("cannot read it: {e}") },
+    })
+}
+
 /// Commit ids from a file: one per line; blank lines and `#` comments are skipped, and only the
 /// first word of a line counts (so `git log --oneline` output works).
 pub fn read_commit_list(path: &Path) -> Result<Vec<String>, BatchError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| BatchError::Input { path: path.to_path_buf(), message: format!("cannot read it: {e}") })?;
+    let text = read_input(path, "--commits")?;
     Ok(text
         .lines()
         .map(str::trim)
@@ -145,8 +153,7 @@ pub struct Record {
 
 /// The records of a task file.
 pub fn read_task_file(path: &Path) -> Result<Vec<Record>, BatchError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| BatchError::Input { path: path.to_path_buf(), message: format!("cannot read it: {e}") })?;
+    let text = read_input(path, "--tasks")?;
     let records: Vec<Record> = serde_json::from_str(&text).map_err(|e| BatchError::Input {
         path: path.to_path_buf(),
         message: format!(

@@ -326,7 +326,7 @@ fn selected(ctx: &Context, project: &Project, paths: &[std::path::PathBuf]) -> a
     for p in paths {
         let abs = if p.is_absolute() { p.clone() } else { ctx.cwd.join(p) };
         let abs = abs.canonicalize().map_err(|_| {
-            UserError::usage(format!("{}: no such file or folder", p.display()))
+            UserError::new(Exit::TargetNotFound, format!("{}: no such file or folder", p.display()))
                 .with_hint("give .java files or folders of the project")
         })?;
         let Ok(rel) = abs.strip_prefix(&root) else {

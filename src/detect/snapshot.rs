@@ -28,7 +28,8 @@ impl crate::error::Classify for SnapshotError {
     fn exit(&self) -> crate::exit::Exit {
         use crate::exit::Exit;
         match self {
-            SnapshotError::Missing { .. } | SnapshotError::NotJava { .. } => Exit::Usage,
+            SnapshotError::Missing { .. } => Exit::TargetNotFound,
+            SnapshotError::NotJava { .. } => Exit::Usage,
             SnapshotError::Io { .. } => Exit::Internal,
             SnapshotError::Git(e) => e.exit(),
             SnapshotError::Revision { .. } => Exit::TargetNotFound,

@@ -58,7 +58,7 @@ pub fn import_path(path: &Path, store: &Store, describer: &mut Describer) -> Res
         return import_oracle(path, store, describer);
     }
     if !path.is_file() {
-        return Err(StoreError::Import { path: path.to_path_buf(), message: "no such file or folder".into() });
+        return Err(StoreError::Missing { path: path.to_path_buf() });
     }
     import_pure_refactor(path, store, describer)
 }

@@ -58,6 +58,8 @@ pub enum StoreError {
     Index { path: PathBuf, message: String },
     #[error("{}: {message}", path.display())]
     Import { path: PathBuf, message: String },
+    #[error("{}: no such file or folder", path.display())]
+    Missing { path: PathBuf },
     #[error("{0}")]
     Mine(String),
 }
@@ -68,12 +70,13 @@ impl crate::error::Classify for StoreError {
         match self {
             StoreError::Io { .. } | StoreError::Index { .. } => Exit::Internal,
             StoreError::Import { .. } => Exit::InvalidInput,
+            StoreError::Missing { .. } => Exit::TargetNotFound,
             StoreError::Mine(_) => Exit::Usage,
         }
     }
     fn hint(&self) -> Option<String> {
         match self {
-            StoreError::Import { .. } => Some(
+            StoreError::Import { .. } | StoreError::Missing { .. } => Some(
                 "pass PureRefactor JSON files (an array of records) or RefactoringMiner oracle folders (with expected.json, before/ and after/)"
                     .into(),
             ),

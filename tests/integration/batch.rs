@@ -256,6 +256,13 @@ fn batch_refuses_a_task_file_that_is_not_one() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("--range HEAD~5..HEAD"), "{}", run.stderr);
     assert!(!dir.path().join("mantra-batch").exists(), "a failed batch leaves its empty output folder behind");
+    // A file that is not there is a target not found, named with the flag that wanted it.
+    for flag in ["--tasks", "--commits"] {
+        let run = mantra(dir.path(), &["batch", flag, "nothere.json", "--spec", "oracle"]);
+        assert_eq!(run.code, 3, "{}", run.stderr);
+        assert!(run.stderr.contains("nothere.json: no such file"), "{}", run.stderr);
+        assert!(run.stderr.contains(&format!("{flag} takes a file that exists")), "{}", run.stderr);
+    }
 }
 
 #[test]

@@ -103,7 +103,7 @@ fn detect_a_commit_against_its_parent() {
 fn detect_usage_errors() {
     let dir = tempfile::tempdir().expect("tempdir");
     let run = mantra(dir.path(), &["detect", "--before", "nope", "--after", "nope2"]);
-    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.code, 3, "{}", run.stderr);
     assert!(run.stderr.contains("nope: no such file or folder"), "{}", run.stderr);
     let run = mantra(dir.path(), &["detect", "--before", "x"]);
     assert_eq!(run.code, 2, "{}", run.stderr);

@@ -209,7 +209,7 @@ fn bad_inputs_are_clear_errors_and_leave_the_store_alone() {
     let dir = tempfile::tempdir().unwrap();
     let good = sample(dir.path(), 2);
     let missing = run(dir.path(), &["store", "import", good.to_str().unwrap(), "nope.json"]);
-    assert_eq!(missing.code, 5, "{missing:?}");
+    assert_eq!(missing.code, 3, "{missing:?}");
     assert!(missing.stderr.contains("nope.json: no such file or folder"), "{missing:?}");
     assert!(!dir.path().join(".mantra/store/records.jsonl").exists(), "nothing was added");
 

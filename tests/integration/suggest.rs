@@ -98,8 +98,9 @@ fn a_whole_project_scan_ranks_and_limits() {
 fn bad_paths_and_types_are_usage_errors() {
     let dir = copy_fixture("demo");
     let root = dir.path();
+    // A path that is not there is a target not found, as for every command.
     let r = mantra(root, &["suggest", "src/nowhere"]);
-    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(r.code, 3, "{}", r.stderr);
     assert!(r.stderr.contains("no such file or folder"), "{}", r.stderr);
     let r = mantra(root, &["suggest", "pom.xml"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
