@@ -10,7 +10,9 @@
 //! - **Move Method**: the feature-envy score of the best destination (it uses that class more
 //!   than its own); else, for a static method called only from one other class, that class;
 //! - **Inline Method**: the delegator or single-caller score, for methods that are not API
-//!   (public, protected) and override nothing;
+//!   (public, protected) and override nothing, and whose one statement does not return an
+//!   operator expression (`return ch == commentStart;`): such a method names a condition or a
+//!   formula, which its callers read better than the expression;
 //! - **Extract And Move Method**: the method's best fragment (or its whole body, leaving a
 //!   delegate) when its statements use one other class more than their own: the mean of the
 //!   fragment's and the move's scores, times the method's need and 0.9 (planned with the plain
@@ -504,6 +506,10 @@ fn inline_opportunity(project: &Project, m: MethodId) -> Option<(Spec, f64, Stri
     }
     let a = inline::assess(project, m).ok()?;
     if a.shape == "every caller" || a.callers == 0 {
+        return None;
+    }
+    // A named condition or formula reads better than the expression it names.
+    if a.shape == "delegator" && inline::names_an_expression(project, m) {
         return None;
     }
     let file = project.method_source(m).path.clone();
