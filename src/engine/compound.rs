@@ -255,7 +255,9 @@ pub fn move_with_helpers(project: &Project, method: MethodId, mv: &MoveSpec) -> 
     let mut itself: Option<Moved> = None;
     // Helpers first (the deepest first), then the other named methods, then the method itself;
     // named fixtures last, once the tests they run around have left (`check_fixture`).
-    let fixture = |m: &MethodId| project.method(*m).fixture_annotation().is_some();
+    // So are the factories a named test takes its arguments from (`@MethodSource`).
+    let fixture =
+        |m: &MethodId| project.method(*m).fixture_annotation().is_some() || !project.method_source_users(*m).is_empty();
     let order: Vec<MethodId> = set[fixed..]
         .iter()
         .rev()

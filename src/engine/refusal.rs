@@ -82,6 +82,7 @@ reasons! {
     MethodReference = "method_reference",
     MultipleOutputs = "multiple_outputs",
     NameCapture = "name_capture",
+    NamedByAnnotation = "named_by_annotation",
     NameClash = "name_clash",
     NeedsTemporary = "needs_temporary",
     NestedCall = "nested_call",

@@ -120,6 +120,35 @@ impl Project {
         junit3_shape && self.extends_test_case(self.owner(method))
     }
 
+    /// The tests whose JUnit 5 `@MethodSource` names `method` as their arguments' factory: JUnit
+    /// finds it by name at run time, so no call in the code reaches it. A name without a class
+    /// is looked up in the test's class and its superclasses.
+    pub fn method_source_users(&self, method: MethodId) -> Vec<MethodId> {
+        let decl = self.method(method);
+        let owner = self.owner(method);
+        let qualified = self.qualified_name(owner);
+        let mut out = Vec::new();
+        for f in self.files_containing_all(&["MethodSource", &decl.name]) {
+            for test in self.methods_in(f).unwrap_or_default() {
+                let names = self.method(test).method_sources();
+                let named = names.iter().any(|(class, name)| {
+                    name == &decl.name
+                        && match class {
+                            Some(c) => c == &qualified || c == &self.type_decl(owner).name,
+                            None => {
+                                let t = self.owner(test);
+                                t == owner || self.supertypes(t).contains(&owner)
+                            }
+                        }
+                });
+                if named && test != method {
+                    out.push(test);
+                }
+            }
+        }
+        out
+    }
+
     /// Whether `ty` is a JUnit 3 test case: `TestCase` (outside the project) is among its supertypes.
     pub fn extends_test_case(&self, ty: TypeId) -> bool {
         self.external_supertype_names(ty).iter().any(|s| s.simple() == "TestCase")

@@ -508,6 +508,17 @@ impl Project {
         scan.texts.par_iter().enumerate().filter(|(_, t)| t.contains(needle)).map(|(i, _)| FileId(i as u32)).collect()
     }
 
+    /// Files whose text contains every one of `needles`, in one pass.
+    pub fn files_containing_all(&self, needles: &[&str]) -> Vec<FileId> {
+        let scan = self.scan();
+        scan.texts
+            .par_iter()
+            .enumerate()
+            .filter(|(_, t)| needles.iter().all(|n| t.contains(n)))
+            .map(|(i, _)| FileId(i as u32))
+            .collect()
+    }
+
     /// [`Project::files_containing`], case aside (`needle` in lower case): a word of an
     /// identifier is written `count`, `Count` or `COUNT`.
     pub fn files_containing_ignore_case(&self, needle: &str) -> Vec<FileId> {

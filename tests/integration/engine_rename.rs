@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use mantra::engine::{ChangeSet, Refusal, RenameSpec, rename_method};
 use mantra::java::{Project, target};
 
-use crate::harness::{copy_fixture, fixture, maven_test, run_build};
+use crate::harness::{copy_fixture, fixture, maven_test, read, run_build};
 
 /// Plans renaming the method named by `target` (`path/To.java:method`) to `new` in the project at `root`.
 fn rename(root: &Path, target: &str, new: &str) -> Result<ChangeSet, Refusal> {
@@ -182,4 +182,95 @@ fn parking_gradle_g5_builds_and_passes() {
     mantra::workspace::writeback::write_atomically(root, &changes).expect("write");
     assert_eq!(occurrences(root, "calc("), []);
     run_build(root, "gradle", &["--offline", "-q", "test"]);
+}
+
+/// A test class whose parameterised tests take their arguments from factories JUnit finds by
+/// name: a same-class name, a qualified `Class#name`, and a bare `@MethodSource` (the factory of
+/// the test's own name).
+const METHOD_SOURCES: &str = "package com.acme.invoicing.money;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.math.BigDecimal;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class MoneyCasesTest {
+
+    static Stream<Arguments> amounts() {
+        return Stream.of(Arguments.of(\"10\", \"10.00\"), Arguments.of(\"7.5\", \"7.50\"));
+    }
+
+    static Stream<Arguments> allAmounts() {
+        return Stream.concat(amounts(), Stream.of(Arguments.of(\"0\", \"0.00\")));
+    }
+
+    static Stream<String> currencies() {
+        return Stream.of(\"EUR\");
+    }
+
+    @ParameterizedTest
+    @MethodSource(\"amounts\")
+    void amountsKeepTwoDecimals(String in, String out) {
+        assertEquals(new BigDecimal(out), Money.of(in, Currency.EUR).amount());
+    }
+
+    @ParameterizedTest
+    @MethodSource({ \"com.acme.invoicing.money.MoneyCasesTest#allAmounts\" })
+    void allAmountsKeepTwoDecimals(String in, String out) {
+        assertEquals(new BigDecimal(out), Money.of(in, Currency.EUR).amount());
+    }
+
+    @ParameterizedTest
+    @MethodSource
+    void currencies(String code) {
+        assertEquals(Currency.EUR, Currency.valueOf(code));
+    }
+}
+";
+
+/// JUnit calls a `@MethodSource` factory by name, so no call in the code reaches it: renamed, its
+/// name in the annotation changes with it; renamed through a bare `@MethodSource`, inlined away,
+/// or moved where its tests cannot find it, it is refused (`named_by_annotation`). The result is
+/// built and its tests run by Maven.
+#[test]
+fn a_method_source_factory_is_renamed_in_its_annotation_and_never_lost() {
+    use mantra::engine::inline::{InlineSpec, MethodSelector, inline_method_in_project};
+    use mantra::engine::move_method::{MoveSpec, plan};
+    let dir = copy_fixture("demo");
+    let root = dir.path();
+    let test = "src/test/java/com/acme/invoicing/money/MoneyCasesTest.java";
+    std::fs::write(root.join(test), METHOD_SOURCES).expect("write");
+    let refused = |r: Result<ChangeSet, Refusal>, what: &str| match r {
+        Ok(c) => panic!("{what} was not refused: {:?}", edit_counts(&c)),
+        Err(r) => {
+            assert_eq!(r.reason, "named_by_annotation", "{what}: {}", r.message);
+            r.message
+        }
+    };
+    let why = refused(rename(root, &format!("{test}:currencies()"), "codes"), "the bare factory");
+    assert!(why.contains("`currencies` gives `currencies` its arguments through a bare @MethodSource"), "{why}");
+    refused(rename(root, &format!("{test}:currencies(String)"), "eachCurrency"), "the test of a bare source");
+    let project = Project::open(root).expect("open");
+    let amounts = target::resolve(&project, root, &format!("{test}:amounts")).expect("amounts").method;
+    let spec =
+        InlineSpec { file: test.into(), method: MethodSelector { name: "amounts".into(), line: None }, at: None };
+    let why = refused(inline_method_in_project(&project, amounts, &spec), "inlining the factory");
+    assert!(why.contains("@MethodSource of `amountsKeepTwoDecimals`"), "{why}");
+    let away = MoveSpec::new("class:com.acme.invoicing.money.MoneyTest".parse().expect("destination"));
+    let why = refused(plan(&project, amounts, &away).map(|m| m.changes), "moving the factory alone");
+    assert!(why.contains("`--methods`"), "{why}");
+
+    let changes = renamed(root, &format!("{test}:amounts"), "amountCases");
+    assert_eq!(edit_counts(&changes), counts([("MoneyCasesTest.java", 3)]));
+    mantra::workspace::writeback::write_atomically(root, &changes).expect("write");
+    let changes = renamed(root, &format!("{test}:allAmounts"), "everyAmount");
+    mantra::workspace::writeback::write_atomically(root, &changes).expect("write");
+    let text = read(root, test);
+    assert!(text.contains("    @MethodSource(\"amountCases\")\n"), "{text}");
+    assert!(text.contains("Stream.concat(amountCases(), "), "{text}");
+    assert!(text.contains("@MethodSource({ \"com.acme.invoicing.money.MoneyCasesTest#everyAmount\" })"), "{text}");
+    maven_test(root);
 }

@@ -99,6 +99,22 @@ pub fn inline_method_in_project(project: &Project, method: MethodId, spec: &Inli
             format!("`{}` is a constructor; only methods can be inlined", decl.name),
         ));
     }
+    // Inlined everywhere, the declaration goes, and JUnit would no longer find the factory it
+    // calls by name.
+    if spec.at.is_none() {
+        let users = project.method_source_users(method);
+        if let Some(&test) = users.first() {
+            return Err(Refusal::new(
+                Reason::NamedByAnnotation,
+                format!(
+                    "`{}` is named by the @MethodSource of `{}`{}: JUnit calls it by name to get that test's arguments, so removing it breaks the test. Inline one call (`--at FILE:LINE`) and keep the method, or point the @MethodSource elsewhere first",
+                    decl.name,
+                    project.method(test).name,
+                    if users.len() > 1 { format!(" and {} more test(s)", users.len() - 1) } else { String::new() }
+                ),
+            ));
+        }
+    }
     let (files, ids) = files_mentioning(project, method)?;
     let fi = ids.iter().position(|&id| id == method.file()).ok_or_else(|| {
         Refusal::new(Reason::FileNotFound, format!("{} cannot be read", project.path(method.file()).display()))

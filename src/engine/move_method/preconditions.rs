@@ -202,6 +202,37 @@ impl<'p> Mover<'p> {
         })
     }
 
+    /// A factory that JUnit finds by name (`@MethodSource`) moves only where each test naming it
+    /// still finds it: into the test's class or a superclass of it (after the tests, with
+    /// `--methods`), or with a delegate left behind.
+    fn check_method_source(&self, dest: TypeId) -> Result<(), Refusal> {
+        let project = self.project;
+        if self.spec.keep_delegate {
+            return Ok(());
+        }
+        let name = &self.decl.name;
+        let lost: Vec<MethodId> = project
+            .method_source_users(self.method)
+            .into_iter()
+            .filter(|&t| {
+                let owner = project.owner(t);
+                let by_class = project.method(t).method_sources().iter().any(|(c, n)| n == name && c.is_some());
+                by_class || (owner != dest && !project.supertypes(owner).contains(&dest))
+            })
+            .collect();
+        let Some(&first) = lost.first() else { return Ok(()) };
+        Err(refuse(
+            Reason::NamedByAnnotation,
+            format!(
+                "{} is named by the @MethodSource of `{}`{}: JUnit looks it up by name in that test's class, so in `{}` the test would not find its arguments. Move the tests with it (`--methods`), keep a delegate (`--keep-delegate`), or point the @MethodSource at the new place first",
+                self.name(),
+                project.method(first).name,
+                if lost.len() > 1 { format!(" and {} more test(s)", lost.len() - 1) } else { String::new() },
+                project.qualified_name(dest)
+            ),
+        ))
+    }
+
     pub(super) fn check_destination(&self, dest: TypeId) -> Result<(), Refusal> {
         let project = self.project;
         let d = project.type_decl(dest);
@@ -209,6 +240,7 @@ impl<'p> Mover<'p> {
         if dest == self.source {
             return Err(refuse(Reason::SameClass, format!("{} already is in `{dest_name}`", self.name())));
         }
+        self.check_method_source(dest)?;
         match d.kind {
             // Into an interface (Java 8) as a static method (`class:`), or through a parameter or
             // field of its type as a `default` method; never a test.

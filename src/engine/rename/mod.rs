@@ -43,9 +43,10 @@ mod tests;
 mod variable;
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 
 use super::{ChangeSet, Reason, Refusal};
-use crate::java::project::{MethodId, Project};
+use crate::java::project::{FileId, MethodId, Project};
 use crate::java::source::SourceFile;
 use crate::java::symbols::{FieldKind, TypeKind};
 use crate::java::syntax::{is_java_identifier, is_reserved};
@@ -86,6 +87,11 @@ pub fn rename_method(project: &Project, method: MethodId, spec: &RenameSpec) -> 
     }
     for f in project.files_containing(&old) {
         renamer.scan_file(f)?;
+    }
+    for &m in &family.members {
+        for (file, range) in method_source_names(project, m)? {
+            renamer.add(file, range);
+        }
     }
     renamer.check_captured_calls()?;
     if !renamer.doubts.is_empty() {
@@ -181,6 +187,78 @@ fn check_name(project: &Project, method: MethodId, new: &str) -> Result<(), Refu
         ));
     }
     Ok(())
+}
+
+/// Where the `@MethodSource` strings of the tests that take their arguments from `method` spell
+/// its name (`"data"`, `"a.B#data"`, `"data(int)"`): JUnit finds the factory by that name, so it
+/// changes with the method. Refused when the name is not written (a bare `@MethodSource` means the
+/// method of the test's own name), and when `method` is such a test itself.
+fn method_source_names(project: &Project, method: MethodId) -> Result<Vec<(FileId, Range<usize>)>, Refusal> {
+    let decl = project.method(method);
+    let name = &decl.name;
+    if decl.method_sources().iter().any(|(class, n)| class.is_none() && n == name) {
+        return Err(Refusal::new(
+            Reason::NamedByAnnotation,
+            format!(
+                "`{name}` takes its arguments from the method of its own name (a bare @MethodSource); renamed, it would lose them. Write the factory's name in it first (`@MethodSource(\"{name}\")`)"
+            ),
+        ));
+    }
+    let mut out = Vec::new();
+    for test in project.method_source_users(method) {
+        let t = project.method(test);
+        let text = &project.method_source(test).text;
+        let head = t.span.start_byte..t.name_span.start_byte;
+        let found = name_in_method_sources(&text[head.clone()], name);
+        if found.is_empty() {
+            return Err(Refusal::new(
+                Reason::NamedByAnnotation,
+                format!(
+                    "`{name}` gives `{}` its arguments through a bare @MethodSource (the method of the test's own name); renamed, the test would lose them. Write the factory's name in it first",
+                    t.name
+                ),
+            ));
+        }
+        out.extend(found.into_iter().map(|r| (test.file(), head.start + r.start..head.start + r.end)));
+    }
+    Ok(out)
+}
+
+/// The byte ranges in `text` (a declaration's annotations) where a `@MethodSource` string names
+/// method `name`, with or without a class before `#` and parameters after.
+fn name_in_method_sources(text: &str, name: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(at) = text[from..].find("MethodSource") {
+        let start = from + at + "MethodSource".len();
+        from = start;
+        let rest = &text[start..];
+        let Some(args) = rest.trim_start().strip_prefix('(') else { continue };
+        // The string literals up to the parenthesis that closes the arguments.
+        let mut i = start + (rest.len() - args.len());
+        while let Some(c) = text[i..].chars().next() {
+            if c == ')' {
+                break;
+            }
+            if c != '"' {
+                i += c.len_utf8();
+                continue;
+            }
+            let lit_start = i + 1;
+            let Some(e) = text[lit_start..].find('"') else { return out };
+            let lit = &text[lit_start..lit_start + e];
+            let method_at = lit.find('#').map_or(0, |h| h + 1);
+            let method = &lit[method_at..];
+            let method = &method[..method.find('(').unwrap_or(method.len())];
+            if method.trim() == name {
+                let off = lit_start + method_at + method.find(name).unwrap_or(0);
+                out.push(off..off + name.len());
+            }
+            i = lit_start + e + 1;
+        }
+        from = i.max(start);
+    }
+    out
 }
 
 fn syntax_refusal(source: &SourceFile, line: usize, snippet: &str) -> Refusal {

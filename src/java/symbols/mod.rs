@@ -71,6 +71,32 @@ impl TypeKind {
 }
 
 /// An annotation's simple name: `@org.junit.Test(timeout = 5)` → `Test`.
+/// The contents of the string literals in an annotation's text (escapes left as written).
+fn string_literals(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '"' {
+            continue;
+        }
+        let mut lit = String::new();
+        while let Some(d) = chars.next() {
+            match d {
+                '"' => break,
+                '\\' => {
+                    lit.push(d);
+                    if let Some(e) = chars.next() {
+                        lit.push(e);
+                    }
+                }
+                _ => lit.push(d),
+            }
+        }
+        out.push(lit);
+    }
+    out
+}
+
 fn annotation_simple_name(annotation: &str) -> &str {
     let name = annotation.trim_start_matches('@').split('(').next().unwrap_or("").trim();
     name.rsplit('.').next().unwrap_or(name)
@@ -311,6 +337,32 @@ impl MethodDecl {
             "AfterEach",
         ];
         !self.is_static() && self.annotations.iter().any(|a| FRAMEWORK.contains(&annotation_simple_name(a)))
+    }
+
+    /// The factory methods JUnit 5's `@MethodSource` on this method names, as (class, method):
+    /// `@MethodSource("data")` and `@MethodSource({"a", "b"})` name methods of the test's class
+    /// (class `None`), `@MethodSource("a.b.C#data")` one of `a.b.C` (a nested class written
+    /// `a.b.C$D` or `a.b.C.D`), and a bare `@MethodSource` the method of the test's own name.
+    /// Parameter lists (`"data(int)"`) are dropped.
+    pub fn method_sources(&self) -> Vec<(Option<String>, String)> {
+        let mut out = Vec::new();
+        for a in self.annotations.iter().filter(|a| annotation_simple_name(a) == "MethodSource") {
+            let literals = string_literals(a);
+            if literals.is_empty() {
+                out.push((None, self.name.clone()));
+            }
+            for l in literals {
+                let (class, method) = match l.split_once('#') {
+                    Some((c, m)) => (Some(c.replace('$', ".")), m),
+                    None => (None, l.as_str()),
+                };
+                let method = method.split('(').next().unwrap_or(method).trim();
+                if !method.is_empty() {
+                    out.push((class, method.to_string()));
+                }
+            }
+        }
+        out
     }
 
     /// The lifecycle annotation (`@Before`, `@AfterClass`, TestNG's `@BeforeMethod`, ...) that

@@ -244,3 +244,15 @@ fn a_call_that_binds_nowhere_yet_is_not_captured() {
     )];
     assert_eq!(refusal(&imported, "Calc", "sum", "total").reason, "name_clash");
 }
+
+/// Only a whole name in a `@MethodSource` string is a reference: after a class and `#`, before a
+/// parameter list, and not a longer name that starts alike, nor a string elsewhere.
+#[test]
+fn a_method_source_string_names_the_method_whole() {
+    let text = r#"@DisplayName("a") @MethodSource(value = {"ab", "a", "x.Y#a(int)"}) @Tag("a") "#;
+    let found: Vec<&str> = name_in_method_sources(text, "a").into_iter().map(|r| &text[r]).collect();
+    assert_eq!(found, ["a", "a"]);
+    let spans = name_in_method_sources(text, "a");
+    assert_eq!(&text[spans[1].start - 4..spans[1].end + 1], "x.Y#a(");
+    assert!(name_in_method_sources(r#"@MethodSource @Test"#, "a").is_empty());
+}
