@@ -14,7 +14,12 @@
 //!
 //! `cargo run --release --example eval_planner_extract` (`PLANNER_SHOW=<project>` lists each
 //! record's lines and the planner's three; `PLANNER_RATIO=1` prints, per record, the share of the
-//! method body the developer's lines and the planner's first candidate cover, and whether it hit)
+//! method body the developer's lines and the planner's first candidate cover, and whether it hit;
+//! `PLANNER_RANK=<project>` where the human's lines rank among all the planner's candidates, with
+//! the score components of the first and of the human's; `PLANNER_DUMP=FILE` appends every
+//! record's candidates and their components to FILE as JSON lines, for
+//! `eval/planner/fit_weights.py`, which asks whether other weights would do better on a project
+//! they were not fitted on)
 
 #[path = "support/extract_eval.rs"]
 #[allow(dead_code)]
@@ -70,6 +75,35 @@ fn main() {
                         hits.first().copied().unwrap_or(false)
                     );
                 }
+            }
+            if let Ok(dump) = std::env::var("PLANNER_DUMP") {
+                let all = mantra::plan::extract::candidates(&file, at, usize::MAX);
+                let cands: Vec<Value> = all
+                    .iter()
+                    .map(|c| {
+                        serde_json::json!({"lines": [c.lines.0, c.lines.1], "shape": c.shape,
+                            "components": c.components.iter().map(|(k, v)| (k.to_string(), *v)).collect::<BTreeMap<_, _>>()})
+                    })
+                    .collect();
+                let row = serde_json::json!({"project": project, "human": [human.lines.0, human.lines.1], "candidates": cands});
+                use std::io::Write as _;
+                let mut f = std::fs::OpenOptions::new().create(true).append(true).open(&dump).unwrap();
+                writeln!(f, "{row}").unwrap();
+            }
+            if std::env::var("PLANNER_RANK").is_ok_and(|p| p == project) {
+                let all = mantra::plan::extract::candidates(&file, at, usize::MAX);
+                let rank = all.iter().position(|c| overlap(c.lines, human.lines) >= 0.8);
+                let show = |c: &mantra::plan::extract::ExtractCandidate| {
+                    format!("{:?} {} {:.2} {:?}", c.lines, c.shape, c.score, c.components)
+                };
+                println!(
+                    "RANK {:?} of {} human {:?}\n   first {}\n   human {}",
+                    rank,
+                    all.len(),
+                    human.lines,
+                    all.first().map(show).unwrap_or_default(),
+                    rank.map(|i| show(&all[i])).unwrap_or_default()
+                );
             }
             if std::env::var("PLANNER_SHOW").is_ok_and(|p| p == project) {
                 let body = file.text.lines().count();
