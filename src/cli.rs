@@ -292,9 +292,9 @@ pub struct SuggestArgs {
     /// Files or folders to scan (default: the whole project, tests included)
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// Only these refactorings (repeatable): extract-method, move-method, inline-method,
-    /// extract-and-move-method, rename-method (names that contradict the code)
-    #[arg(long = "type", short = 't', value_enum)]
+    /// Only these refactorings (repeatable, or separated by commas): extract-method, move-method,
+    /// inline-method, extract-and-move-method, rename-method (names that contradict the code)
+    #[arg(long = "type", short = 't', value_name = "KINDS", value_enum, value_delimiter = ',')]
     pub kinds: Vec<RefactoringKind>,
     /// How many to list
     #[arg(long, value_name = "N", default_value_t = 20)]

@@ -280,7 +280,10 @@ pub fn move_with_helpers(project: &Project, method: MethodId, mv: &MoveSpec) -> 
                 })
             })
             .ok_or_else(|| internal(format!("`{name}` is not where it was after moving its helpers")))?;
-        let moved = move_method::plan(here, found, &MoveSpec { with_helpers: false, also: Vec::new(), ..mv.clone() })?;
+        let moving_with: Vec<String> =
+            set.iter().filter(|&&o| o != m).map(|&o| project.method(o).name.clone()).collect();
+        let step = MoveSpec { with_helpers: false, also: Vec::new(), moving_with, ..mv.clone() };
+        let moved = move_method::plan(here, found, &step)?;
         steps.push(format!("moved `{name}` to `{}` as `{}`", moved.destination, moved.signature));
         steps_changes.push(moved.changes.clone());
         let all: Vec<&ChangeSet> = steps_changes.iter().collect();

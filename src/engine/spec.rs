@@ -189,6 +189,7 @@ impl SpecFlags {
                 also: self.methods.clone(),
                 widen_public: self.widen_public,
                 as_mode: self.as_mode,
+                moving_with: Vec::new(),
             })
         };
         Some(match kind {

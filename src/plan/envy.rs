@@ -9,7 +9,8 @@
 //! returns does not: a factory is not envy), and the winner is proposed as `class:FQN`. An
 //! instance method may go to any class it uses by name too (`class:FQN`, where it becomes static),
 //! ranked just below a channel with the same evidence; a test method goes only to the test class
-//! of a class it exercises.
+//! of a class it exercises, and its uses of the class its own test class is named after count as
+//! uses of its own class.
 
 use std::collections::BTreeMap;
 
@@ -286,10 +287,17 @@ fn class_uses(
 fn class_destinations(project: &Project, method: MethodId, in_range: &dyn Fn(usize) -> bool) -> Vec<DestinationScore> {
     let owner = project.owner(method);
     let in_tests = |t: TypeId| project.is_test_code(t.file());
-    let (uses, own) = class_uses(project, method, in_range);
+    let (uses, mut own) = class_uses(project, method, in_range);
+    let test = project.is_test_method(method);
+    // A test's own class is also the class its test class is named after (`CSVRecord` for
+    // `CSVRecordTest`): using it is testing it where it is.
+    if test {
+        own +=
+            uses.iter().filter(|(t, _)| test_classes_of(project, **t).contains(&owner)).map(|(_, n)| *n).sum::<usize>();
+    }
     let mut out: Vec<DestinationScore> = Vec::new();
     for (t, n) in uses {
-        let targets = if project.is_test_method(method) {
+        let targets = if test {
             test_classes_of(project, t).into_iter().filter(|&x| x != owner).collect()
         } else if in_tests(t) && !in_tests(owner) {
             Vec::new()
@@ -380,5 +388,33 @@ mod tests {
         let found = destinations(&p, method(&p, "src/test/java/a/OtherTest.java", "adds"), None, None);
         assert_eq!(found.len(), 1, "{found:#?}");
         assert_eq!(found[0].to, Destination::Class("a.MoneyTest".into()));
+    }
+
+    /// A test of `RecordTest` that parses with `Parser` to test `Record` is testing `Record`,
+    /// where it is: its uses of `Record` are its own class's, and outweigh those of `Parser`.
+    #[test]
+    fn a_test_using_the_class_its_test_class_is_named_after_stays() {
+        let record = "package a;\n\npublic class Record {\n    public int size() {\n        return 0;\n    }\n    public Object toMap() {\n        return null;\n    }\n}\n";
+        let parser = "package a;\n\npublic class Parser {\n    public static Parser parse(String s) {\n        return new Parser();\n    }\n    public Record next() {\n        return new Record();\n    }\n}\n";
+        let test = |body: &str| {
+            format!(
+                "package a;\n\nimport org.junit.Test;\n\nclass RecordTest {{\n    @Test\n    public void t() {{\n{body}    }}\n}}\n"
+            )
+        };
+        let parser_test = "package a;\n\nclass ParserTest {\n}\n";
+        let uses_record =
+            test("        Record r = Parser.parse(\"a\").next();\n        r.toMap();\n        r.size();\n");
+        let only_parser = test("        Parser p = Parser.parse(\"a\");\n        p.next();\n");
+        for (body, moves) in [(uses_record, false), (only_parser, true)] {
+            let (_d, p) = project(&[
+                ("src/main/java/a/Record.java", record),
+                ("src/main/java/a/Parser.java", parser),
+                ("src/test/java/a/RecordTest.java", body.as_str()),
+                ("src/test/java/a/ParserTest.java", parser_test),
+            ]);
+            let found = destinations(&p, method(&p, "src/test/java/a/RecordTest.java", "t"), None, None);
+            let best = found.first().filter(|d| d.score > 0.5).map(|d| d.class.clone());
+            assert_eq!(best.is_some(), moves, "{found:#?}");
+        }
     }
 }

@@ -375,6 +375,7 @@ fn move_candidates_where(
             also: flags.methods.clone(),
             widen_public: flags.widen_public,
             as_mode: flags.as_mode,
+            moving_with: Vec::new(),
         };
         let c = Candidate {
             spec: Spec::MoveMethod(spec.clone()),
@@ -395,6 +396,7 @@ fn move_candidates_where(
                 also: flags.methods.clone(),
                 widen_public: flags.widen_public,
                 as_mode: flags.as_mode,
+                moving_with: Vec::new(),
             };
             let c = Candidate {
                 spec: Spec::MoveMethod(spec.clone()),

@@ -486,6 +486,7 @@ fn used_from_one_class(project: &Project, m: MethodId) -> Option<(Spec, f64, Str
         also: Vec::new(),
         widen_public: false,
         as_mode: AsMode::Auto,
+        moving_with: Vec::new(),
     };
     let reason = format!(
         "`{}` is called only from {} ({} call(s)), not from its own class: move it there",

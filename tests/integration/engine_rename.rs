@@ -262,6 +262,9 @@ fn a_method_source_factory_is_renamed_in_its_annotation_and_never_lost() {
     let away = MoveSpec::new("class:com.acme.invoicing.money.MoneyTest".parse().expect("destination"));
     let why = refused(plan(&project, amounts, &away).map(|m| m.changes), "moving the factory alone");
     assert!(why.contains("`--methods`"), "{why}");
+    let test_alone = target::resolve(&project, root, &format!("{test}:amountsKeepTwoDecimals")).expect("test").method;
+    let why = refused(plan(&project, test_alone, &away).map(|m| m.changes), "moving the test alone");
+    assert!(why.contains("`--methods amounts`"), "{why}");
 
     let changes = renamed(root, &format!("{test}:amounts"), "amountCases");
     assert_eq!(edit_counts(&changes), counts([("MoneyCasesTest.java", 3)]));
@@ -272,5 +275,18 @@ fn a_method_source_factory_is_renamed_in_its_annotation_and_never_lost() {
     assert!(text.contains("    @MethodSource(\"amountCases\")\n"), "{text}");
     assert!(text.contains("Stream.concat(amountCases(), "), "{text}");
     assert!(text.contains("@MethodSource({ \"com.acme.invoicing.money.MoneyCasesTest#everyAmount\" })"), "{text}");
+    // Together, the test first and its factory after it, both to the other test class.
+    let project = Project::open(root).expect("open");
+    let test_method = target::resolve(&project, root, &format!("{test}:amountsKeepTwoDecimals")).expect("test").method;
+    let together = MoveSpec { also: vec!["amountCases".into()], ..away };
+    let moved = mantra::engine::compound::move_with_helpers(&project, test_method, &together)
+        .unwrap_or_else(|r| panic!("{}: {}", r.reason, r.message));
+    mantra::workspace::writeback::write_atomically(root, &moved.changes).expect("write");
+    let other = read(root, "src/test/java/com/acme/invoicing/money/MoneyTest.java");
+    assert!(
+        other.contains("@MethodSource(\"amountCases\")") && other.contains("static Stream<Arguments> amountCases()"),
+        "{other}"
+    );
+    assert!(read(root, test).contains("Stream.concat(MoneyTest.amountCases(), "));
     maven_test(root);
 }

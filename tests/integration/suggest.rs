@@ -108,6 +108,12 @@ fn bad_paths_and_types_are_usage_errors() {
     let r = mantra(root, &["suggest", "-t", "move-and-rename-method"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("does not propose move-and-rename-method"), "{}", r.stderr);
+    // Types separated by commas, as `batch --type` takes them.
+    let r = mantra(root, &["suggest", "-t", "inline-method,move-and-rename-method"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("does not propose move-and-rename-method"), "{}", r.stderr);
+    let r = mantra(root, &["suggest", "-t", "inline-method,move-method", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
     let r = mantra(root, &["suggest", "--min-score", "3"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     let r = mantra(root, &["suggest", "--limit", "0"]);

@@ -101,6 +101,11 @@ pub struct MoveSpec {
     /// What an instance method moved to `class:FQN` becomes there (`--as`).
     #[serde(default, skip_serializing_if = "AsMode::is_auto")]
     pub as_mode: AsMode,
+    /// The other methods of the class moving to the same destination in the same change, by
+    /// name: set by the steps of `--methods` and `--with-helpers`, for what they rely on of each
+    /// other (a test and the `@MethodSource` factory it names).
+    #[serde(skip)]
+    pub moving_with: Vec<String>,
 }
 
 impl MoveSpec {
@@ -113,6 +118,7 @@ impl MoveSpec {
             also: Vec::new(),
             widen_public: false,
             as_mode: AsMode::Auto,
+            moving_with: Vec::new(),
         }
     }
 }

@@ -220,17 +220,44 @@ impl<'p> Mover<'p> {
                 by_class || (owner != dest && !project.supertypes(owner).contains(&dest))
             })
             .collect();
-        let Some(&first) = lost.first() else { return Ok(()) };
-        Err(refuse(
+        if let Some(&first) = lost.first() {
+            return Err(self.lost_factory(first, lost.len(), dest));
+        }
+        // A test that names a factory of its class moves where that factory is, or with it.
+        for (class, factory) in self.decl.method_sources() {
+            if class.is_some() || self.spec.moving_with.contains(&factory) {
+                continue;
+            }
+            let found = std::iter::once(dest)
+                .chain(project.supertypes(dest))
+                .any(|t| project.methods_of(t).into_iter().any(|m| project.method(m).name == factory));
+            if !found {
+                return Err(refuse(
+                    Reason::NamedByAnnotation,
+                    format!(
+                        "{} takes its arguments from `{factory}` (its @MethodSource), which `{}` does not have: JUnit looks the factory up in the test's class. Move it along (`--methods {factory}`), or name it with its class in the annotation first (`\"{}#{factory}\"`)",
+                        self.name(),
+                        project.qualified_name(dest),
+                        project.qualified_name(self.source)
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn lost_factory(&self, first: MethodId, count: usize, dest: TypeId) -> Refusal {
+        let project = self.project;
+        refuse(
             Reason::NamedByAnnotation,
             format!(
                 "{} is named by the @MethodSource of `{}`{}: JUnit looks it up by name in that test's class, so in `{}` the test would not find its arguments. Move the tests with it (`--methods`), keep a delegate (`--keep-delegate`), or point the @MethodSource at the new place first",
                 self.name(),
                 project.method(first).name,
-                if lost.len() > 1 { format!(" and {} more test(s)", lost.len() - 1) } else { String::new() },
+                if count > 1 { format!(" and {} more test(s)", count - 1) } else { String::new() },
                 project.qualified_name(dest)
             ),
-        ))
+        )
     }
 
     pub(super) fn check_destination(&self, dest: TypeId) -> Result<(), Refusal> {
