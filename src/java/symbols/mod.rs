@@ -348,7 +348,10 @@ impl MethodDecl {
         let mut out = Vec::new();
         for a in self.annotations.iter().filter(|a| annotation_simple_name(a) == "MethodSource") {
             let literals = string_literals(a);
-            if literals.is_empty() {
+            // Bare (`@MethodSource`, `@MethodSource()`): the factory of the test's own name. Names
+            // given by constants are not followed.
+            let args = a.split_once('(').map_or("", |(_, rest)| rest.trim_end().trim_end_matches(')').trim());
+            if literals.is_empty() && args.is_empty() {
                 out.push((None, self.name.clone()));
             }
             for l in literals {

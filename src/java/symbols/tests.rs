@@ -150,3 +150,23 @@ fn deep_nesting_does_not_overflow() {
     assert_eq!(s.methods.len(), 2);
     assert_eq!(s.methods[1].calls.len(), 1);
 }
+
+#[test]
+fn method_sources_name_factories_by_string_or_by_the_test_s_own_name() {
+    let s = syms(
+        r#"class T {
+    @ParameterizedTest @MethodSource("a") void one(int x) {}
+    @ParameterizedTest @MethodSource(value = { "b", "p.Q$R#c(int)" }) void two(int x) {}
+    @ParameterizedTest @MethodSource void three(int x) {}
+    @ParameterizedTest @MethodSource(FACTORY) void four(int x) {}
+    @ParameterizedTest @org.junit.jupiter.params.provider.MethodSource() void five(int x) {}
+}"#,
+    );
+    let of = |name: &str| s.methods.iter().find(|m| m.name == name).expect(name).method_sources();
+    let local = |n: &str| (None, n.to_string());
+    assert_eq!(of("one"), [local("a")]);
+    assert_eq!(of("two"), [local("b"), (Some("p.Q.R".to_string()), "c".to_string())]);
+    assert_eq!(of("three"), [local("three")]);
+    assert!(of("four").is_empty(), "a constant is not followed");
+    assert_eq!(of("five"), [local("five")]);
+}
