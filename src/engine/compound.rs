@@ -256,16 +256,12 @@ pub fn move_with_helpers(project: &Project, method: MethodId, mv: &MoveSpec) -> 
     // Helpers first (the deepest first), then the other named methods, then the method itself;
     // named fixtures last, once the tests they run around have left (`check_fixture`).
     // So are the factories a named test takes its arguments from (`@MethodSource`).
-    let fixture =
-        |m: &MethodId| project.method(*m).fixture_annotation().is_some() || !project.method_source_users(*m).is_empty();
-    let order: Vec<MethodId> = set[fixed..]
-        .iter()
-        .rev()
-        .chain(set[1..fixed].iter().filter(|m| !fixture(m)))
-        .chain(std::iter::once(&method))
-        .chain(set[1..fixed].iter().filter(|m| fixture(m)))
-        .copied()
-        .collect();
+    // Each decided once: the factory check reads every file that mentions the name.
+    let (last, named): (Vec<MethodId>, Vec<MethodId>) = set[1..fixed].iter().partition(|&&m| {
+        project.method(m).fixture_annotation().is_some() || !project.method_source_users(m).is_empty()
+    });
+    let order: Vec<MethodId> =
+        set[fixed..].iter().rev().chain(&named).chain(std::iter::once(&method)).chain(&last).copied().collect();
     for m in order {
         let (class, name, params) = key(project, m);
         let here = current.as_ref().unwrap_or(project);

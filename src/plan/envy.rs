@@ -289,16 +289,16 @@ fn class_destinations(project: &Project, method: MethodId, in_range: &dyn Fn(usi
     let in_tests = |t: TypeId| project.is_test_code(t.file());
     let (uses, mut own) = class_uses(project, method, in_range);
     let test = project.is_test_method(method);
+    // For a test, the test classes of each class it uses (each lookup reads the file list).
+    let tested: Vec<Vec<TypeId>> =
+        uses.keys().map(|&t| if test { test_classes_of(project, t) } else { Vec::new() }).collect();
     // A test's own class is also the class its test class is named after (`CSVRecord` for
     // `CSVRecordTest`): using it is testing it where it is.
-    if test {
-        own +=
-            uses.iter().filter(|(t, _)| test_classes_of(project, **t).contains(&owner)).map(|(_, n)| *n).sum::<usize>();
-    }
+    own += uses.values().zip(&tested).filter(|(_, classes)| classes.contains(&owner)).map(|(n, _)| *n).sum::<usize>();
     let mut out: Vec<DestinationScore> = Vec::new();
-    for (t, n) in uses {
+    for ((t, n), classes) in uses.into_iter().zip(tested) {
         let targets = if test {
-            test_classes_of(project, t).into_iter().filter(|&x| x != owner).collect()
+            classes.into_iter().filter(|&x| x != owner).collect()
         } else if in_tests(t) && !in_tests(owner) {
             Vec::new()
         } else {

@@ -1,9 +1,9 @@
 //! Whether a method is worth inlining: a delegator (its body is one `return expr;` or one
 //! simple statement, not an `if`, a loop, a `try` or a `synchronized` block) anywhere, or any
-//! method with a single caller, score best. A method of several
-//! statements and several callers is still inlined when the user asks for it by name (the user
-//! chose the refactoring; the planner only fills in the details), at every call site, and the
-//! candidate says how much code that copies.
+//! method with a single caller, score best. A method of several statements and several callers
+//! is still inlined when the user asks for it by name (the user chose the refactoring; the
+//! planner only fills in the details), at every call site, and the candidate says how much code
+//! that copies.
 
 use serde::Serialize;
 
@@ -18,6 +18,10 @@ pub struct InlineAssessment {
     pub statements: usize,
     pub callers: usize,
     pub score: f64,
+    /// The body is one `return` of an operator expression: the method names a condition or a
+    /// formula ([`returns_an_operator_expression`]).
+    #[serde(skip)]
+    pub names_an_expression: bool,
 }
 
 /// The assessment, or a sentence saying why the method is not a good candidate.
@@ -45,13 +49,15 @@ pub fn assess(project: &Project, method: MethodId) -> Result<InlineAssessment, S
     }
     // One statement that holds a block (`synchronized`, `try`, `if`, a loop) is a whole method's
     // work, not a delegation.
+    let names_an_expression = matches!(stmts[..], [s] if returns_an_operator_expression(s));
+    let of = |shape, score| InlineAssessment { shape, statements, callers, score, names_an_expression };
     if statements == 1 && !stmts.iter().any(|s| COMPOUND.contains(&s.kind_name())) {
-        return Ok(InlineAssessment { shape: "delegator", statements, callers, score: 1.0 });
+        return Ok(of("delegator", 1.0));
     }
     if callers == 1 {
-        return Ok(InlineAssessment { shape: "single caller", statements, callers, score: 0.8 });
+        return Ok(of("single caller", 0.8));
     }
-    Ok(InlineAssessment { shape: "every caller", statements, callers, score: 0.3 })
+    Ok(of("every caller", 0.3))
 }
 
 /// Statements that hold blocks of statements.
@@ -68,19 +74,11 @@ const COMPOUND: [&str; 10] = [
     "block",
 ];
 
-/// Whether the method's whole body is `return` of an operator expression (a comparison, a
+/// Whether a method's one statement is `return` of an operator expression (a comparison, a
 /// condition, a formula: `return ch == commentStart;`, `return a != null ? a : b;`): its name says
 /// what the expression means, the product of an Extract Method (or a decomposed conditional), not
 /// an indirection that inlining removes. A body that returns one call is a delegator proper.
-pub fn names_an_expression(project: &Project, method: MethodId) -> bool {
-    let decl = project.method(method);
-    let source = project.method_source(method);
-    let Some(body) =
-        enclosing_callable(source.root(), decl.name_span.start_byte, decl.name_span.end_byte).and_then(callable_body)
-    else {
-        return false;
-    };
-    let [stmt] = statements_of(body)[..] else { return false };
+fn returns_an_operator_expression(stmt: tree_sitter::Node<'_>) -> bool {
     if stmt.kind_name() != "return_statement" {
         return false;
     }
@@ -135,9 +133,10 @@ mod tests {
         let shape = |name: &str| assess(&p, method(&p, name)).unwrap().shape;
         assert_eq!(shape("length"), "delegator");
         assert_eq!(shape("print"), "single caller", "a synchronized block is no delegation");
-        assert!(names_an_expression(&p, method(&p, "isMark")));
-        assert!(names_an_expression(&p, method(&p, "fallback")), "parentheses around a condition");
-        assert!(!names_an_expression(&p, method(&p, "length")), "returning one call is a delegator proper");
-        assert!(!names_an_expression(&p, method(&p, "print")));
+        let names = |name: &str| assess(&p, method(&p, name)).unwrap().names_an_expression;
+        assert!(names("isMark"));
+        assert!(names("fallback"), "parentheses around a condition");
+        assert!(!names("length"), "returning one call is a delegator proper");
+        assert!(!names("print"));
     }
 }

@@ -510,7 +510,7 @@ fn inline_opportunity(project: &Project, m: MethodId) -> Option<(Spec, f64, Stri
         return None;
     }
     // A named condition or formula reads better than the expression it names.
-    if a.shape == "delegator" && inline::names_an_expression(project, m) {
+    if a.shape == "delegator" && a.names_an_expression {
         return None;
     }
     let file = project.method_source(m).path.clone();

@@ -48,7 +48,7 @@ use std::ops::Range;
 use super::{ChangeSet, Reason, Refusal};
 use crate::java::project::{FileId, MethodId, Project};
 use crate::java::source::SourceFile;
-use crate::java::symbols::{FieldKind, TypeKind};
+use crate::java::symbols::{self, FieldKind, TypeKind};
 use crate::java::syntax::{is_java_identifier, is_reserved};
 use family::{Family, check_clash, check_external};
 use scan::Renamer;
@@ -227,38 +227,7 @@ fn method_source_names(project: &Project, method: MethodId) -> Result<Vec<(FileI
 /// The byte ranges in `text` (a declaration's annotations) where a `@MethodSource` string names
 /// method `name`, with or without a class before `#` and parameters after.
 fn name_in_method_sources(text: &str, name: &str) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    let mut from = 0;
-    while let Some(at) = text[from..].find("MethodSource") {
-        let start = from + at + "MethodSource".len();
-        from = start;
-        let rest = &text[start..];
-        let Some(args) = rest.trim_start().strip_prefix('(') else { continue };
-        // The string literals up to the parenthesis that closes the arguments.
-        let mut i = start + (rest.len() - args.len());
-        while let Some(c) = text[i..].chars().next() {
-            if c == ')' {
-                break;
-            }
-            if c != '"' {
-                i += c.len_utf8();
-                continue;
-            }
-            let lit_start = i + 1;
-            let Some(e) = text[lit_start..].find('"') else { return out };
-            let lit = &text[lit_start..lit_start + e];
-            let method_at = lit.find('#').map_or(0, |h| h + 1);
-            let method = &lit[method_at..];
-            let method = &method[..method.find('(').unwrap_or(method.len())];
-            if method.trim() == name {
-                let off = lit_start + method_at + method.find(name).unwrap_or(0);
-                out.push(off..off + name.len());
-            }
-            i = lit_start + e + 1;
-        }
-        from = i.max(start);
-    }
-    out
+    symbols::method_source_names(text).into_iter().filter(|n| n.method == name).map(|n| n.range).collect()
 }
 
 fn syntax_refusal(source: &SourceFile, line: usize, snippet: &str) -> Refusal {

@@ -70,33 +70,65 @@ impl TypeKind {
     }
 }
 
-/// An annotation's simple name: `@org.junit.Test(timeout = 5)` → `Test`.
-/// The contents of the string literals in an annotation's text (escapes left as written).
-fn string_literals(text: &str) -> Vec<String> {
+/// One name a `@MethodSource` gives in its strings: `"data"`, `"a.b.C#data"` (a nested class
+/// written `a.b.C$D` or `a.b.C.D`, kept with dots), `"data(int)"` (the parameters dropped).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MethodSourceName {
+    /// Where the method's name stands in the text scanned.
+    pub range: std::ops::Range<usize>,
+    pub class: Option<String>,
+    pub method: String,
+}
+
+/// The names the string literals of every `@MethodSource(…)` in `text` give (an annotation, or a
+/// declaration's annotations as written), up to the parenthesis closing each one's arguments.
+pub fn method_source_names(text: &str) -> Vec<MethodSourceName> {
     let mut out = Vec::new();
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        if c != '"' {
-            continue;
-        }
-        let mut lit = String::new();
-        while let Some(d) = chars.next() {
-            match d {
-                '"' => break,
-                '\\' => {
-                    lit.push(d);
-                    if let Some(e) = chars.next() {
-                        lit.push(e);
-                    }
-                }
-                _ => lit.push(d),
+    let mut from = 0;
+    while let Some(at) = text[from..].find("MethodSource") {
+        let start = from + at + "MethodSource".len();
+        from = start;
+        let rest = &text[start..];
+        let Some(args) = rest.trim_start().strip_prefix('(') else { continue };
+        let mut i = start + (rest.len() - args.len());
+        while let Some(c) = text[i..].chars().next() {
+            if c == ')' {
+                break;
+            }
+            i += c.len_utf8();
+            if c != '"' {
+                continue;
+            }
+            // The literal's end: the next quote not escaped.
+            let lit_start = i;
+            let mut escaped = false;
+            let Some(len) = text[lit_start..].char_indices().find_map(|(k, d)| {
+                let end = d == '"' && !escaped;
+                escaped = d == '\\' && !escaped;
+                end.then_some(k)
+            }) else {
+                return out;
+            };
+            let lit = &text[lit_start..lit_start + len];
+            i = lit_start + len + 1;
+            let (class, method_at) = match lit.split_once('#') {
+                Some((c, _)) => (Some(c.replace('$', ".")), c.len() + 1),
+                None => (None, 0),
+            };
+            let method = &lit[method_at..];
+            let method = &method[..method.find('(').unwrap_or(method.len())];
+            let trimmed = method.trim();
+            if !trimmed.is_empty() {
+                let off = lit_start + method_at + (method.len() - method.trim_start().len());
+                out.push(MethodSourceName { range: off..off + trimmed.len(), class, method: trimmed.to_string() });
             }
         }
-        out.push(lit);
+        from = i.max(start);
     }
     out
 }
 
+/// An annotation's simple name: `@org.junit.Test(timeout = 5)` → `Test`.
 fn annotation_simple_name(annotation: &str) -> &str {
     let name = annotation.trim_start_matches('@').split('(').next().unwrap_or("").trim();
     name.rsplit('.').next().unwrap_or(name)
@@ -341,29 +373,19 @@ impl MethodDecl {
 
     /// The factory methods JUnit 5's `@MethodSource` on this method names, as (class, method):
     /// `@MethodSource("data")` and `@MethodSource({"a", "b"})` name methods of the test's class
-    /// (class `None`), `@MethodSource("a.b.C#data")` one of `a.b.C` (a nested class written
-    /// `a.b.C$D` or `a.b.C.D`), and a bare `@MethodSource` the method of the test's own name.
-    /// Parameter lists (`"data(int)"`) are dropped.
+    /// (class `None`), `@MethodSource("a.b.C#data")` one of `a.b.C` ([`method_source_names`]),
+    /// and a bare `@MethodSource` the method of the test's own name.
     pub fn method_sources(&self) -> Vec<(Option<String>, String)> {
         let mut out = Vec::new();
         for a in self.annotations.iter().filter(|a| annotation_simple_name(a) == "MethodSource") {
-            let literals = string_literals(a);
+            let names = method_source_names(a);
             // Bare (`@MethodSource`, `@MethodSource()`): the factory of the test's own name. Names
             // given by constants are not followed.
             let args = a.split_once('(').map_or("", |(_, rest)| rest.trim_end().trim_end_matches(')').trim());
-            if literals.is_empty() && args.is_empty() {
+            if names.is_empty() && args.is_empty() {
                 out.push((None, self.name.clone()));
             }
-            for l in literals {
-                let (class, method) = match l.split_once('#') {
-                    Some((c, m)) => (Some(c.replace('$', ".")), m),
-                    None => (None, l.as_str()),
-                };
-                let method = method.split('(').next().unwrap_or(method).trim();
-                if !method.is_empty() {
-                    out.push((class, method.to_string()));
-                }
-            }
+            out.extend(names.into_iter().map(|n| (n.class, n.method)));
         }
         out
     }
