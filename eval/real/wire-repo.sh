@@ -2,8 +2,8 @@
 # Code wiring on a whole real repository (`cargo run --release --example eval_wire_repo`): every
 # private method with parameters of jsoup (MIT) at 6e3c98c4 (2020-12-11) pasted at each of its
 # calls in its own class with its own names, bound with no model, scored against the arguments
-# the calls passed. Measured 2026-11-27: 248 cases; precision 0.702 (40/57), recall 0.315 of 127
-# bindable arguments (0.120 of all 332), 4.1 s.
+# the calls passed. Measured 2026-12-02: 205 cases; precision 0.718 (28/39), recall 0.275 of 102
+# bindable arguments (0.102 of all 274), 1.7 s.
 #
 #   REPO=/path/to/jsoup-clone eval/real/wire-repo.sh
 set -euo pipefail

@@ -18,7 +18,7 @@ use crate::detect::oracle::Commit;
 use crate::engine::wire;
 use crate::java::project::{MethodId, Project};
 use crate::java::symbols::{CallKind, Receiver};
-use crate::review::refactoring_miner::subject_of;
+use crate::review::refactoring_miner::{first_method_signature, subject_of};
 
 /// Binding counts of a set of cases.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -125,6 +125,9 @@ struct Job {
     signature: Option<String>,
     caller_class: String,
     caller: String,
+    /// The caller's `name(T1,T2)` when the label gives it (the caller as the label prints it,
+    /// which may be its other version).
+    caller_signature: Option<String>,
 }
 
 /// The job a label describes, for the four types whose cases are pastes of a callee.
@@ -144,15 +147,18 @@ fn job_of(d: &str) -> Option<Job> {
             signature: Some(s.signature),
             caller_class: s.other_class,
             caller: s.other_method,
+            caller_signature: None,
         },
         _ => Job {
             family: Family::Extract,
+            // The extracted method's own parameters: an overload of the same arity is another method.
+            signature: first_method_signature(t, d),
             label,
             callee_class: s.other_class,
             callee: s.other_method,
-            signature: None,
             caller_class: s.class,
             caller: s.method,
+            caller_signature: Some(s.signature),
         },
     })
 }
@@ -199,7 +205,14 @@ fn run_job(project: &Project, job: &Job, counts: &mut Counts, cases: &mut Vec<Ca
         .filter(|&m| job.signature.as_deref().is_none_or(|sig| signature_fits(project, m, sig)))
         .collect();
     let mut built = 0;
-    for caller in methods_named(project, &job.caller_class, &job.caller) {
+    let mut callers = methods_named(project, &job.caller_class, &job.caller);
+    // Of overloads, the one the label names, when it is there as the label prints it.
+    if let Some(sig) = &job.caller_signature
+        && callers.iter().any(|&m| signature_fits(project, m, sig))
+    {
+        callers.retain(|&m| signature_fits(project, m, sig));
+    }
+    for caller in callers {
         for callee in &callees {
             let arity = project.method(*callee).params.len();
             let calls = project.method(caller).calls.iter().enumerate().filter(|(_, c)| {
@@ -283,6 +296,11 @@ pub fn run_project(name: &str, project: &Project) -> Outcome {
                     signature: Some(format!("{}({})", d.name, d.erased_params().join(","))),
                     caller_class: class.clone(),
                     caller: project.method(caller).name.clone(),
+                    caller_signature: Some(format!(
+                        "{}({})",
+                        project.method(caller).name,
+                        project.method(caller).erased_params().join(",")
+                    )),
                 };
                 run_job(project, &job, &mut out.inline, &mut out.cases);
             }

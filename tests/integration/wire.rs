@@ -265,7 +265,8 @@ fn wiring_floors_on_the_oracle() {
     }
     let all = [Family::Inline, Family::Extract];
     let (a, b) = (totals.over(&halves.a, &all), totals.over(&halves.b, &all));
-    assert!(a.cases + b.cases >= 400, "{} cases", a.cases + b.cases);
-    assert!(a.precision() >= 0.93 && a.recall() >= 0.42, "half A: {a:?}");
-    assert!(b.precision() >= 0.40 && b.recall() >= 0.11, "half B: {b:?}");
+    // An extracted method's overloads of the same arity are other methods: 383 cases.
+    assert!(a.cases + b.cases >= 370, "{} cases", a.cases + b.cases);
+    assert!(a.precision() >= 0.95 && a.recall() >= 0.45, "half A: {a:?}");
+    assert!(b.precision() >= 0.60 && b.recall() >= 0.45, "half B: {b:?}");
 }

@@ -41,6 +41,9 @@ pub struct Scored {
     /// A local or parameter of the enclosing method.
     #[serde(skip)]
     pub local: bool,
+    /// A local declared in the three lines before the paste: the value just computed for it.
+    #[serde(skip)]
+    pub near: bool,
 }
 
 /// The least margin between the best candidate and the next for a binding without the model.
@@ -145,6 +148,7 @@ pub fn score(
             evidence,
             specific,
             local,
+            near: c.source == Source::Local && c.distance <= 3,
         });
     }
     out.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.expr.cmp(&b.expr)));
@@ -155,9 +159,11 @@ pub fn score(
 /// `MARGIN` above the next. `Err` says why not.
 pub fn decide(scored: &[Scored]) -> Result<(), String> {
     let Some(best) = scored.first() else { return Err("no variable in scope can stand for it".to_string()) };
-    // The only local or parameter whose type fits is specific evidence too (WIRL's type filter).
+    // The only local whose type fits (WIRL's type filter) is evidence when it was declared just
+    // before the paste, the value computed for it. Declared further up and used for something
+    // else, it is often wrong: pasted code may stand for a value computed where it lands.
     let fitting = scored.iter().filter(|s| s.fit >= Fit::Assignable).count();
-    let only_fit = best.local && best.fit >= Fit::Assignable && fitting == 1;
+    let only_fit = best.near && best.fit >= Fit::Assignable && fitting == 1;
     if !best.specific && !only_fit {
         return Err(format!(
             "nothing points at one candidate: the best, `{}` ({:.2}), has neither a related name nor a type only it fits",
