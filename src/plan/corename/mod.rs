@@ -137,6 +137,15 @@ pub fn suggest(project: &Project, seed: Element, new: &str, memory: &Memory) -> 
                     format!("holds the words the seed changed ({})", touched.join(", "))
                 };
                 c.push(e, n, score, Relation::SameWords, reason);
+            } else if matches!((seed, e), (Element::Type(_), Element::Type(_)))
+                && nearness >= 0.85
+                && words::sibling(&name, &old, &c.hunks)
+                && let Some(n) = words::transfer(&name, &c.hunks)
+            {
+                // Classes of one package that differ only in their head noun are one family, and
+                // a prefix given to one (`Lucene90CompressingTermVectorsFormat`) is given to all.
+                let reason = format!("a sibling of `{old}` in its package");
+                c.push(e, n, 0.5 * nearness, Relation::SameWords, reason);
             }
         }
     }

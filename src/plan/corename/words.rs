@@ -240,6 +240,22 @@ pub fn affinity(name: &str, old: &str, hunks: &[Hunk]) -> Option<f64> {
     (found && share >= 0.5).then_some(strength)
 }
 
+/// Whether `name` is a sibling of `old` for an edit that only inserts words: the same words but
+/// the last (the head noun: `CompressingTermVectorsWriter` for `CompressingTermVectorsFormat`),
+/// those shared words being two or more, and every insertion anchored in them, not in the head
+/// noun (a prefix added to a family of classes, `Lucene90…`).
+pub fn sibling(name: &str, old: &str, hunks: &[Hunk]) -> bool {
+    let lower: Vec<String> = split(name).iter().map(Word::lower).collect();
+    let whole: Vec<String> = split(old).iter().map(Word::lower).collect();
+    if whole.len() < 3 || lower.len() != whole.len() || lower.last() == whole.last() {
+        return false;
+    }
+    let stem = &whole[..whole.len() - 1];
+    let inserts_only = !hunks.is_empty() && hunks.iter().all(|h| h.old.is_empty());
+    let anchored = hunks.iter().all(|h| h.anchor.as_ref().is_some_and(|(w, _)| stem.contains(w)));
+    inserts_only && anchored && lower[..stem.len()] == *stem
+}
+
 /// Whether `name` holds every word of `old`, in order and together, `old` being two words or more
 /// (`TokenQueueTest` and `createTokenQueue` for `TokenQueue`).
 pub fn built_on(name: &str, old: &str) -> bool {
@@ -315,5 +331,20 @@ mod tests {
         let named_after = affinity("TokenQueueTest", "TokenQueue", &hunks).unwrap();
         let one_word = affinity("TokenStream", "TokenQueue", &hunks).unwrap();
         assert!(named_after > one_word, "{named_after} vs {one_word}");
+    }
+
+    #[test]
+    fn a_prefix_given_to_a_class_reaches_its_siblings_not_other_head_nouns() {
+        let (old, new) = ("PackedBlockReader", "Legacy9PackedBlockReader");
+        let hunks = edit(old, new);
+        assert!(sibling("PackedBlockWriter", old, &hunks));
+        assert_eq!(transfer("PackedBlockWriter", &hunks).as_deref(), Some("Legacy9PackedBlockWriter"));
+        // Another stem, another length, the same head noun, or a suffix anchored on the head noun.
+        assert!(!sibling("PackedTermWriter", old, &hunks));
+        assert!(!sibling("PackedBlockWriterTest", old, &hunks));
+        assert!(!sibling("PackedBlockReader", old, &hunks));
+        assert!(!sibling("PackedBlockWriter", old, &edit(old, "PackedBlockReaderImpl")));
+        // Two words are a stem of one word: too little to make a family.
+        assert!(!sibling("BlockWriter", "BlockReader", &edit("BlockReader", "OldBlockReader")));
     }
 }
