@@ -137,6 +137,13 @@ reasons! {
     YieldLeavesFragment = "yield_leaves_fragment",
 }
 
+/// `` `first` `` and how many more tests name a method, for a refusal's message:
+/// `` `parses` and 2 more test(s)``.
+pub(crate) fn tests_naming(first: &str, count: usize) -> String {
+    let more = if count > 1 { format!(" and {} more test(s)", count - 1) } else { String::new() };
+    format!("`{first}`{more}")
+}
+
 impl std::fmt::Display for Reason {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.code())

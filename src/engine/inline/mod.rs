@@ -107,10 +107,9 @@ pub fn inline_method_in_project(project: &Project, method: MethodId, spec: &Inli
             return Err(Refusal::new(
                 Reason::NamedByAnnotation,
                 format!(
-                    "`{}` is named by the @MethodSource of `{}`{}: JUnit calls it by name to get that test's arguments, so removing it breaks the test. Inline one call (`--at FILE:LINE`) and keep the method, or point the @MethodSource elsewhere first",
+                    "`{}` is named by the @MethodSource of {}: JUnit calls it by name to get that test's arguments, so removing it breaks the test. Inline one call (`--at FILE:LINE`) and keep the method, or point the @MethodSource elsewhere first",
                     decl.name,
-                    project.method(test).name,
-                    if users.len() > 1 { format!(" and {} more test(s)", users.len() - 1) } else { String::new() }
+                    crate::engine::refusal::tests_naming(&project.method(test).name, users.len())
                 ),
             ));
         }

@@ -251,10 +251,9 @@ impl<'p> Mover<'p> {
         refuse(
             Reason::NamedByAnnotation,
             format!(
-                "{} is named by the @MethodSource of `{}`{}: JUnit looks it up by name in that test's class, so in `{}` the test would not find its arguments. Move the tests with it (`--methods`), keep a delegate (`--keep-delegate`), or point the @MethodSource at the new place first",
+                "{} is named by the @MethodSource of {}: JUnit looks it up by name in that test's class, so in `{}` the test would not find its arguments. Move the tests with it (`--methods`), keep a delegate (`--keep-delegate`), or point the @MethodSource at the new place first",
                 self.name(),
-                project.method(first).name,
-                if count > 1 { format!(" and {} more test(s)", count - 1) } else { String::new() },
+                crate::engine::refusal::tests_naming(&project.method(first).name, count),
                 project.qualified_name(dest)
             ),
         )
