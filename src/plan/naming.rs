@@ -9,7 +9,9 @@
 //! → `setFilter` (`withFilter` when it returns `this`); otherwise the dominant verb of the methods
 //! it calls + its most used variable (`handle` when no call has a verb). One-letter variables
 //! (`i`, `c`) never name a method, and a variable's trailing digits are dropped. The name
-//! never clashes with a method of the class or of `Object` (a digit is appended).
+//! never clashes with a method of the class or of `Object`: a run that is one `if` and would be
+//! named after a method it calls is `maybe` + that method (`maybeAdvance`); otherwise a digit is
+//! appended.
 //!
 //! `cargo run --release --example eval_naming` compares these names with developers' own.
 
@@ -130,6 +132,13 @@ pub fn for_fragment(
         })
         .filter(|n| is_java_identifier(n))
         .unwrap_or_else(|| "extracted".to_string());
+    // A bare verb that is already a method of the class is the method the run calls: a run
+    // that is one `if` around those calls does it only sometimes (`maybeAdvance`, not
+    // `advance2`).
+    let conditional = matches!(stmts, [only] if only.kind() == "if_statement");
+    if taken.contains(&base) && conditional && base.chars().all(|c| c.is_ascii_lowercase()) {
+        return unique(format!("maybe{}", capitalize(&base)), taken);
+    }
     unique(base, taken)
 }
 
@@ -545,6 +554,28 @@ mod tests {
         assert_eq!(name_of(src, "check(", (15, 15)), "assertIsNotEmpty");
         // The calls' verb is the variable's own word: not `testTest`.
         assert_eq!(name_of(src, "each(", (19, 23)), "handleTest");
+    }
+
+    #[test]
+    fn a_run_that_sometimes_calls_a_method_of_the_class_is_named_for_maybe_doing_it() {
+        let src = r#"class N {
+    int pos; String text;
+    void advance() { pos++; }
+    boolean isEmpty() { return pos >= text.length(); }
+    char current() { return text.charAt(pos); }
+    void skip() {
+        if (!isEmpty()) {
+            char c = current();
+            if (c == ' ') advance(); else if (c == '\t') advance();
+        }
+        advance();
+        advance();
+    }
+}
+"#;
+        assert_eq!(name_of(src, "skip(", (7, 10)), "maybeAdvance");
+        // Not one `if`: the verb alone, told apart by a digit.
+        assert_eq!(name_of(src, "skip(", (11, 12)), "advance2");
     }
 
     #[test]
