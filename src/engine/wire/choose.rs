@@ -189,6 +189,7 @@ pub fn describe(needs: &[Need]) -> String {
             Need::Numeric => "a number".to_string(),
             Need::Boolean => "a boolean".to_string(),
             Need::Array => "an array".to_string(),
+            Need::NumberArray => "an array of numbers".to_string(),
             Need::Iterable => "an array or Iterable".to_string(),
             Need::Reference => "a reference".to_string(),
         })
@@ -213,7 +214,9 @@ fn fit_one(project: &Project, resolve: &dyn Fn(&TypeName) -> Option<TypeId>, ty:
     let primitive = is_primitive(simple) && ty.dims == 0;
     match need {
         // A project class is neither a number nor a boolean nor an array.
-        Need::Numeric | Need::Boolean | Need::Array if ty.dims == 0 && resolve(ty).is_some() => Fit::Incompatible,
+        Need::Numeric | Need::Boolean | Need::Array | Need::NumberArray if ty.dims == 0 && resolve(ty).is_some() => {
+            Fit::Incompatible
+        }
         Need::Numeric => {
             if ty.dims == 0 && is_numeric(simple) {
                 Fit::Exact
@@ -232,6 +235,20 @@ fn fit_one(project: &Project, resolve: &dyn Fn(&TypeName) -> Option<TypeId>, ty:
             if ty.dims > 0 {
                 Fit::Exact
             } else if primitive || known_reference(simple) || is_numeric(simple) {
+                Fit::Incompatible
+            } else {
+                Fit::Unknown
+            }
+        }
+        Need::NumberArray => {
+            if ty.dims == 1 && is_numeric(simple) {
+                Fit::Exact
+            } else if ty.dims > 1
+                || primitive
+                || known_reference(simple)
+                || is_numeric(simple)
+                || (ty.dims == 1 && matches!(simple, "boolean" | "Boolean"))
+            {
                 Fit::Incompatible
             } else {
                 Fit::Unknown

@@ -26,6 +26,9 @@ pub enum Need {
     Boolean,
     /// Indexed (`name[i]`) or `name.length`.
     Array,
+    /// Indexed, and the element used as a number (`31 * h + name[i]`): an array of a primitive
+    /// number type (or its box), one dimension.
+    NumberArray,
     /// The source of an enhanced `for`: an array or an `Iterable`.
     Iterable,
     /// Compared with `null`, `instanceof`'s operand, a `synchronized` lock.
@@ -219,6 +222,19 @@ fn role(project: &Project, scopes: &Scopes<'_>, method: MethodId, node: Node<'_>
                 },
                 // `x + n` adds numbers only where a number is wanted: `println(name + n)` and
                 // `"#" + n + name` concatenate, and then `x` may be a String, or anything.
+                // Added to a product, a difference or a number written out (`31 * h + x`), `x`
+                // is a number: concatenation there would be a strange way to write a string.
+                "+" if other.is_some_and(|o| {
+                    matches!(
+                        o.kind(),
+                        "decimal_integer_literal" | "hex_integer_literal" | "decimal_floating_point_literal"
+                    ) || o.kind() == "binary_expression"
+                        && o.child_by_field_name("operator")
+                            .is_some_and(|op| matches!(text(op).as_str(), "*" | "/" | "%" | "-" | "<<" | ">>"))
+                }) =>
+                {
+                    out.needs.push(Need::Numeric)
+                }
                 "+" if numeric_context(parent, &text) => {
                     if let Some(ty) = other.and_then(|o| typed(scopes, o)).filter(|t| is_numeric(&t.raw) && t.dims == 0)
                     {
@@ -233,7 +249,25 @@ fn role(project: &Project, scopes: &Scopes<'_>, method: MethodId, node: Node<'_>
             out.needs.push(if op == "!" { Need::Boolean } else { Need::Numeric });
         }
         "update_expression" => out.needs.push(Need::Numeric),
-        "array_access" => out.needs.push(if is("array") { Need::Array } else { Need::Numeric }),
+        "array_access" if is("array") => {
+            // What the element's own use needs says what the array holds.
+            let mut element = Unresolved {
+                name: String::new(),
+                uses: Vec::new(),
+                needs: Vec::new(),
+                arguments: Vec::new(),
+                members: Vec::new(),
+                other_operands: Vec::new(),
+            };
+            role(project, scopes, method, parent, &mut element);
+            let number = element.needs.iter().any(|n| match n {
+                Need::Numeric => true,
+                Need::Type(t) => t.dims == 0 && is_numeric(&t.raw),
+                _ => false,
+            });
+            out.needs.push(if number { Need::NumberArray } else { Need::Array });
+        }
+        "array_access" => out.needs.push(Need::Numeric),
         "enhanced_for_statement" if is("value") => out.needs.push(Need::Iterable),
         "instanceof_expression" | "synchronized_statement" | "throw_statement" => out.needs.push(Need::Reference),
         "if_statement" | "while_statement" | "do_statement" if is("condition") => out.needs.push(Need::Boolean),

@@ -259,3 +259,17 @@ fn a_fitting_variable_that_an_identical_call_passes_is_bound() {
         wire_shop(&text.replace("weigh(pos)", "weigh(3)").replace("long pos = 1;", "long pos = 1;\n    pos++;"));
     assert_eq!(bound(&w, "amount"), None, "{w:#?}");
 }
+
+#[test]
+fn an_indexed_name_whose_element_is_a_number_fits_only_arrays_of_numbers() {
+    let (w, _) = wire_shop(
+        "package a;\nclass Shop {\n  int hash(char[] text, char[][] rows, String[] words, int end) {\n    int h = 0;\n    \
+         for (int i = 0; i < end; i++) { h = 31 * h + chars[i]; } // paste\n    return h;\n  }\n}\n",
+    );
+    let b = w.bindings.iter().find(|b| b.name == "chars").expect("chars is unresolved");
+    assert_eq!(b.needs, "an array of numbers", "{w:#?}");
+    let fitting: Vec<&str> =
+        b.candidates.iter().filter(|c| c.fit >= Fit::Assignable).map(|c| c.expr.as_str()).collect();
+    assert_eq!(fitting, ["text"], "{w:#?}");
+    assert!(!b.candidates.iter().any(|c| c.expr == "rows" || c.expr == "words"), "{w:#?}");
+}
