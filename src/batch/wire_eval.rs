@@ -18,7 +18,7 @@ use crate::detect::oracle::Commit;
 use crate::engine::wire;
 use crate::java::project::{MethodId, Project};
 use crate::java::symbols::{CallKind, Receiver};
-use crate::review::refactoring_miner::{first_method_signature, subject_of};
+use crate::review::refactoring_miner::subject_of;
 
 /// Binding counts of a set of cases.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -152,7 +152,7 @@ fn job_of(d: &str) -> Option<Job> {
         _ => Job {
             family: Family::Extract,
             // The extracted method's own parameters: an overload of the same arity is another method.
-            signature: first_method_signature(t, d),
+            signature: Some(s.other_signature),
             label,
             callee_class: s.other_class,
             callee: s.other_method,
@@ -293,14 +293,10 @@ pub fn run_project(name: &str, project: &Project) -> Outcome {
                     label: format!("{}#{} pasted into {}", class, d.name, project.method(caller).name),
                     callee_class: class.clone(),
                     callee: d.name.clone(),
-                    signature: Some(format!("{}({})", d.name, d.erased_params().join(","))),
+                    signature: Some(signature(project, m)),
                     caller_class: class.clone(),
                     caller: project.method(caller).name.clone(),
-                    caller_signature: Some(format!(
-                        "{}({})",
-                        project.method(caller).name,
-                        project.method(caller).erased_params().join(",")
-                    )),
+                    caller_signature: Some(signature(project, caller)),
                 };
                 run_job(project, &job, &mut out.inline, &mut out.cases);
             }
@@ -357,6 +353,12 @@ fn methods_named(project: &Project, class: &str, name: &str) -> Vec<MethodId> {
         .into_iter()
         .filter(|&m| project.method(m).name == name && project.method(m).body.is_some())
         .collect()
+}
+
+/// `name(T1,T2)`, erased simple types, as a label gives a method.
+fn signature(project: &Project, m: MethodId) -> String {
+    let d = project.method(m);
+    format!("{}({})", d.name, d.erased_params().join(","))
 }
 
 fn signature_fits(project: &Project, m: MethodId, signature: &str) -> bool {

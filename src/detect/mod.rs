@@ -217,6 +217,8 @@ pub struct Subject {
     pub signature: String,
     pub class: String,
     pub other_method: String,
+    /// The counterpart's `name(T1,T2)`.
+    pub other_signature: String,
     pub other_class: String,
 }
 

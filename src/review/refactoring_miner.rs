@@ -310,19 +310,15 @@ pub fn subject_of(kind: RefactoringType, description: &str) -> Option<Subject> {
         }
     };
     let (method, signature) = method_of(sm)?;
-    let (other_method, _) = method_of(om)?;
-    Some(Subject { method, signature, class: sc.to_string(), other_method, other_class: oc.to_string() })
-}
-
-/// The detector's key (`name(List,int[])`) of the method a description prints first: the
-/// extracted method of an Extract (And Move) Method, the inlined one of an Inline.
-pub fn first_method_signature(kind: RefactoringType, description: &str) -> Option<String> {
-    let details = description.strip_prefix(kind.display_name())?.trim_start_matches(['\t', ' ']);
-    let end = [" extracted from ", " inlined to ", " moved from class ", " renamed to ", " from class "]
-        .iter()
-        .filter_map(|sep| details.find(sep))
-        .min()?;
-    method_of(&details[..end]).map(|(_, signature)| signature)
+    let (other_method, other_signature) = method_of(om)?;
+    Some(Subject {
+        method,
+        signature,
+        class: sc.to_string(),
+        other_method,
+        other_signature,
+        other_class: oc.to_string(),
+    })
 }
 
 /// `public name(a List<T>, b int...) : R` → (`name`, `name(List,int[])`), the detector's key.
@@ -378,18 +374,6 @@ impl super::validator::Validator for RefactoringMiner {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_first_method_of_a_description_is_read_with_its_parameter_types() {
-        let extract = "Extract And Move Method\tpublic range(fileRanges List<FileRange>, offset long, n int...) : List<FileRange> extracted from public test() : void in class a.T & moved to class a.U";
-        assert_eq!(
-            first_method_signature(RefactoringType::ExtractAndMoveMethod, extract).as_deref(),
-            Some("range(List,long,int[])")
-        );
-        let inline = "Inline Method\tprivate check(a int) : boolean inlined to public run() : void in class a.T";
-        assert_eq!(first_method_signature(RefactoringType::InlineMethod, inline).as_deref(), Some("check(int)"));
-        assert_eq!(first_method_signature(RefactoringType::InlineMethod, extract), None);
-    }
 
     #[test]
     fn subjects_match_the_built_in_detectors() {

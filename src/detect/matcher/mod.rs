@@ -410,6 +410,7 @@ impl<'s> Diff<'s> {
         let (sm, sc) = self.names(subject);
         let (om, oc) = self.names(other);
         let signature = self.side(subject.before).methods[subject.index].key.clone();
+        let other_signature = self.side(other.before).methods[other.index].key.clone();
         self.out.push(Refactoring {
             kind,
             code: kind.code().to_string(),
@@ -417,7 +418,7 @@ impl<'s> Diff<'s> {
             left_side_locations: left,
             right_side_locations: right,
             pure,
-            subject: Subject { method: sm, signature, class: sc, other_method: om, other_class: oc },
+            subject: Subject { method: sm, signature, class: sc, other_method: om, other_signature, other_class: oc },
         });
     }
 

@@ -38,9 +38,6 @@ pub struct Scored {
     /// or a fitting type with a related name, no other use, or an identical call passing it.
     #[serde(skip)]
     pub specific: bool,
-    /// A local or parameter of the enclosing method.
-    #[serde(skip)]
-    pub local: bool,
     /// A local declared in the three lines before the paste: the value just computed for it.
     #[serde(skip)]
     pub near: bool,
@@ -147,7 +144,6 @@ pub fn score(
             score: (score * 100.0).round() / 100.0,
             evidence,
             specific,
-            local,
             near: c.source == Source::Local && c.distance <= 3,
         });
     }

@@ -45,7 +45,7 @@ pub struct ArgumentOf {
 }
 
 /// One name the paste uses that nothing in scope declares.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Unresolved {
     pub name: String,
     /// Every use in the paste, in document order.
@@ -84,14 +84,7 @@ pub(crate) fn unresolved(scopes: &Scopes<'_>, method: MethodId, range: std::ops:
         }
         let entry = found.entry(name.to_string()).or_insert_with(|| {
             order.push(name.to_string());
-            Unresolved {
-                name: name.to_string(),
-                uses: Vec::new(),
-                needs: Vec::new(),
-                arguments: Vec::new(),
-                members: Vec::new(),
-                other_operands: Vec::new(),
-            }
+            Unresolved { name: name.to_string(), ..Unresolved::default() }
         });
         entry.uses.push(n.byte_range());
         role(project, scopes, method, n, entry);
@@ -251,14 +244,7 @@ fn role(project: &Project, scopes: &Scopes<'_>, method: MethodId, node: Node<'_>
         "update_expression" => out.needs.push(Need::Numeric),
         "array_access" if is("array") => {
             // What the element's own use needs says what the array holds.
-            let mut element = Unresolved {
-                name: String::new(),
-                uses: Vec::new(),
-                needs: Vec::new(),
-                arguments: Vec::new(),
-                members: Vec::new(),
-                other_operands: Vec::new(),
-            };
+            let mut element = Unresolved::default();
             role(project, scopes, method, parent, &mut element);
             let number = element.needs.iter().any(|n| match n {
                 Need::Numeric => true,
