@@ -10,7 +10,8 @@
 //! instance method may go to any class it uses by name too (`class:FQN`, where it becomes static),
 //! ranked just below a channel with the same evidence; a test method goes only to the test class
 //! of a class it exercises, and its uses of the class its own test class is named after count as
-//! uses of its own class.
+//! uses of its own class. Lines taken out of a test (Extract And Move) make a helper, which goes
+//! only to test code it uses itself.
 
 use std::collections::BTreeMap;
 
@@ -45,18 +46,18 @@ pub fn destinations(
 ) -> Vec<DestinationScore> {
     let decl = project.method(method);
     let in_range = |line: usize| lines.is_none_or(|(a, b)| a <= line && line <= b);
+    // Lines of a method that move (Extract And Move) become a helper, not a test, even when
+    // taken from a test.
+    let moves_as_test = lines.is_none() && project.is_test_method(method);
     let mut out = if decl.is_static() {
         static_destinations(project, method, &in_range)
     } else {
         // A test stays a test only in another test class: no parameter or field channel.
-        let mut out = if project.is_test_method(method) {
-            Vec::new()
-        } else {
-            instance_destinations(project, method, &in_range, params)
-        };
+        let mut out =
+            if moves_as_test { Vec::new() } else { instance_destinations(project, method, &in_range, params) };
         // Any other class it uses, by name: the method becomes static there (a test stays a test
         // of the test class of the class it exercises). A channel, when there is one, reads better.
-        for d in class_destinations(project, method, &in_range) {
+        for d in class_destinations(project, method, &in_range, moves_as_test) {
             if !out.iter().any(|c| c.class == d.class) {
                 out.push(d);
             }
@@ -64,6 +65,11 @@ pub fn destinations(
         out
     };
     out.retain(|d| d.uses > 0);
+    // A helper made of test code stays in test code: in main code it would be API that only
+    // tests call, and a test class is no home for it either unless it uses that class itself.
+    if lines.is_some() && project.is_test_code(method.file()) {
+        out.retain(|d| project.find_type(&d.class).is_some_and(|t| project.is_test_code(t.file())));
+    }
     out.sort_by(|a, b| b.score.total_cmp(&a.score).then(b.uses.cmp(&a.uses)));
     out
 }
@@ -284,7 +290,12 @@ fn class_uses(
 /// for a static method, ranked a little below a parameter or field with the same evidence. Main
 /// code does not move into tests; a test method goes to the test class (`PTest`, `PTests`,
 /// `TestP`, `PIT`) of each class it exercises, never to main code.
-fn class_destinations(project: &Project, method: MethodId, in_range: &dyn Fn(usize) -> bool) -> Vec<DestinationScore> {
+fn class_destinations(
+    project: &Project,
+    method: MethodId,
+    in_range: &dyn Fn(usize) -> bool,
+    moves_as_test: bool,
+) -> Vec<DestinationScore> {
     let owner = project.owner(method);
     let in_tests = |t: TypeId| project.is_test_code(t.file());
     let (uses, mut own) = class_uses(project, method, in_range);
@@ -293,11 +304,11 @@ fn class_destinations(project: &Project, method: MethodId, in_range: &dyn Fn(usi
     let tested: Vec<Vec<TypeId>> =
         uses.keys().map(|&t| if test { test_classes_of(project, t) } else { Vec::new() }).collect();
     // A test's own class is also the class its test class is named after (`CSVRecord` for
-    // `CSVRecordTest`): using it is testing it where it is.
+    // `CSVRecordTest`): using it is testing it where it is (in its lines that move too).
     own += uses.values().zip(&tested).filter(|(_, classes)| classes.contains(&owner)).map(|(n, _)| *n).sum::<usize>();
     let mut out: Vec<DestinationScore> = Vec::new();
     for ((t, n), classes) in uses.into_iter().zip(tested) {
-        let targets = if test {
+        let targets = if moves_as_test {
             classes.into_iter().filter(|&x| x != owner).collect()
         } else if in_tests(t) && !in_tests(owner) {
             Vec::new()
@@ -388,6 +399,30 @@ mod tests {
         let found = destinations(&p, method(&p, "src/test/java/a/OtherTest.java", "adds"), None, None);
         assert_eq!(found.len(), 1, "{found:#?}");
         assert_eq!(found[0].to, Destination::Class("a.MoneyTest".into()));
+    }
+
+    /// Lines taken out of a test make a helper, not a test: not for the test class of what they
+    /// exercise (one test class would call into another), nor for main code (API only tests
+    /// call), but for a test class whose own members they use.
+    #[test]
+    fn lines_moving_out_of_a_test_go_only_to_test_code_they_use() {
+        let money = "package a;\n\npublic class Money {\n    public static Money of(int n) {\n        return new Money();\n    }\n    public Money plus(Money m) {\n        return this;\n    }\n}\n";
+        let money_test = "package a;\n\nclass MoneyTest {\n}\n";
+        let fixtures = "package a;\n\nclass Fixtures {\n    static Money some() {\n        return Money.of(3);\n    }\n    static void check(Money m) {\n    }\n}\n";
+        let other = "package a;\n\nimport org.junit.Test;\n\nclass OtherTest {\n    @Test\n    public void adds() {\n        Money m = Money.of(1);\n        m.plus(m).plus(m);\n        Fixtures.check(Fixtures.some());\n        Fixtures.check(m);\n    }\n}\n";
+        let (_d, p) = project(&[
+            ("src/main/java/a/Money.java", money),
+            ("src/test/java/a/MoneyTest.java", money_test),
+            ("src/test/java/a/Fixtures.java", fixtures),
+            ("src/test/java/a/OtherTest.java", other),
+        ]);
+        let adds = method(&p, "src/test/java/a/OtherTest.java", "adds");
+        let whole = destinations(&p, adds, None, None);
+        assert_eq!(whole[0].class, "a.MoneyTest", "the test itself moves as a test: {whole:#?}");
+        let money_lines = destinations(&p, adds, Some((8, 9)), None);
+        assert!(money_lines.iter().all(|d| d.class == "a.Fixtures"), "{money_lines:#?}");
+        let fixture_lines = destinations(&p, adds, Some((10, 11)), None);
+        assert_eq!(fixture_lines.first().map(|d| d.class.as_str()), Some("a.Fixtures"), "{fixture_lines:#?}");
     }
 
     /// A test of `RecordTest` that parses with `Parser` to test `Record` is testing `Record`,

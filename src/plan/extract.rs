@@ -85,7 +85,7 @@ pub fn candidates(file: &SourceFile, at: usize, limit: usize) -> Vec<ExtractCand
     // The loops around each block, found once for all of its runs.
     let mut loops: HashMap<usize, Vec<std::ops::Range<usize>>> = HashMap::new();
     for frag in fragments(body, src) {
-        if single_call(&frag.stmts) {
+        if single_call(&frag.stmts) || computes_nothing(&frag.stmts) {
             continue;
         }
         let around = loops.entry(frag.container.id()).or_insert_with(|| loops_around(frag.stmts[0]));
@@ -162,6 +162,45 @@ pub fn single_call(stmts: &[Node<'_>]) -> bool {
         true
     });
     calls == 1 && !structure
+}
+
+/// Whether the run is one statement without a call, an operator or any structure (`char c =
+/// Chars.SPACE;`, `x = 0;`, `return total;`, `i++;`): extracted, it would be a method that only
+/// hands back a constant or a name. Never a candidate.
+pub fn computes_nothing(stmts: &[Node<'_>]) -> bool {
+    let [stmt] = stmts else { return false };
+    let mut something = false;
+    walk(*stmt, &mut |n| {
+        if something {
+            return false;
+        }
+        something = matches!(
+            n.kind_name(),
+            "method_invocation"
+                | "object_creation_expression"
+                | "array_creation_expression"
+                | "lambda_expression"
+                | "method_reference"
+                | "binary_expression"
+                | "unary_expression"
+                | "ternary_expression"
+                | "instanceof_expression"
+                | "block"
+                | "switch_expression"
+                | "throw_statement"
+                | "if_statement"
+                | "for_statement"
+                | "enhanced_for_statement"
+                | "while_statement"
+                | "do_statement"
+                | "try_statement"
+                | "try_with_resources_statement"
+                | "synchronized_statement"
+                | "labeled_statement"
+        );
+        !something
+    });
+    !something
 }
 
 /// A name for the statements on `lines` of the method around byte `at` (when the user chose the
@@ -529,6 +568,31 @@ mod tests {
         assert_eq!(stmts("Foo x = make();"), (1, true));
         assert_eq!(stmts("total += price(a) * count;"), (1, false));
         assert_eq!(stmts("log(a); log(b);"), (2, false));
+    }
+
+    #[test]
+    fn a_statement_that_computes_nothing_is_never_a_candidate() {
+        let src = "class A {\n    int f(int a) {\n        char c = Chars.SPACE;\n        int x = a * 2;\n        log(x, c);\n        return x;\n    }\n}\n";
+        let f = file(src);
+        let found = candidates(&f, src.find("f(int").unwrap(), 10);
+        assert!(!found.is_empty());
+        for c in &found {
+            assert!(c.lines != (3, 3) && c.lines != (6, 6), "a statement computing nothing as a candidate: {c:?}");
+        }
+        let nothing = |code: &str| {
+            let f = file(&format!("class A {{ void m() {{ {code} }} }}"));
+            let body = callable_body(enclosing_callable(f.root(), 20, 20).unwrap()).unwrap();
+            computes_nothing(&statements_of(body))
+        };
+        assert!(nothing("char c = Chars.SPACE;"));
+        assert!(nothing("x = 0;"));
+        assert!(nothing("i++;"));
+        assert!(!nothing("int y = -x;"));
+        assert!(!nothing("int y = a + b;"));
+        assert!(!nothing("throw e;"));
+        assert!(!nothing("if (a) { b = 1; }"));
+        assert!(!nothing("if (a) b = 1;"));
+        assert!(!nothing("x = 0; y = 1;"));
     }
 
     const ISSUE: &str = r#"class Service {

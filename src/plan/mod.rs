@@ -159,6 +159,9 @@ pub fn candidates(
             RefactoringKind::ExtractAndMoveMethod if flags.to.is_some() => {
                 "no run of its statements can be extracted as it stands"
             }
+            RefactoringKind::ExtractAndMoveMethod if project.is_test_code(method.file()) => {
+                "no extractable run of its statements uses a class of the test code (a helper taken out of a test goes only there) more than its own class"
+            }
             RefactoringKind::ExtractAndMoveMethod => {
                 "no extractable run of its statements uses a parameter or field whose type is a project class"
             }
