@@ -24,12 +24,13 @@ use serde::Serialize;
 use tree_sitter::Node;
 
 use super::naming;
+pub use super::trivial::{computes_nothing, single_call};
 use crate::engine::dataflow::{FragmentFlow, MethodFlow, loops_around};
 use crate::engine::extract::{self, ExtractSpec};
 use crate::java::SourceFile;
 use crate::java::syntax::{
     callable_body, enclosing_callable, is_comment, is_flow_boundary, is_statement_container, is_type_body,
-    sequence_can_complete, statements_of, walk,
+    sequence_can_complete, statements_of,
 };
 
 /// Every window is tried in containers of at most this many statements (beyond it, a sample of
@@ -138,69 +139,6 @@ pub fn whole_body(file: &SourceFile, at: usize) -> Option<(usize, usize)> {
     let body = callable_body(enclosing_callable(file.root(), at, at)?)?;
     let stmts = statements_of(body);
     (!stmts.is_empty()).then(|| span_lines(&stmts))
-}
-
-/// Whether the run is one statement that is a single call (returned, assigned or alone):
-/// extracting it only wraps the call in a delegator (`return createX();` becoming `return
-/// helper();`), the opposite of a refactoring. Never a candidate.
-pub fn single_call(stmts: &[Node<'_>]) -> bool {
-    let [stmt] = stmts else { return false };
-    let (mut calls, mut structure) = (0, false);
-    // Decided once a second call or any structure is seen: the rest of a large statement (an
-    // `if` holding a whole block) need not be walked.
-    walk(*stmt, &mut |n| {
-        if calls > 1 || structure {
-            return false;
-        }
-        match n.kind_name() {
-            "method_invocation" | "object_creation_expression" => calls += 1,
-            "lambda_expression" | "binary_expression" | "ternary_expression" | "block" | "switch_expression" => {
-                structure = true
-            }
-            _ => {}
-        }
-        true
-    });
-    calls == 1 && !structure
-}
-
-/// Whether the run is one statement without a call, an operator or any structure (`char c =
-/// Chars.SPACE;`, `x = 0;`, `return total;`, `i++;`): extracted, it would be a method that only
-/// hands back a constant or a name. Never a candidate.
-pub fn computes_nothing(stmts: &[Node<'_>]) -> bool {
-    let [stmt] = stmts else { return false };
-    let mut something = false;
-    walk(*stmt, &mut |n| {
-        if something {
-            return false;
-        }
-        something = matches!(
-            n.kind_name(),
-            "method_invocation"
-                | "object_creation_expression"
-                | "array_creation_expression"
-                | "lambda_expression"
-                | "method_reference"
-                | "binary_expression"
-                | "unary_expression"
-                | "ternary_expression"
-                | "instanceof_expression"
-                | "block"
-                | "switch_expression"
-                | "throw_statement"
-                | "if_statement"
-                | "for_statement"
-                | "enhanced_for_statement"
-                | "while_statement"
-                | "do_statement"
-                | "try_statement"
-                | "try_with_resources_statement"
-                | "synchronized_statement"
-                | "labeled_statement"
-        );
-        !something
-    });
-    !something
 }
 
 /// A name for the statements on `lines` of the method around byte `at` (when the user chose the
@@ -559,15 +497,6 @@ mod tests {
         for c in &found {
             assert!(c.lines != (4, 4) && c.lines != (5, 5), "a single call as a candidate: {c:?}");
         }
-        let stmts = |code: &str| {
-            let f = file(&format!("class A {{ void m() {{ {code} }} }}"));
-            let body = callable_body(enclosing_callable(f.root(), 20, 20).unwrap()).unwrap();
-            (statements_of(body).len(), single_call(&statements_of(body)))
-        };
-        assert_eq!(stmts("return create(a, b);"), (1, true));
-        assert_eq!(stmts("Foo x = make();"), (1, true));
-        assert_eq!(stmts("total += price(a) * count;"), (1, false));
-        assert_eq!(stmts("log(a); log(b);"), (2, false));
     }
 
     #[test]
@@ -579,20 +508,6 @@ mod tests {
         for c in &found {
             assert!(c.lines != (3, 3) && c.lines != (6, 6), "a statement computing nothing as a candidate: {c:?}");
         }
-        let nothing = |code: &str| {
-            let f = file(&format!("class A {{ void m() {{ {code} }} }}"));
-            let body = callable_body(enclosing_callable(f.root(), 20, 20).unwrap()).unwrap();
-            computes_nothing(&statements_of(body))
-        };
-        assert!(nothing("char c = Chars.SPACE;"));
-        assert!(nothing("x = 0;"));
-        assert!(nothing("i++;"));
-        assert!(!nothing("int y = -x;"));
-        assert!(!nothing("int y = a + b;"));
-        assert!(!nothing("throw e;"));
-        assert!(!nothing("if (a) { b = 1; }"));
-        assert!(!nothing("if (a) b = 1;"));
-        assert!(!nothing("x = 0; y = 1;"));
     }
 
     const ISSUE: &str = r#"class Service {

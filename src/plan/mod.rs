@@ -13,6 +13,7 @@ pub mod extract;
 pub mod inline;
 pub mod naming;
 pub mod suggest;
+mod trivial;
 
 use serde::Serialize;
 

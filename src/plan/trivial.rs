@@ -1,0 +1,107 @@
+//! Runs of statements that are no refactoring to extract: a method made of them would only wrap
+//! a call (a delegator) or hand back a constant or a name. The planner never proposes them.
+
+use tree_sitter::Node;
+
+use crate::java::syntax::{Kind, walk};
+
+/// Whether the run is one statement that is a single call (returned, assigned or alone):
+/// extracting it only wraps the call in a delegator (`return createX();` becoming `return
+/// helper();`), the opposite of a refactoring. Never a candidate.
+pub fn single_call(stmts: &[Node<'_>]) -> bool {
+    let [stmt] = stmts else { return false };
+    let (mut calls, mut structure) = (0, false);
+    // Decided once a second call or any structure is seen: the rest of a large statement (an
+    // `if` holding a whole block) need not be walked.
+    walk(*stmt, &mut |n| {
+        if calls > 1 || structure {
+            return false;
+        }
+        match n.kind_name() {
+            "method_invocation" | "object_creation_expression" => calls += 1,
+            "lambda_expression" | "binary_expression" | "ternary_expression" | "block" | "switch_expression" => {
+                structure = true
+            }
+            _ => {}
+        }
+        true
+    });
+    calls == 1 && !structure
+}
+
+/// Whether the run is one statement without a call, an operator or any structure (`char c =
+/// Chars.SPACE;`, `x = 0;`, `return total;`, `i++;`): extracted, it would be a method that only
+/// hands back a constant or a name. Never a candidate.
+pub fn computes_nothing(stmts: &[Node<'_>]) -> bool {
+    let [stmt] = stmts else { return false };
+    let mut something = false;
+    walk(*stmt, &mut |n| {
+        if something {
+            return false;
+        }
+        something = matches!(
+            n.kind_name(),
+            "method_invocation"
+                | "object_creation_expression"
+                | "array_creation_expression"
+                | "lambda_expression"
+                | "method_reference"
+                | "binary_expression"
+                | "unary_expression"
+                | "ternary_expression"
+                | "instanceof_expression"
+                | "block"
+                | "switch_expression"
+                | "throw_statement"
+                | "if_statement"
+                | "for_statement"
+                | "enhanced_for_statement"
+                | "while_statement"
+                | "do_statement"
+                | "try_statement"
+                | "try_with_resources_statement"
+                | "synchronized_statement"
+                | "labeled_statement"
+        );
+        !something
+    });
+    !something
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::java::SourceFile;
+    use crate::java::syntax::{callable_body, enclosing_callable, statements_of};
+
+    /// The statements of `code` as the body of a method.
+    fn with_body<T>(code: &str, f: impl Fn(&[Node<'_>]) -> T) -> (usize, T) {
+        let file = SourceFile::parse("A.java", format!("class A {{ void m() {{ {code} }} }}"));
+        let body = callable_body(enclosing_callable(file.root(), 20, 20).unwrap()).unwrap();
+        let stmts = statements_of(body);
+        (stmts.len(), f(&stmts))
+    }
+
+    #[test]
+    fn a_single_call() {
+        let stmts = |code: &str| with_body(code, single_call);
+        assert_eq!(stmts("return create(a, b);"), (1, true));
+        assert_eq!(stmts("Foo x = make();"), (1, true));
+        assert_eq!(stmts("total += price(a) * count;"), (1, false));
+        assert_eq!(stmts("log(a); log(b);"), (2, false));
+    }
+
+    #[test]
+    fn a_statement_that_computes_nothing() {
+        let nothing = |code: &str| with_body(code, computes_nothing).1;
+        assert!(nothing("char c = Chars.SPACE;"));
+        assert!(nothing("x = 0;"));
+        assert!(nothing("i++;"));
+        assert!(!nothing("int y = -x;"));
+        assert!(!nothing("int y = a + b;"));
+        assert!(!nothing("throw e;"));
+        assert!(!nothing("if (a) { b = 1; }"));
+        assert!(!nothing("if (a) b = 1;"));
+        assert!(!nothing("x = 0; y = 1;"));
+    }
+}
