@@ -17,6 +17,11 @@ use mantra::detect::{oracle, records};
 
 fn main() {
     let shared = mantra::dataset::shared_data_dir().unwrap_or_else(|e| panic!("{e}"));
+    // `MANTRA_RECORD_ONLY=<id prefix>` replays only the PureRefactor records whose id starts with
+    // it and prints what the detector found in each, for triage (the oracle is not run).
+    if let Ok(prefix) = std::env::var("MANTRA_RECORD_ONLY") {
+        return triage_records(&shared, &prefix);
+    }
     let mut commits = oracle::load(&shared.join("refactoring-oracle")).unwrap_or_else(|e| panic!("{e}"));
     // `MANTRA_DETECT_ONLY=<sha prefix>` runs the commits whose id starts with it, for triage.
     if let Ok(prefix) = std::env::var("MANTRA_DETECT_ONLY") {
@@ -79,6 +84,20 @@ fn verify_records(shared: &std::path::Path) {
     }
     println!("PureRefactor records, the labelled refactoring found (right type and methods) and judged pure:");
     println!("{}", verification.table());
+}
+
+/// The records whose id starts with `prefix`, each with its label and everything found.
+fn triage_records(shared: &std::path::Path, prefix: &str) {
+    let (cases, _) = records::load(shared).unwrap_or_else(|e| panic!("{e}"));
+    let cases: Vec<&records::Case> = cases.iter().filter(|c| c.id.starts_with(prefix)).collect();
+    assert!(!cases.is_empty(), "no replayable PureRefactor record has an id starting with {prefix}");
+    for case in cases {
+        let found = mantra::detect::detect(&case.before, &case.after);
+        println!("{} {}: {:?}\n  label {}", case.project, case.id, records::judge(case, &found), case.description);
+        for r in &found {
+            println!("  found{} {}", if r.pure { "" } else { " [impure]" }, r.description.replace('\t', " "));
+        }
+    }
 }
 
 /// User + system CPU seconds of this process so far, from `/proc/self/stat` (Linux; clock ticks

@@ -9,7 +9,7 @@
 //! A name the project does not declare (`String`, `List`) resolves to nothing, never to a guess.
 //! The hierarchy and the call graph live in [`super::hierarchy`] and [`super::calls`].
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -86,6 +86,9 @@ struct Slot {
     parsed: OnceLock<Result<Arc<JavaFile>, JavaError>>,
     /// Resolved `extends` then `implements` of each type of the file, computed on first use.
     supers: OnceLock<Vec<Vec<Option<TypeId>>>>,
+    /// In a [`Project::derive`]d project, the parse of the text the overlay replaced: the new text
+    /// is parsed incrementally from it (most of a file is the same after one step).
+    prior: Option<Arc<JavaFile>>,
 }
 
 /// The package of every file and its text, read once (no parse) for lookups and substring prefilters.
@@ -95,6 +98,33 @@ pub(super) struct Scan {
     pub(super) packages: HashMap<String, Vec<u32>>,
     /// Files that cannot be read, or are not UTF-8, with the error a parse would give.
     pub(super) unreadable: Vec<(u32, JavaError)>,
+}
+
+impl Scan {
+    /// This scan with the texts of `changes` (paths of files it holds) in place of theirs.
+    fn with_changes(&self, by_path: &HashMap<PathBuf, u32>, changes: &HashMap<PathBuf, String>) -> Scan {
+        let mut scan = Scan { texts: self.texts.clone(), packages: self.packages.clone(), unreadable: Vec::new() };
+        let mut changed = HashSet::new();
+        for (path, text) in changes {
+            let Some(&i) = by_path.get(path) else { continue };
+            changed.insert(i);
+            let (was, now) = (declared_package(&scan.texts[i as usize]), declared_package(text));
+            if was != now {
+                if let Some(files) = scan.packages.get_mut(&was.unwrap_or_default()) {
+                    files.retain(|&f| f != i);
+                }
+                let files = scan.packages.entry(now.unwrap_or_default()).or_default();
+                let at = files.partition_point(|&f| f < i);
+                files.insert(at, i);
+            }
+            scan.texts[i as usize] = Arc::from(text.as_str());
+        }
+        scan.packages.retain(|_, files| !files.is_empty());
+        // A text given in place of a file's is readable, whatever the file on disk is.
+        scan.unreadable =
+            self.unreadable.iter().filter(|(i, _)| !changed.contains(i)).map(|(i, e)| (*i, copy_error(e))).collect();
+        scan
+    }
 }
 
 /// The files of one package that may declare each type name, from the lexical pass: looking up a
@@ -144,7 +174,8 @@ pub struct Project {
     root: PathBuf,
     layout: Layout,
     slots: Vec<Slot>,
-    by_path: HashMap<PathBuf, u32>,
+    /// Shared by the projects derived from this one (they have the same files).
+    by_path: Arc<HashMap<PathBuf, u32>>,
     scan: OnceLock<Scan>,
     /// Which files of a package may declare a type name, built when a name is not found in the file
     /// named after it.
@@ -209,21 +240,30 @@ impl Project {
             .iter()
             .map(|s| {
                 let parsed = OnceLock::new();
-                if !changes.contains_key(&s.path)
-                    && let Some(Ok(f)) = s.parsed.get()
-                {
-                    let _ = parsed.set(Ok(Arc::clone(f)));
-                }
-                Slot { path: s.path.clone(), parsed, supers: OnceLock::new() }
+                let done = s.parsed.get().and_then(|p| p.as_ref().ok()).map(Arc::clone);
+                let prior = match done {
+                    Some(f) if !changes.contains_key(&s.path) => {
+                        let _ = parsed.set(Ok(f));
+                        None
+                    }
+                    other => other,
+                };
+                Slot { path: s.path.clone(), parsed, supers: OnceLock::new(), prior }
             })
             .collect();
+        // The scan, when there is one, with the changed texts: a derived project would otherwise
+        // gather every file's text again (and read from disk those nobody parsed).
+        let scan = OnceLock::new();
+        if let Some(old) = self.scan.get() {
+            let _ = scan.set(old.with_changes(&self.by_path, &changes));
+        }
         overlay.extend(changes);
         Ok(Project {
             root: self.root.clone(),
             layout: self.layout.clone(),
             slots,
-            by_path: self.by_path.clone(),
-            scan: OnceLock::new(),
+            by_path: Arc::clone(&self.by_path),
+            scan,
             package_types: Mutex::new(HashMap::new()),
             subtypes: Mutex::new(HashMap::new()),
             resolved: Mutex::new(HashMap::new()),
@@ -259,9 +299,11 @@ impl Project {
     /// A project over exactly these repository-relative files.
     pub fn from_files(root: &Path, files: Vec<PathBuf>) -> Project {
         let layout = Layout::detect(root, &files);
-        let by_path = files.iter().enumerate().map(|(i, p)| (p.clone(), i as u32)).collect();
-        let slots =
-            files.into_iter().map(|path| Slot { path, parsed: OnceLock::new(), supers: OnceLock::new() }).collect();
+        let by_path = Arc::new(files.iter().enumerate().map(|(i, p)| (p.clone(), i as u32)).collect());
+        let slots = files
+            .into_iter()
+            .map(|path| Slot { path, parsed: OnceLock::new(), supers: OnceLock::new(), prior: None })
+            .collect();
         Project {
             root: root.to_path_buf(),
             layout,
@@ -314,7 +356,11 @@ impl Project {
         let parsed = slot.parsed.get_or_init(|| {
             let source = match self.scan.get() {
                 _ if self.overlay.contains_key(&slot.path) => {
-                    Ok(SourceFile::parse(slot.path.clone(), self.overlay[&slot.path].clone()))
+                    let text = self.overlay[&slot.path].clone();
+                    Ok(match &slot.prior {
+                        Some(prior) => prior.source.reparse(text),
+                        None => SourceFile::parse(slot.path.clone(), text),
+                    })
                 }
                 // The scan keeps a lossy text of unreadable files for its substring searches; a
                 // parse of that text could be edited and written back with replacement characters.
@@ -716,6 +762,27 @@ pub(crate) mod tests {
             d.derive(HashMap::from([(PathBuf::from("a/C.java"), "package a; class C {}".to_string())])).unwrap();
         assert_eq!(added.file_ids().count(), 3);
         assert_eq!(added.methods_in(added.file_id(Path::new("a/A.java")).unwrap()).unwrap().len(), 2);
+    }
+
+    /// A derived project keeps the scan of the one it comes from, with the changed texts in it: a
+    /// file that moves to another package is found in its new one, and text searches see the new
+    /// text, without reading the files again.
+    #[test]
+    fn a_derived_project_keeps_the_scan_with_the_changed_texts() {
+        let (dir, p) =
+            project(&[("a/A.java", "package a; class A { void f() {} }"), ("a/B.java", "package a; class B {}")]);
+        let (a, b) = (p.file_id(Path::new("a/A.java")).unwrap(), p.file_id(Path::new("a/B.java")).unwrap());
+        assert_eq!(p.files_in_package("a"), [a, b]);
+        // Gone from disk: a derived project that read the files again would not find B.
+        std::fs::remove_file(dir.path().join("a/B.java")).unwrap();
+        let text = "package c; class A { void marker() {} }".to_string();
+        let d = p.derive(HashMap::from([(PathBuf::from("a/A.java"), text)])).unwrap();
+        assert_eq!(d.files_in_package("a"), [b]);
+        assert_eq!(d.files_in_package("c"), [a]);
+        assert_eq!(d.files_containing("marker"), [a]);
+        assert_eq!(d.files_containing("class B"), [b]);
+        assert!(p.files_containing("marker").is_empty(), "the project derived from changed");
+        assert!(d.find_type("c.A").is_some() && d.find_type("a.A").is_none());
     }
 
     pub(crate) fn type_named(p: &Project, display: &str) -> TypeId {

@@ -152,6 +152,44 @@ impl SourceFile {
         SourceFile { path: path.into(), text, tree, line_starts }
     }
 
+    /// Parses `text`, a new version of this file's text, reusing the parse of this one where the
+    /// two are the same (tree-sitter's incremental parse, over the one range between their common
+    /// start and common end). Should the result hold a syntax error, the text is parsed afresh:
+    /// error recovery may differ between the two ways, and a fresh parse is the one that counts.
+    pub fn reparse(&self, text: String) -> SourceFile {
+        let (old, new) = (self.text.as_bytes(), text.as_bytes());
+        let mut start = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+        while !text.is_char_boundary(start) {
+            start -= 1;
+        }
+        let room = old.len().min(new.len()) - start;
+        let mut tail = old.iter().rev().zip(new.iter().rev()).take(room).take_while(|(a, b)| a == b).count();
+        while !text.is_char_boundary(new.len() - tail) || !self.text.is_char_boundary(old.len() - tail) {
+            tail -= 1;
+        }
+        let point = |bytes: &[u8], at: usize| {
+            let row = bytes[..at].iter().filter(|&&b| b == b'\n').count();
+            let column = at - bytes[..at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            tree_sitter::Point { row, column }
+        };
+        let edit = tree_sitter::InputEdit {
+            start_byte: start,
+            old_end_byte: old.len() - tail,
+            new_end_byte: new.len() - tail,
+            start_position: point(old, start),
+            old_end_position: point(old, old.len() - tail),
+            new_end_position: point(new, new.len() - tail),
+        };
+        let mut prior = self.tree.clone();
+        prior.edit(&edit);
+        let tree = parse_tree(new, Some(&prior), &[]);
+        if tree.root_node().has_error() {
+            return SourceFile::parse(self.path.clone(), text);
+        }
+        let line_starts = crate::text::line_starts(&text);
+        SourceFile { path: self.path.clone(), text, tree, line_starts }
+    }
+
     /// Reads and parses a file from disk. `display` is the path recorded in the model.
     pub fn read(disk_path: &Path, display: impl Into<PathBuf>) -> Result<SourceFile, JavaError> {
         let bytes =
@@ -248,6 +286,33 @@ fn first_error(node: Node<'_>) -> Option<Node<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An incremental parse of a new text gives the tree a fresh parse gives: edits at the start,
+    /// in the middle (two apart, as an extraction makes), at the end, next to multi-byte
+    /// characters; and a text with a syntax error is parsed afresh.
+    #[test]
+    fn a_reparse_gives_the_tree_of_a_fresh_parse() {
+        let old =
+            "package a;\n\nclass B {\n  // é ü\n  int m(int x) {\n    int y = x * 2;\n    return y + 1;\n  }\n}\n";
+        let news = [
+            "package a;\n\nclass B {\n  // é ü\n  int m(int x) {\n    int y = twice(x);\n    return y + 1;\n  }\n\n  private int twice(int x) {\n    return x * 2;\n  }\n}\n",
+            "import java.util.List;\npackage a;\n\nclass B {\n  // é ü\n  int m(int x) {\n    int y = x * 2;\n    return y + 1;\n  }\n}\n",
+            "package a;\n\nclass B {\n  // ü é\n  int m(int x) {\n    int y = x * 2;\n    return y + 1;\n  }\n}\n",
+            "package a;\n\nclass B {\n  // é ü\n  int m(int x) {\n    int y = x * 2;\n    return y + 1;\n  }\n}\nclass C {}\n",
+            "package a;\n\nclass B {\n  // é ü\n  int m(int x) {\n    int y = x * 2;\n    return y + 1;\n  }\n",
+            "",
+            old,
+        ];
+        let before = SourceFile::parse("B.java", old.to_string());
+        for new in news {
+            let fresh = SourceFile::parse("B.java", new.to_string());
+            let again = before.reparse(new.to_string());
+            assert_eq!(again.text, new);
+            assert_eq!(again.root().to_sexp(), fresh.root().to_sexp(), "{new}");
+            assert_eq!(again.syntax_error(), fresh.syntax_error(), "{new}");
+            assert_eq!(again.line_count(), fresh.line_count());
+        }
+    }
 
     /// Issue 14, defect 13: a syntax error was reported where the parser's ERROR node began (the
     /// class header, line 3) instead of where the file goes wrong (the unterminated string, line 5).
