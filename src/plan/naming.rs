@@ -6,9 +6,12 @@
 //! variable they check; a run with one value flowing out is named after that value (a boolean as
 //! a question, `isValid` or `hasNext`; another value with the verb of the call that makes it,
 //! `loadConfig`, `create` for a `new` instance, else `get`); a run that only stores one field
-//! → `setFilter` (`withFilter` when it returns `this`); otherwise the dominant verb of the methods
-//! it calls + its most used variable (`handle` when no call has a verb). One-letter variables
-//! (`i`, `c`) never name a method, and a variable's trailing digits are dropped. The name
+//! → `setFilter` (`withFilter` when it returns `this`), several → `initLabelFields` (`init` in a
+//! constructor, `reset` for constants, else `set`, and the word the fields' names share);
+//! otherwise the dominant verb of the methods it calls + its most used variable (`handle` when no
+//! call has a verb). A variable's trailing digits are dropped, and a name left with one letter
+//! (`i`, `c`, `s1`) never names a method: its class does (`Range r1` → `Range`), unless that is
+//! `String`, a number or `Object`. The name
 //! never clashes with a method of the class or of `Object`: a run that is one `if` and would be
 //! named after a method it calls is `maybe` + that method (`maybeAdvance`); otherwise a digit is
 //! appended.
@@ -202,9 +205,11 @@ fn defining_value<'t>(var: &crate::engine::dataflow::LocalVar<'t>, stmts: &[Node
 
 /// A run that only stores values in fields, and perhaps returns `this`: `setFilter` for
 /// `myFilter = filter;`, `withFilter` when it returns `this` (a fluent setter). Field prefixes
-/// (`my`, `m`, `_`) are dropped.
+/// (`my`, `m`, `_`) are dropped. Several fields: `init`, `reset` or `set` + the word their names
+/// share + `Fields`.
 fn fluent_setter(stmts: &[Node<'_>], flow: &MethodFlow<'_>, src: &str) -> Option<String> {
     let mut fields = Vec::new();
+    let mut values = Vec::new();
     let mut fluent = false;
     for s in stmts {
         let text = src[s.byte_range()].split_whitespace().collect::<String>();
@@ -224,11 +229,65 @@ fn fluent_setter(stmts: &[Node<'_>], flow: &MethodFlow<'_>, src: &str) -> Option
             _ => return None,
         };
         fields.push(name.to_string());
+        values.push(assignment.child_by_field_name("right")?);
     }
-    let [field] = fields.as_slice() else { return None };
-    let bare = field.trim_start_matches('_');
-    let bare = ["my", "m"].iter().find_map(|p| after_word(bare, p)).unwrap_or(bare);
-    Some(format!("{}{}", if fluent { "with" } else { "set" }, capitalize(bare)))
+    let bare = |field: &str| {
+        let bare = field.trim_start_matches('_');
+        ["my", "m"].iter().find_map(|p| after_word(bare, p)).unwrap_or(bare).to_string()
+    };
+    match fields.as_slice() {
+        [] => None,
+        [field] => Some(format!("{}{}", if fluent { "with" } else { "set" }, capitalize(&bare(field)))),
+        many => {
+            // Several fields set in a row: a constructor initialises them, constants reset them,
+            // other values set them; the word every one of their names holds says which they are
+            // (`initLabelFields` for `labelFont`, `labelPaint`, …).
+            let words: Vec<Vec<String>> = many.iter().map(|f| camel_words(&bare(f))).collect();
+            let common = words[0].iter().find(|w| w.len() > 1 && words.iter().all(|ws| ws.contains(w)));
+            let verb = if in_constructor(stmts[0]) {
+                "init"
+            } else if values.iter().all(|v| is_constant(*v, src)) {
+                "reset"
+            } else {
+                "set"
+            };
+            Some(format!("{verb}{}Fields", common.map(|w| capitalize(w)).unwrap_or_default()))
+        }
+    }
+}
+
+/// Whether `node` is in a constructor's body (not in a lambda or a class declared there).
+fn in_constructor(node: Node<'_>) -> bool {
+    let mut cur = node.parent();
+    while let Some(n) = cur {
+        match n.kind_name() {
+            "constructor_declaration" => return true,
+            "method_declaration" | "lambda_expression" | "class_body" | "enum_body" => return false,
+            _ => cur = n.parent(),
+        }
+    }
+    false
+}
+
+/// A literal (`-1`, `null`, `false`) or a constant (`NaN`, `Double.NaN`, `MAX_SIZE`).
+fn is_constant(value: Node<'_>, src: &str) -> bool {
+    let text = src[value.byte_range()].trim_start_matches('-').trim();
+    let last = text.rsplit('.').next().unwrap_or(text);
+    let literal = matches!(
+        value.kind_name(),
+        "decimal_integer_literal"
+            | "decimal_floating_point_literal"
+            | "null_literal"
+            | "true"
+            | "false"
+            | "string_literal"
+            | "character_literal"
+            | "hex_integer_literal"
+    ) || (value.kind_name() == "unary_expression" && text.starts_with(|c: char| c.is_ascii_digit()));
+    let constant = matches!(value.kind_name(), "identifier" | "field_access")
+        && last.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        || last == "NaN";
+    literal || constant
 }
 
 /// Whether a `//` comment (its text without the slashes) says what the code below it does, as
@@ -382,13 +441,29 @@ fn most_used(flow: &MethodFlow<'_>, candidates: impl Iterator<Item = usize>, stm
     let (first, last) = (stmts.first()?, stmts.last()?);
     let range = first.start_byte()..last.end_byte();
     candidates
-        // One-letter names (`i`, `c`) say nothing about what the run does.
-        .filter(|&v| flow.vars[v].name.chars().count() > 1)
-        .map(|v| (flow.refs.iter().filter(|r| r.var == v && range.contains(&r.at)).count(), v))
-        .filter(|(n, _)| *n > 0)
+        .filter_map(|v| Some((name_word(&flow.vars[v])?, v)))
+        .map(|(word, v)| (flow.refs.iter().filter(|r| r.var == v && range.contains(&r.at)).count(), v, word))
+        .filter(|(n, ..)| *n > 0)
         // Ties go to the earliest declared variable.
         .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)))
-        .map(|(_, v)| flow.vars[v].name.clone())
+        .map(|(.., word)| word)
+}
+
+/// What a variable contributes to a method name: its name without the digits that tell copies
+/// apart, unless that is one letter (`i`, `c`, `s1`: they say nothing of what the run does); then
+/// the class it is declared with (`Range r1` → `Range`), unless that is a text, a number or
+/// anything at all (`String`, `Integer`, `Object`), which says no more.
+fn name_word(var: &crate::engine::dataflow::LocalVar<'_>) -> Option<String> {
+    let bare = noun(&var.name);
+    if bare.chars().count() > 1 {
+        return Some(var.name.clone());
+    }
+    let ty = var.type_text.as_deref()?;
+    let simple = ty.split('<').next()?.trim_end_matches("[]").rsplit('.').next()?;
+    const SAY_NOTHING: &[&str] =
+        &["String", "Object", "Integer", "Long", "Double", "Float", "Short", "Byte", "Character", "Boolean", "Number"];
+    let class = simple.starts_with(|c: char| c.is_ascii_uppercase()) && !ty.contains("[]");
+    (class && is_java_identifier(simple) && !SAY_NOTHING.contains(&simple)).then(|| simple.to_string())
 }
 
 /// The name of the call the run's last statement ends with (`isNotEmpty` of
@@ -554,6 +629,43 @@ mod tests {
         assert_eq!(name_of(src, "check(", (15, 15)), "assertIsNotEmpty");
         // The calls' verb is the variable's own word: not `testTest`.
         assert_eq!(name_of(src, "each(", (19, 23)), "handleTest");
+    }
+
+    /// A name that is one letter once its digits go (`s1`) says nothing: its class names the run
+    /// (`addTaskSeries`), unless that says nothing either (`String s1`). Several fields set in a
+    /// row are named for what they are and how they are set.
+    #[test]
+    fn one_letter_copies_take_their_class_and_runs_of_fields_their_shared_word() {
+        let src = r#"class N {
+    int labelFont; int labelPaint; int labelGap; double max; int maxRow;
+    void series(TaskSeries s1, String t1) {
+        s1.add(new Task("a"));
+        s1.add(new Task("b"));
+        t1.add("c");
+        t1.add("d");
+    }
+    N() {
+        this.labelFont = 1;
+        this.labelPaint = 2;
+        this.labelGap = 3;
+    }
+    void bounds(int n) {
+        this.max = Double.NaN;
+        this.maxRow = -1;
+        labelGap = 0;
+    }
+    void update(int n) {
+        this.max = n;
+        this.maxRow = n + 1;
+    }
+}
+"#;
+        assert_eq!(name_of(src, "series(", (4, 5)), "addTaskSeries");
+        assert_eq!(name_of(src, "series(", (6, 7)), "add");
+        assert_eq!(name_of(src, "N() {", (10, 12)), "initLabelFields");
+        assert_eq!(name_of(src, "bounds(", (15, 17)), "resetFields");
+        assert_eq!(name_of(src, "bounds(", (15, 16)), "resetMaxFields");
+        assert_eq!(name_of(src, "update(", (20, 21)), "setMaxFields");
     }
 
     #[test]

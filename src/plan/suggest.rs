@@ -367,7 +367,17 @@ const LONG: f64 = 40.0;
 
 /// How much a method needs an extraction (0..1), by its length; `None` below [`SHORT`] lines.
 fn extract_need(project: &Project, m: MethodId) -> Option<f64> {
-    let body = project.method(m).body?;
+    let decl = project.method(m);
+    // `equals` and `hashCode` are as long as the class has fields, one comparison or one hash
+    // per field: their length is not complexity, and half of them in a method of its own
+    // (`equalThat(that)`) reads no better.
+    let params = decl.erased_params();
+    if matches!((decl.name.as_str(), params.as_slice()), ("equals", [p]) if p == "Object")
+        || (decl.name == "hashCode" && params.is_empty())
+    {
+        return None;
+    }
+    let body = decl.body?;
     let lines = (body.end_line - body.start_line).saturating_sub(1) as f64;
     (lines >= SHORT).then(|| ((lines - SHORT) / (LONG - SHORT)).clamp(0.0, 1.0))
 }
@@ -774,5 +784,17 @@ public class Account implements Comparable<Account> {
         let is_owner = found.iter().find(|o| project.method(o.method).name == "isOwner").unwrap();
         assert!(is_owner.reason.contains("returns `int`, not a boolean"), "{}", is_owner.reason);
         assert_eq!(is_owner.kind, RefactoringKind::RenameMethod);
+    }
+
+    #[test]
+    fn equals_and_hash_code_are_as_long_as_the_fields_are_many() {
+        let body = "int x = 0;\n".repeat(12) + "return 0;";
+        let code = format!(
+            "class E {{ public boolean equals(Object o) {{\n{body} }} public int hashCode() {{\n{body} }} int equals(E e) {{\n{body} }} }}"
+        );
+        let (_d, p) = crate::java::project::tests::project(&[("E.java", code.as_str())]);
+        let methods = p.methods_in(p.file_ids().next().unwrap()).unwrap();
+        let needs: Vec<bool> = methods.iter().map(|&m| extract_need(&p, m).is_some()).collect();
+        assert_eq!(needs, [false, false, true]);
     }
 }
