@@ -133,6 +133,7 @@ pub fn for_fragment(
             Some(v) if !is_java_identifier(&v) => outer_call_name(stmts, src).map(|c| format!("{v}{}", capitalize(&c))),
             v => v,
         })
+        .map(|n| without_underscores(&n))
         .filter(|n| is_java_identifier(n))
         .unwrap_or_else(|| "extracted".to_string());
     // A bare verb that is already a method of the class is the method the run calls: a run
@@ -143,6 +144,23 @@ pub fn for_fragment(
         return unique(format!("maybe{}", capitalize(&base)), taken);
     }
     unique(base, taken)
+}
+
+/// A method name in Java's camelCase, whatever the variables it was built from were
+/// (`createStartsS` from `starts_S1`, `getMaxSize` from `max_size`): the style checkers'
+/// method-name pattern (`^[a-z][a-zA-Z0-9]*$`) holds.
+fn without_underscores(name: &str) -> String {
+    if !name.contains('_') {
+        return name.to_string();
+    }
+    let parts: Vec<&str> = name.split('_').filter(|p| !p.is_empty()).collect();
+    let mut out = String::new();
+    for (i, part) in parts.iter().enumerate() {
+        let shouting = part.len() > 1 && part.chars().all(|c| !c.is_ascii_lowercase());
+        let part = if shouting { part.to_ascii_lowercase() } else { part.to_string() };
+        out.push_str(&if i == 0 { part } else { capitalize(&part) });
+    }
+    out
 }
 
 /// A name for a run that computes the value of `var` for the code after it: a boolean reads as a
@@ -688,6 +706,14 @@ mod tests {
         assert_eq!(name_of(src, "skip(", (7, 10)), "maybeAdvance");
         // Not one `if`: the verb alone, told apart by a digit.
         assert_eq!(name_of(src, "skip(", (11, 12)), "advance2");
+    }
+
+    #[test]
+    fn names_are_camel_case_whatever_the_variables_were() {
+        assert_eq!(without_underscores("createStarts_S"), "createStartsS");
+        assert_eq!(without_underscores("getMAX_SIZE"), "getMAXSize");
+        assert_eq!(without_underscores("get_max_size"), "getMaxSize");
+        assert_eq!(without_underscores("handleItems"), "handleItems");
     }
 
     #[test]

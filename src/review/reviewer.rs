@@ -264,8 +264,12 @@ impl Reviewer {
             tests.map_or((0, Vec::new()), |t| (t.total, t.failing().map(|r| r.id.clone()).collect()));
         details["tests"] = json!(total);
         details["failing"] = json!(failing);
+        // Skipped tests neither pass nor fail: counted apart, as the runs after the change count
+        // only those that passed.
+        let skipped = tests.map_or(0, |t| t.count(Outcome::Skipped));
+        let skipped_note = if skipped > 0 { format!(" ({skipped} skipped)") } else { String::new() };
         let (status, summary) = if failing.is_empty() {
-            (StageStatus::Ok, format!("compiles, {total} tests pass{cached}"))
+            (StageStatus::Ok, format!("compiles, {} tests pass{skipped_note}{cached}", total.saturating_sub(skipped)))
         } else {
             (
                 StageStatus::Warning,

@@ -314,3 +314,19 @@ fn verify_needs_a_repository_with_changes() {
     let run = run_in(repo.path(), &["verify", &format!("{CATALOG}:find2")], &[]);
     assert_eq!(run.code, 2, "a target needs --type: {run:?}");
 }
+
+/// A skipped test neither passes nor fails: the baseline counts it apart, as the runs after the
+/// change count only the tests that passed (so the two numbers agree when nothing broke).
+#[test]
+fn the_baseline_counts_skipped_tests_apart() {
+    let repo = repo_of("library-junit4");
+    let dir = repo.path();
+    let skipped = "package com.acme.library;\n\nimport static org.junit.Assert.assertTrue;\n\nimport org.junit.Ignore;\nimport org.junit.Test;\n\npublic class SkippedTest {\n    @Test\n    public void runs() {\n        assertTrue(true);\n    }\n\n    @Ignore(\"not yet\")\n    @Test\n    public void waits() {\n        assertTrue(false);\n    }\n}\n";
+    std::fs::write(dir.join("src/test/java/com/acme/library/SkippedTest.java"), skipped).unwrap();
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "a skipped test"]);
+    edit(dir, CATALOG, "String needle = words.trim()", "String needle = words.strip()");
+    let run = run_in(dir, &["verify"], &[]);
+    assert!(run.stderr.contains("[baseline] compiles, 14 tests pass (1 skipped)"), "{}", run.stderr);
+    assert!(run.stderr.contains("[tests all] 14 passed"), "{}", run.stderr);
+}
