@@ -227,8 +227,9 @@ impl Project {
     /// This project with the texts of `changes` standing in for those files (on top of its own
     /// overlay): what a step of a compound refactoring leaves for the next. When no file is added,
     /// the files keep their ids and every file whose text is unchanged keeps its parse, so the next
-    /// step parses only the changed ones (re-opening the project would walk the tree and parse
-    /// again every file the step reads).
+    /// step parses only the changed ones, incrementally from their old parse (re-opening the
+    /// project would walk the tree and parse again every file the step reads); the scan of every
+    /// file's text is kept too, with the changed texts in place.
     pub fn derive(&self, changes: HashMap<PathBuf, String>) -> Result<Project, JavaError> {
         let mut overlay = self.overlay.clone();
         if changes.keys().any(|p| !self.by_path.contains_key(p)) {
