@@ -480,7 +480,8 @@ fn name_word(var: &crate::engine::dataflow::LocalVar<'_>) -> Option<String> {
     let simple = ty.split('<').next()?.trim_end_matches("[]").rsplit('.').next()?;
     const SAY_NOTHING: &[&str] =
         &["String", "Object", "Integer", "Long", "Double", "Float", "Short", "Byte", "Character", "Boolean", "Number"];
-    let class = simple.starts_with(|c: char| c.is_ascii_uppercase()) && !ty.contains("[]");
+    // A type variable (`T`) is one letter too.
+    let class = simple.len() > 1 && simple.starts_with(|c: char| c.is_ascii_uppercase()) && !ty.contains("[]");
     (class && is_java_identifier(simple) && !SAY_NOTHING.contains(&simple)).then(|| simple.to_string())
 }
 
@@ -676,10 +677,15 @@ mod tests {
         this.max = n;
         this.maxRow = n + 1;
     }
+    <T extends Item> void generic(java.util.List<T> items, T t1) {
+        t1.add("c");
+        t1.add("d");
+    }
 }
 "#;
         assert_eq!(name_of(src, "series(", (4, 5)), "addTaskSeries");
         assert_eq!(name_of(src, "series(", (6, 7)), "add");
+        assert_eq!(name_of(src, "generic(", (24, 25)), "add");
         assert_eq!(name_of(src, "N() {", (10, 12)), "initLabelFields");
         assert_eq!(name_of(src, "bounds(", (15, 17)), "resetFields");
         assert_eq!(name_of(src, "bounds(", (15, 16)), "resetMaxFields");
