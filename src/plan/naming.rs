@@ -467,9 +467,9 @@ fn most_used(flow: &MethodFlow<'_>, candidates: impl Iterator<Item = usize>, stm
         .map(|(.., word)| word)
 }
 
-/// What a variable contributes to a method name: its name without the digits that tell copies
-/// apart, unless that is one letter (`i`, `c`, `s1`: they say nothing of what the run does); then
-/// the class it is declared with (`Range r1` → `Range`), unless that is a text, a number or
+/// What a variable contributes to a method name: its name (whose trailing digits the caller's
+/// `noun` drops), unless that is one letter without them (`i`, `c`, `s1`: they say nothing of what
+/// the run does); then the class it is declared with (`Range r1` → `Range`), unless that is a text, a number or
 /// anything at all (`String`, `Integer`, `Object`), which says no more.
 fn name_word(var: &crate::engine::dataflow::LocalVar<'_>) -> Option<String> {
     let bare = noun(&var.name);
