@@ -143,17 +143,25 @@ pub fn baseline_with(
     };
     let timed_out = b.compile.run.timed_out || b.tests.as_ref().is_some_and(|t| t.run.timed_out);
     if !timed_out {
-        let io = |source| BuildError::Io { what: "cannot write the baseline cache", path: path.clone(), source };
-        if let Some(parent) = path.parent() {
-            crate::config::create_state_dir(parent).map_err(io)?;
-        }
-        let json = serde_json::to_string(&b).map_err(|e| io(std::io::Error::other(e)))?;
-        // Written aside and renamed, so a concurrent reader never sees half a file.
-        let tmp = path.with_extension(format!("json.{}.tmp", std::process::id()));
-        std::fs::write(&tmp, json).map_err(io)?;
-        std::fs::rename(&tmp, &path).map_err(io)?;
+        store(dir, &b)?;
     }
     Ok(b)
+}
+
+/// Caches `b` in `dir` under its key, where [`baseline_with`] finds it: the results of a state
+/// that was built and tested some other way (a change's own review, which ran every test on the
+/// state it leaves).
+pub fn store(dir: &Path, b: &Baseline) -> Result<(), BuildError> {
+    let path = cache_path(dir, &b.key);
+    let io = |source| BuildError::Io { what: "cannot write the baseline cache", path: path.clone(), source };
+    if let Some(parent) = path.parent() {
+        crate::config::create_state_dir(parent).map_err(io)?;
+    }
+    let json = serde_json::to_string(b).map_err(|e| io(std::io::Error::other(e)))?;
+    // Written aside and renamed, so a concurrent reader never sees half a file.
+    let tmp = path.with_extension(format!("json.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, json).map_err(io)?;
+    std::fs::rename(&tmp, &path).map_err(io)
 }
 
 /// `dir/.mantra/cache/baseline/<key>.json`, the key reduced to characters safe in a file name.

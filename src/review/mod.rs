@@ -12,6 +12,7 @@
 use std::sync::Arc;
 
 pub mod builtin;
+mod cache;
 pub mod change;
 pub mod checkstyle;
 pub mod refactoring_miner;

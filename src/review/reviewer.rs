@@ -107,6 +107,9 @@ pub struct Review {
     pub detected: Vec<Found>,
     /// The workspace holding the change; removed when dropped unless kept.
     pub workspace: Workspace,
+    /// When the change was accepted after a run of every test: its compile and that run, a
+    /// baseline for the state it leaves ([`Review::keep_after_state`]), keyed once it is written.
+    pub after_state: Option<Baseline>,
 }
 
 /// Builds, tests and reviews changes; see the module documentation.
@@ -160,8 +163,11 @@ impl Reviewer {
                 validation: None,
                 detected: Vec::new(),
                 workspace,
+                after_state: None,
             },
             on_stage,
+            compiled: None,
+            all_tests: None,
         };
         let root = run.review.workspace.root().to_path_buf();
         let tool = build::tool_for(&root, &self.build, self.runner.clone());
@@ -189,6 +195,9 @@ impl Reviewer {
             return Ok(run.finish());
         }
         self.test_stages(&mut run, tool.as_ref(), &root, change, &base)?;
+        if !run.rejected() {
+            run.review.after_state = super::cache::after_state(&base, run.compiled.take(), run.all_tests.take());
+        }
         Ok(run.finish())
     }
 
@@ -206,14 +215,14 @@ impl Reviewer {
         key: &str,
     ) -> Result<Option<Baseline>, ReviewError> {
         let start = Instant::now();
-        seed_cache(project, root, key);
+        super::cache::seed_cache(project, root, key);
         let direct = (self.test_runner == config::TestRunner::Direct).then(|| self.direct_settings());
         let base = build::baseline_with(tool, root, key, direct.as_ref())?;
         if !base.cached {
-            keep_cache(project, root, key);
+            super::cache::keep_cache(project, root, key);
         }
         if let (Some(setup), Some(settings)) = (&base.direct, &direct) {
-            cache_classes(project, root, key, setup, settings, base.cached);
+            super::cache::cache_classes(project, root, key, setup, settings, base.cached);
         }
         let elapsed = start.elapsed();
         let timeout = self.build.timeout_secs;
@@ -405,6 +414,7 @@ impl Reviewer {
             }
         };
         run.stage(report.with_details(details));
+        run.compiled = Some(result);
         Ok(())
     }
 
@@ -501,6 +511,9 @@ impl Reviewer {
         merge(&mut run.review.pre_existing, judged.pre_existing);
         merge(&mut run.review.flaky, judged.flaky);
         run.stage(StageReport::new(stage, status, elapsed, summary).with_details(details));
+        if stage == Stage::TestsAll && !run.rejected() && run.review.flaky.is_empty() {
+            run.all_tests = Some(tests);
+        }
         Ok(())
     }
 
@@ -516,6 +529,10 @@ impl Reviewer {
 struct Run<'a> {
     review: Review,
     on_stage: &'a mut dyn FnMut(&StageReport),
+    /// The change's compile, and its run of every test when that passed with no second runs:
+    /// what [`Review::after_state`] is made of.
+    compiled: Option<build::BuildResult>,
+    all_tests: Option<build::TestRun>,
 }
 
 impl Run<'_> {
@@ -587,74 +604,6 @@ fn changed_classes(project: &crate::java::Project, change: &Change) -> Vec<Strin
         }
     }
     out
-}
-
-/// Copies a cached baseline of the user's project into the workspace, where `build::baseline` looks.
-fn seed_cache(project: &Path, root: &Path, key: &str) {
-    let from = build::baseline::cache_path(project, key);
-    let to = build::baseline::cache_path(root, key);
-    if from.is_file() {
-        let copied = to.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| std::fs::copy(&from, &to));
-        if let Err(e) = copied {
-            tracing::warn!("cannot use the cached baseline {}: {e}", from.display());
-        }
-    }
-}
-
-/// Keeps a fresh baseline in the user's project for the next review of the same state. The
-/// `.mantra` folder gets a `.gitignore` of `*` ([`crate::config::create_state_dir`]), so the
-/// cache is neither shown by git nor counted in the project's state (which would change the key
-/// it is stored under).
-fn keep_cache(project: &Path, root: &Path, key: &str) {
-    let from = build::baseline::cache_path(root, key);
-    let to = build::baseline::cache_path(project, key);
-    if !from.is_file() {
-        return; // a timed-out baseline is not cached
-    }
-    let result = (|| -> std::io::Result<()> {
-        let dot = project.join(crate::config::STATE_DIR);
-        crate::config::create_state_dir(to.parent().unwrap_or(&dot))?;
-        let tmp = to.with_extension(format!("json.{}.tmp", std::process::id()));
-        std::fs::copy(&from, &tmp)?;
-        std::fs::rename(&tmp, &to)
-    })();
-    if let Err(e) = result {
-        tracing::warn!("cannot cache the baseline in {}: {e}", to.display());
-    }
-}
-
-/// Keeps a fresh baseline's class folders beside its cache in the user's project, or, for a
-/// cached baseline, puts the kept ones into the workspace (which holds exactly the baseline's
-/// state at this point) and records them as compiled, so the first compile after the change is
-/// incremental rather than a full `javac` of the project.
-fn cache_classes(
-    project: &Path,
-    root: &Path,
-    key: &str,
-    setup: &build::DirectSetup,
-    settings: &build::Settings,
-    cached: bool,
-) {
-    let kept = build::baseline::classes_path(project, key);
-    if !cached {
-        // Only beside a cached baseline: a timed-out one was not kept.
-        if build::baseline::cache_path(project, key).is_file()
-            && let Err(e) = build::baseline::store_classes(root, setup, &kept)
-        {
-            tracing::warn!("cannot keep the baseline's classes in {}: {e}", kept.display());
-        }
-        return;
-    }
-    // On any failure there is no manifest, so the next compile is a full one, which overwrites
-    // whatever was copied.
-    match build::baseline::restore_classes(&kept, root, setup) {
-        Ok(false) => {}
-        Ok(true) => match build::Direct::new(setup.clone(), settings.clone()).mark_compiled(root) {
-            Ok(()) => tracing::debug!("reusing the baseline's classes from {}", kept.display()),
-            Err(e) => tracing::warn!("cannot reuse the baseline's classes in {}: {e}", kept.display()),
-        },
-        Err(e) => tracing::warn!("cannot reuse the baseline's classes in {}: {e}", kept.display()),
-    }
 }
 
 fn kind_display(intent: &Intent) -> String {

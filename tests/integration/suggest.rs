@@ -167,6 +167,15 @@ fn apply_top_verifies_and_writes_each_on_top_of_the_last() {
         assert_eq!(a["verdict"], "accepted", "{a}");
         assert_eq!(a["applied"], true, "{a}");
     }
+    // The first review's run of every test on the state it wrote is the second one's baseline.
+    let cached: Vec<bool> = r
+        .stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["event"] == "stage" && v["name"] == "baseline")
+        .map(|v| v["details"]["cached"] == true)
+        .collect();
+    assert_eq!(cached, [false, true], "{}", r.stdout);
     let tax = crate::harness::read(root, &format!("{P}/tax/TaxCalculator.java"));
     assert!(!tax.contains("TaxRule ruleFor("), "the top suggestion (inline ruleFor) was written:\n{tax}");
     crate::harness::maven_test(root);
