@@ -13,8 +13,10 @@
 //! (`i`, `c`, `s1`) never names a method: its class does (`Range r1` → `Range`), unless that is
 //! `String`, a number or `Object`. The name
 //! never clashes with a method of the class or of `Object`: a run that is one `if` and would be
-//! named after a method it calls is `maybe` + that method (`maybeAdvance`); otherwise a digit is
-//! appended.
+//! named after a method it calls is `maybe` + that method (`maybeAdvance`); a comment's or a
+//! value's name that the class has already (the split method's own, from its opening comment;
+//! `getRowCount` for `int rowCount = getRowCount();`) gives way to the next rule's; otherwise a
+//! digit is appended.
 //!
 //! `cargo run --release --example eval_naming` compares these names with developers' own.
 
@@ -106,44 +108,66 @@ pub fn for_fragment(
     taken: &BTreeSet<String>,
 ) -> String {
     let verb = dominant_call_verb(stmts, src);
-    let base = comment
-        .and_then(|c| from_comment(c, verb.as_deref()))
-        .or_else(|| {
-            is_guard_run(stmts, src).then(|| {
-                let checked = most_used(flow, ff.params.iter().copied(), stmts).unwrap_or_else(|| "input".into());
-                format!("validate{}", capitalize(noun(&checked)))
-            })
+    let guard = || {
+        is_guard_run(stmts, src).then(|| {
+            let checked = most_used(flow, ff.params.iter().copied(), stmts).unwrap_or_else(|| "input".into());
+            format!("validate{}", capitalize(noun(&checked)))
         })
-        // A one-letter value (`i`, `c`) says nothing of what it holds.
-        .or_else(|| {
-            ff.outputs
-                .first()
-                .filter(|&&o| noun(&flow.vars[o].name).len() > 1)
-                .map(|&o| value_name(&flow.vars[o], stmts, src))
-        })
-        .or_else(|| fluent_setter(stmts, flow, src))
-        .or_else(|| {
-            let var = most_used(flow, 0..flow.vars.len(), stmts)?;
-            // `testTest` (the calls are `testX(test)`) says the word twice and nothing more.
-            let verb = verb.as_deref().filter(|v| !noun(&var).eq_ignore_ascii_case(v)).unwrap_or("handle");
-            Some(format!("{verb}{}", capitalize(noun(&var))))
-        })
-        // A verb alone that is a keyword (`assert`) takes the outer call's name as its object.
-        .or_else(|| match verb {
-            Some(v) if !is_java_identifier(&v) => outer_call_name(stmts, src).map(|c| format!("{v}{}", capitalize(&c))),
-            v => v,
-        })
-        .map(|n| without_underscores(&n))
-        .filter(|n| is_java_identifier(n))
-        .unwrap_or_else(|| "extracted".to_string());
-    // A bare verb that is already a method of the class is the method the run calls: a run
-    // that is one `if` around those calls does it only sometimes (`maybeAdvance`, not
-    // `advance2`).
+    };
+    // A one-letter value (`i`, `c`) says nothing of what it holds.
+    let value = || {
+        ff.outputs
+            .first()
+            .filter(|&&o| noun(&flow.vars[o].name).len() > 1)
+            .map(|&o| value_name(&flow.vars[o], stmts, src))
+    };
+    let calls = || {
+        let var = most_used(flow, 0..flow.vars.len(), stmts)?;
+        // `testTest` (the calls are `testX(test)`) says the word twice and nothing more.
+        let verb = verb.as_deref().filter(|v| !noun(&var).eq_ignore_ascii_case(v)).unwrap_or("handle");
+        Some(format!("{verb}{}", capitalize(noun(&var))))
+    };
+    // A verb alone that is a keyword (`assert`) takes the outer call's name as its object.
+    let bare_verb = || match verb.clone() {
+        Some(v) if !is_java_identifier(&v) => outer_call_name(stmts, src).map(|c| format!("{v}{}", capitalize(&c))),
+        v => v,
+    };
+    // Each rule, and whether a name of it that the class has already is passed over for the
+    // next rule's: a comment's or a value's name that the class has (the split method's own
+    // name from its opening comment, `getRowCount` for a run ending in `int rowCount =
+    // getRowCount();`) names what the run belongs to or calls, not the run. A setter's or a
+    // call's name keeps its words and takes a digit (`setMaxFrameLength2` is nearer to what
+    // developers write than `handleMaxFrameLength`).
+    let rules: [(&dyn Fn() -> Option<String>, bool); 6] = [
+        (&|| comment.and_then(|c| from_comment(c, verb.as_deref())), true),
+        (&guard, false),
+        (&value, true),
+        (&|| fluent_setter(stmts, flow, src), false),
+        (&calls, false),
+        (&bare_verb, false),
+    ];
     let conditional = matches!(stmts, [only] if only.kind() == "if_statement");
-    if taken.contains(&base) && conditional && base.chars().all(|c| c.is_ascii_lowercase()) {
-        return unique(format!("maybe{}", capitalize(&base)), taken);
+    let mut first = None;
+    for (name, pass_over) in rules.iter().filter_map(|(rule, pass_over)| Some((rule()?, *pass_over))) {
+        let name = without_underscores(&name);
+        if !is_java_identifier(&name) {
+            continue;
+        }
+        if !taken.contains(&name) {
+            return name;
+        }
+        // A bare verb that is already a method of the class is the method the run calls: a
+        // run that is one `if` around those calls does it only sometimes (`maybeAdvance`, not
+        // `advance2`).
+        if conditional && name.chars().all(|c| c.is_ascii_lowercase()) {
+            return unique(format!("maybe{}", capitalize(&name)), taken);
+        }
+        first.get_or_insert(name);
+        if !pass_over {
+            break;
+        }
     }
-    unique(base, taken)
+    unique(first.unwrap_or_else(|| "extracted".to_string()), taken)
 }
 
 /// A method name in Java's camelCase, whatever the variables it was built from were
@@ -607,6 +631,40 @@ mod tests {
         assert_eq!(name_of(src, "run(", (5, 5)), "loadConfig");
         assert_eq!(name_of(src, "run(", (6, 6)), "createBuffer");
         assert_eq!(name_of(src, "run(", (7, 7)), "getTotal");
+    }
+
+    #[test]
+    fn a_comment_or_a_value_naming_a_method_the_class_has_does_not_name_the_run() {
+        let src = r#"class N {
+    Dataset createDataset() {
+        // create the dataset
+        Series series1 = new Series("one");
+        series1.add(1.0, 2.0);
+        series1.add(2.0, 3.0);
+        Dataset d = new Dataset();
+        d.add(series1);
+        return d;
+    }
+    void run(Out out) {
+        // create the dataset
+        out.print("a");
+        out.print("b");
+    }
+}
+"#;
+        assert_eq!(name_of(src, "createDataset(", (4, 6)), "createSeries", "not createDataset2");
+        assert_eq!(name_of(src, "run(", (13, 14)), "printOut");
+        let src = r#"class N {
+    int getRowCount() { return 3; }
+    int run(java.util.List<String> names) {
+        names.clear();
+        names.add("x");
+        int rowCount = getRowCount();
+        return rowCount + names.size();
+    }
+}
+"#;
+        assert_eq!(name_of(src, "run(", (4, 6)), "clearNames", "not getRowCount2");
     }
 
     #[test]
