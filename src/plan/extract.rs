@@ -24,7 +24,7 @@ use serde::Serialize;
 use tree_sitter::Node;
 
 use super::naming;
-pub use super::trivial::{computes_nothing, single_call};
+pub use super::trivial::{computes_nothing, glued_value, single_call};
 use crate::engine::dataflow::{FragmentFlow, MethodFlow, loops_around};
 use crate::engine::extract::{self, ExtractSpec};
 use crate::java::SourceFile;
@@ -91,7 +91,7 @@ pub fn candidates(file: &SourceFile, at: usize, limit: usize) -> Vec<ExtractCand
         }
         let around = loops.entry(frag.container.id()).or_insert_with(|| loops_around(frag.stmts[0]));
         let ff = flow.fragment_within(&frag.stmts, around, src);
-        if ff.outputs.len() >= 2 {
+        if ff.outputs.len() >= 2 || glued_value(&frag.stmts, &flow, &ff) {
             continue;
         }
         let components = score(&frag, &ff, &flow, body_lines, src);

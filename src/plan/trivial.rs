@@ -1,8 +1,10 @@
 //! Runs of statements that are no refactoring to extract: a method made of them would only wrap
-//! a call (a delegator) or hand back a constant or a name. The planner never proposes them.
+//! a call (a delegator), hand back a constant or a name, or glue a value to unrelated work. The
+//! planner never proposes them.
 
 use tree_sitter::Node;
 
+use crate::engine::dataflow::{FragmentFlow, MethodFlow};
 use crate::java::syntax::{Kind, walk};
 
 /// Whether the run is one statement that is a single call (returned, assigned or alone):
@@ -68,6 +70,23 @@ pub fn computes_nothing(stmts: &[Node<'_>]) -> bool {
     !something
 }
 
+/// Whether the run's one output is declared by its last statement from nothing the statements
+/// before it declare or touch (`this.min = NaN; this.max = NaN; int rows = getRowCount();`): two
+/// pieces of work glued together, and a method made of them is named after the second, which
+/// only repeats a call the caller could make. Never a candidate (the run without its last
+/// statement is one).
+pub fn glued_value(stmts: &[Node<'_>], flow: &MethodFlow<'_>, ff: &FragmentFlow) -> bool {
+    let ([_, .., last], [out]) = (stmts, ff.outputs.as_slice()) else { return false };
+    if flow.vars[*out].declaration.id() != last.id() {
+        return false;
+    }
+    let (before, at_last) = (stmts[0].start_byte()..last.start_byte(), last.start_byte()..last.end_byte());
+    let declared = flow.vars.iter().enumerate().filter(|(_, v)| before.contains(&v.name_node.start_byte()));
+    let touched: std::collections::HashSet<usize> =
+        (flow.refs.iter().filter(|r| before.contains(&r.at)).map(|r| r.var)).chain(declared.map(|(i, _)| i)).collect();
+    !flow.refs.iter().any(|r| at_last.contains(&r.at) && r.var != *out && touched.contains(&r.var))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,6 +108,24 @@ mod tests {
         assert_eq!(stmts("Foo x = make();"), (1, true));
         assert_eq!(stmts("total += price(a) * count;"), (1, false));
         assert_eq!(stmts("log(a); log(b);"), (2, false));
+    }
+
+    #[test]
+    fn a_value_glued_to_unrelated_work() {
+        let glued = |code: &str, lines: std::ops::Range<usize>| {
+            let file =
+                SourceFile::parse("A.java", format!("class A {{ int m(java.util.List<String> l) {{ {code} }} }}"));
+            let callable = enclosing_callable(file.root(), 20, 20).unwrap();
+            let stmts = statements_of(callable_body(callable).unwrap());
+            let flow = MethodFlow::analyze(callable, &file.text);
+            let run = &stmts[lines];
+            glued_value(run, &flow, &flow.fragment(run, &file.text))
+        };
+        assert!(glued("this.a = 0; this.b = 0; int rows = count(); return rows;", 0..3));
+        assert!(!glued("this.a = 0; this.b = 0; int rows = count(); return rows;", 0..2), "no output");
+        assert!(!glued("l.add(\"x\"); l.add(\"y\"); int n = l.size(); return n;", 0..3), "reads the list");
+        assert!(!glued("int k = 2; int rows = count() * k; return rows;", 0..2), "reads what the run made");
+        assert!(!glued("int rows = count(); return rows;", 0..1), "one statement");
     }
 
     #[test]
