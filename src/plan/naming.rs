@@ -114,12 +114,11 @@ pub fn for_fragment(
             format!("validate{}", capitalize(noun(&checked)))
         })
     };
-    // A one-letter value (`i`, `c`) says nothing of what it holds.
+    // A one-letter value (`i`, `c`) says nothing of what it holds; its class may (`e1` →
+    // `createXyItemEntity`).
     let value = || {
-        ff.outputs
-            .first()
-            .filter(|&&o| noun(&flow.vars[o].name).len() > 1)
-            .map(|&o| value_name(&flow.vars[o], stmts, src))
+        let var = &flow.vars[*ff.outputs.first()?];
+        Some(value_name(var, &name_word(var)?, stmts, src))
     };
     let calls = || {
         let var = most_used(flow, 0..flow.vars.len(), stmts)?;
@@ -191,8 +190,8 @@ fn without_underscores(name: &str) -> String {
 /// question (`isEmpty`, or the variable's own name when it already is one: `hasNext`); another
 /// value takes the verb of the call that makes it when that is a verb (`loadConfig` for
 /// `config = loader.loadFrom(…)`), `create` for a `new` instance, else `get`.
-fn value_name(var: &crate::engine::dataflow::LocalVar<'_>, stmts: &[Node<'_>], src: &str) -> String {
-    let noun = noun(&var.name);
+fn value_name(var: &crate::engine::dataflow::LocalVar<'_>, word: &str, stmts: &[Node<'_>], src: &str) -> String {
+    let noun = noun(word);
     if matches!(var.type_text.as_deref(), Some("boolean" | "Boolean")) {
         let question =
             ["is", "has", "can", "should", "was", "needs", "contains"].iter().any(|q| after_word(noun, q).is_some());
@@ -739,8 +738,14 @@ mod tests {
         t1.add("c");
         t1.add("d");
     }
+    boolean same(Rect r) {
+        ItemEntity e1 = new ItemEntity(new Rect(r), 1, "tip");
+        ItemEntity e2 = new ItemEntity(new Rect(r), 1, "tip");
+        return e1.equals(e2);
+    }
 }
 "#;
+        assert_eq!(name_of(src, "same(", (28, 28)), "createItemEntity");
         assert_eq!(name_of(src, "series(", (4, 5)), "addTaskSeries");
         assert_eq!(name_of(src, "series(", (6, 7)), "add");
         assert_eq!(name_of(src, "generic(", (24, 25)), "add");

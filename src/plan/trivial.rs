@@ -32,13 +32,24 @@ pub fn single_call(stmts: &[Node<'_>]) -> bool {
 }
 
 /// Whether the run is one statement without a call, an operator or any structure (`char c =
-/// Chars.SPACE;`, `x = 0;`, `return total;`, `i++;`): extracted, it would be a method that only
-/// hands back a constant or a name. Never a candidate.
+/// Chars.SPACE;`, `x = 0;`, `return total;`, `return -1;`, `i++;`): extracted, it would be a
+/// method that only hands back a constant or a name. Or one `throw`: a method that only throws
+/// leaves its caller's branch without its end (the caller's `return` or `throw` still needed
+/// after the call). Never a candidate.
 pub fn computes_nothing(stmts: &[Node<'_>]) -> bool {
     let [stmt] = stmts else { return false };
+    if stmt.kind_name() == "throw_statement" {
+        return true;
+    }
     let mut something = false;
     walk(*stmt, &mut |n| {
         if something {
+            return false;
+        }
+        // A signed number is a constant.
+        if n.kind_name() == "unary_expression"
+            && n.child_by_field_name("operand").is_some_and(|o| o.kind_name().ends_with("_literal"))
+        {
             return false;
         }
         something = matches!(
@@ -136,7 +147,10 @@ mod tests {
         assert!(nothing("i++;"));
         assert!(!nothing("int y = -x;"));
         assert!(!nothing("int y = a + b;"));
-        assert!(!nothing("throw e;"));
+        assert!(nothing("throw new IllegalStateException(\"no \" + name);"), "only throws");
+        assert!(nothing("return -1;"));
+        assert!(!nothing("return -x;"));
+        assert!(!nothing("return !done;"));
         assert!(!nothing("if (a) { b = 1; }"));
         assert!(!nothing("if (a) b = 1;"));
         assert!(!nothing("x = 0; y = 1;"));
