@@ -3,9 +3,9 @@
 # five best suggestions made one after the other, each verified with the project's own tests
 # (javac-build.sh with --release 17; CrosshairTest is left out, since it needs EqualsVerifier,
 # which Debian does not ship). Measured 2026-12-02: 5 of 5 accepted and written, every test
-# passing after each (2,278, 15 skipped); 2 min 52 s on 2 cores (the original's build and test run
-# once, 25 s; each step's change about 28 s, of it 20 s compiling; each accepted step's run is the
-# next one's baseline).
+# passing after each (2,278, 15 skipped); 2 min 11 s to 2 min 52 s on 2 cores (the original's
+# build and test run once, 20-25 s; each step's change 22-28 s, most of it compiling; each
+# accepted step's run is the next one's baseline).
 #
 #   REPO=/path/to/jfreechart-clone MANTRA=target/release/mantra eval/real/suggest-smoke.sh
 set -euo pipefail
