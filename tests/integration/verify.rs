@@ -114,16 +114,24 @@ fn refactor_apply_verifies_an_extract_then_writes_it_and_keeps_the_workspace_on_
     std::fs::remove_dir_all(&kept).unwrap();
     // The baseline is cached in the project, hidden from git by its own .gitignore.
     assert_eq!(std::fs::read_to_string(dir.path().join(".mantra/.gitignore")).unwrap().lines().last(), Some("*"));
-    // One state: its results, and its compiled classes for the next review's incremental compile.
+    // Two states, each with its results and its compiled classes for the next review's
+    // incremental compile: the original, and the one written, whose build and tests the review
+    // ran (the baseline of a change on top of it).
     let mut cached: Vec<String> = std::fs::read_dir(dir.path().join(".mantra/cache/baseline"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     cached.sort();
-    assert_eq!(cached.len(), 2, "{cached:?}");
-    assert!(cached[0].ends_with(".classes") && cached[1] == cached[0].replace(".classes", ".json"), "{cached:?}");
-    let classes = dir.path().join(".mantra/cache/baseline").join(&cached[0]);
-    assert!(classes.join("target/classes/com/acme/invoicing/invoice/InvoiceService.class").is_file());
+    assert_eq!(cached.len(), 4, "{cached:?}");
+    for pair in cached.chunks(2) {
+        assert!(pair[0].ends_with(".classes") && pair[1] == pair[0].replace(".classes", ".json"), "{cached:?}");
+        let classes = dir.path().join(".mantra/cache/baseline").join(&pair[0]);
+        assert!(classes.join("target/classes/com/acme/invoicing/invoice/InvoiceService.class").is_file());
+    }
+    let now = mantra::workspace::dirty_state_hash(dir.path()).unwrap();
+    let written = mantra::build::baseline::cache_path(dir.path(), &now);
+    let written: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&written).unwrap()).unwrap();
+    assert_eq!(written["tests"]["total"], 83, "the written state's own run: {written}");
 }
 
 #[test]
