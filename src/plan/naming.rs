@@ -115,7 +115,7 @@ pub fn for_fragment(
         })
     };
     // A one-letter value (`i`, `c`) says nothing of what it holds; its class may (`e1` →
-    // `createXyItemEntity`).
+    // `createXYItemEntity`).
     let value = || {
         let var = &flow.vars[*ff.outputs.first()?];
         Some(value_name(var, &name_word(var)?, stmts, src))
