@@ -103,10 +103,7 @@ pub fn review_and_write(
             r.workspace.apply_back(changes)?;
             // The state just written was built and tested in full by the review: the baseline of
             // a change on top of it.
-            match crate::workspace::dirty_state_hash(root) {
-                Ok(key) => r.keep_after_state(root, &key),
-                Err(e) => tracing::warn!("cannot name the changed project's state: {e}"),
-            }
+            r.keep_after_state(root);
         }
         None if applied => {
             crate::workspace::writeback::write_atomically(root, changes)?;

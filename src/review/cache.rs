@@ -12,20 +12,24 @@ use super::reviewer::Review;
 
 impl Review {
     /// Caches the compile and full test run of the state this accepted review left (see
-    /// [`Review::after_state`]) as the baseline of `key`, the user's project's state once the
-    /// change is written there ([`crate::workspace::dirty_state_hash`]), with its class folders
-    /// when the tests ran directly. Nothing is kept for a review that did not run every test, or
-    /// in which a test failed and passed again (its next baseline is run afresh); a cache that
-    /// cannot be written is only a slower next review.
-    pub fn keep_after_state(&self, project: &Path, key: &str) {
+    /// [`Review::after_state`]) in `project`, once the change is written there, as the baseline
+    /// of the project's state then ([`crate::workspace::dirty_state_hash`]), with its class
+    /// folders when the tests ran directly. Nothing is kept (and the state is not hashed) for a
+    /// review that did not run every test, or in which a test failed and passed again (its next
+    /// baseline is run afresh); a cache that cannot be written is only a slower next review.
+    pub fn keep_after_state(&self, project: &Path) {
         let Some(state) = self.after_state.as_ref().filter(|_| self.verdict.accepted()) else { return };
-        let b = Baseline { key: key.to_string(), ..state.clone() };
+        let key = match crate::workspace::dirty_state_hash(project) {
+            Ok(key) => key,
+            Err(e) => return tracing::warn!("cannot name the changed project's state: {e}"),
+        };
+        let b = Baseline { key: key.clone(), ..state.clone() };
         if let Err(e) = build::baseline::store(project, &b) {
             tracing::warn!("cannot cache the changed project's build and tests: {e}");
             return;
         }
         if let Some(setup) = &b.direct {
-            let kept = build::baseline::classes_path(project, key);
+            let kept = build::baseline::classes_path(project, &key);
             if let Err(e) = build::baseline::store_classes(self.workspace.root(), setup, &kept) {
                 tracing::warn!("cannot keep the changed project's classes in {}: {e}", kept.display());
             }
@@ -57,21 +61,12 @@ pub(super) fn seed_cache(project: &Path, root: &Path, key: &str) {
 /// `.mantra` folder gets a `.gitignore` of `*` ([`crate::config::create_state_dir`]), so the
 /// cache is neither shown by git nor counted in the project's state (which would change the key
 /// it is stored under).
-pub(super) fn keep_cache(project: &Path, root: &Path, key: &str) {
-    let from = build::baseline::cache_path(root, key);
-    let to = build::baseline::cache_path(project, key);
-    if !from.is_file() {
+pub(super) fn keep_cache(project: &Path, root: &Path, base: &Baseline) {
+    if !build::baseline::cache_path(root, &base.key).is_file() {
         return; // a timed-out baseline is not cached
     }
-    let result = (|| -> std::io::Result<()> {
-        let dot = project.join(crate::config::STATE_DIR);
-        crate::config::create_state_dir(to.parent().unwrap_or(&dot))?;
-        let tmp = to.with_extension(format!("json.{}.tmp", std::process::id()));
-        std::fs::copy(&from, &tmp)?;
-        std::fs::rename(&tmp, &to)
-    })();
-    if let Err(e) = result {
-        tracing::warn!("cannot cache the baseline in {}: {e}", to.display());
+    if let Err(e) = build::baseline::store(project, base) {
+        tracing::warn!("cannot cache the baseline: {e}");
     }
 }
 

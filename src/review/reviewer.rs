@@ -219,7 +219,7 @@ impl Reviewer {
         let direct = (self.test_runner == config::TestRunner::Direct).then(|| self.direct_settings());
         let base = build::baseline_with(tool, root, key, direct.as_ref())?;
         if !base.cached {
-            super::cache::keep_cache(project, root, key);
+            super::cache::keep_cache(project, root, &base);
         }
         if let (Some(setup), Some(settings)) = (&base.direct, &direct) {
             super::cache::cache_classes(project, root, key, setup, settings, base.cached);
