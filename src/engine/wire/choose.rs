@@ -152,14 +152,16 @@ pub fn score(
 }
 
 /// Whether the best candidate (the first) is clear: some evidence beyond being in scope, and
-/// `MARGIN` above the next. `Err` says why not.
-pub fn decide(scored: &[Scored]) -> Result<(), String> {
+/// `MARGIN` above the next. `taken_fitting` counts the candidates whose type fits that other
+/// names took from this list: the last fitting one left is not the only one that fits. `Err`
+/// says why not.
+pub fn decide(scored: &[Scored], taken_fitting: usize) -> Result<(), String> {
     let Some(best) = scored.first() else { return Err("no variable in scope can stand for it".to_string()) };
     // The only local whose type fits (WIRL's type filter) is evidence when it was declared just
     // before the paste, the value computed for it. Declared further up and used for something
     // else, it is often wrong: pasted code may stand for a value computed where it lands.
     let fitting = scored.iter().filter(|s| s.fit >= Fit::Assignable).count();
-    let only_fit = best.near && best.fit >= Fit::Assignable && fitting == 1;
+    let only_fit = best.near && best.fit >= Fit::Assignable && fitting + taken_fitting == 1;
     if !best.specific && !only_fit {
         return Err(format!(
             "nothing points at one candidate: the best, `{}` ({:.2}), has neither a related name nor a type only it fits",
@@ -717,7 +719,10 @@ pub fn similarity(name: &str, other: &str) -> f64 {
     if ja == jb {
         return 1.0;
     }
-    let common = a.iter().filter(|w| b.contains(w)).count();
+    // A number in common (`d2`, `y2`) names no common thing: it counts only beside a word.
+    let is_number = |w: &String| w.chars().all(|c| c.is_ascii_digit());
+    let common_words = a.iter().filter(|w| b.contains(w) && !is_number(w)).count();
+    let common = if common_words == 0 { 0 } else { a.iter().filter(|w| b.contains(w)).count() };
     // A word that abbreviates another by its start (`conf`, `configuration`) or by dropping its
     // vowels (`fmt`, `format`; `ctx`, `context`) counts most of one.
     let abbreviates = |w: &str, v: &str| {
@@ -725,11 +730,24 @@ pub fn similarity(name: &str, other: &str) -> f64 {
             && v.len() >= 3
             && (v.starts_with(w) || w.starts_with(v) || drops_vowels(w, v) || drops_vowels(v, w))
     };
+    // Beside a word in common, one letter abbreviates a word it starts (`minDrawW`,
+    // `minDrawWidth`): the same position, the rest spelt out.
+    let initial = |w: &str, v: &str| {
+        common > 0
+            && (w.len() == 1 && v.len() >= 3 && v.starts_with(w) || v.len() == 1 && w.len() >= 3 && w.starts_with(v))
+    };
+    let abbreviates = |w: &str, v: &str| abbreviates(w, v) || initial(w, v);
     let prefixed = a.iter().filter(|w| !b.contains(w)).filter(|w| b.iter().any(|v| abbreviates(w, v))).count();
     let mut by_words = (common as f64 + 0.8 * prefixed as f64) / a.len().max(b.len()) as f64;
     // The last word of a Java name is its head noun: `templateOrder` and `templateString` share a
-    // modifier but name different things, `fencingPath` and `fencingNodePath` the same thing.
-    let other_head = (a.len() > 1 || b.len() > 1) && a.last().map(|w| singular(w)) != b.last().map(|w| singular(w));
+    // modifier but name different things, `fencingPath` and `fencingNodePath` the same thing, as
+    // `minDrawW` and `minDrawWidth` (a longer abbreviation of a head, `extendedLen` for `length`,
+    // often names another quantity).
+    let same_head = match (a.last(), b.last()) {
+        (Some(x), Some(y)) => singular(x) == singular(y) || initial(x, y),
+        _ => false,
+    };
+    let other_head = (a.len() > 1 || b.len() > 1) && !same_head;
     if other_head {
         by_words *= 0.5;
     }

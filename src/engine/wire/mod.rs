@@ -253,7 +253,8 @@ fn wire_range(
 /// stands for one name is rarely what another stands for).
 fn assign(scored: &mut [Vec<Scored>]) -> Vec<Result<String, String>> {
     let mut decisions: Vec<Result<String, String>> =
-        scored.iter().map(|s| choose::decide(s).map(|()| String::new())).collect();
+        scored.iter().map(|s| choose::decide(s, 0).map(|()| String::new())).collect();
+    let mut taken_fitting = vec![0; scored.len()];
     loop {
         let mut clash = None;
         'find: for i in 0..scored.len() {
@@ -265,9 +266,12 @@ fn assign(scored: &mut [Vec<Scored>]) -> Vec<Result<String, String>> {
             }
         }
         if let Some(loser) = clash {
-            let expr = scored[loser].remove(0).expr;
-            let note = format!(" (`{expr}` is bound to another name)");
-            decisions[loser] = choose::decide(&scored[loser]).map(|()| note.clone()).map_err(|e| format!("{e}{note}"));
+            let taken = scored[loser].remove(0);
+            taken_fitting[loser] += usize::from(taken.fit >= Fit::Assignable);
+            let note = format!(" (`{}` is bound to another name)", taken.expr);
+            decisions[loser] = choose::decide(&scored[loser], taken_fitting[loser])
+                .map(|()| note.clone())
+                .map_err(|e| format!("{e}{note}"));
             continue;
         }
         // Without the candidates bound to other names, an undecided name may now be clear; if
@@ -279,9 +283,11 @@ fn assign(scored: &mut [Vec<Scored>]) -> Vec<Result<String, String>> {
             .filter(|&i| decisions[i].is_err() && scored[i].iter().any(|c| taken(i, c)))
             .find_map(|i| {
                 let (gone, rest): (Vec<Scored>, Vec<Scored>) = scored[i].iter().cloned().partition(|c| taken(i, c));
-                choose::decide(&rest).is_ok().then_some((i, gone, rest))
+                let fitting = gone.iter().filter(|c| c.fit >= Fit::Assignable).count();
+                choose::decide(&rest, taken_fitting[i] + fitting).is_ok().then_some((i, gone, rest, fitting))
             });
-        let Some((i, gone, rest)) = freed else { break };
+        let Some((i, gone, rest, fitting)) = freed else { break };
+        taken_fitting[i] += fitting;
         let gone: Vec<String> = gone.iter().map(|c| format!("`{}`", c.expr)).collect();
         scored[i] = rest;
         let verb = if gone.len() == 1 { "is bound to another name" } else { "are bound to other names" };

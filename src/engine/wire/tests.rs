@@ -145,6 +145,12 @@ fn similarity_reads_words_abbreviations_and_edits() {
     assert!(similarity("commonInputPath", "fullInputPath") < 0.5, "{}", similarity("commonInputPath", "fullInputPath"));
     assert!(similarity("inputPath", "fullInputPath") > similarity("commonInputPath", "fullInputPath"));
     assert!(similarity("fencingPath", "fencingNodePath") > 0.6);
+    // A number in common names nothing in common; beside a shared word it counts.
+    assert_eq!(similarity("d2", "y2"), 0.0);
+    assert!(similarity("item2", "item2s") > 0.0);
+    // Beside shared words, one letter abbreviates the word it starts, head noun included.
+    assert!(similarity("minDrawW", "minDrawWidth") > 0.8, "{}", similarity("minDrawW", "minDrawWidth"));
+    assert!(similarity("minDrawW", "minDrawWidth") > similarity("minDrawW", "minDrawHeight") + 0.5);
 }
 
 #[test]
@@ -244,6 +250,19 @@ fn a_variable_bound_to_one_name_is_not_what_another_name_stands_for() {
     );
     assert_eq!(bound(&w, "first"), None, "{w:#?}");
     assert_eq!(bound(&w, "second"), None, "{w:#?}");
+}
+
+#[test]
+fn the_last_fitting_variable_left_by_other_names_is_not_the_only_one_that_fits() {
+    // `from` takes `upper`, declared just before and unused; `to` then has `lower` left, which
+    // fits but was one of two that did: the call may well pass a number there.
+    let (w, _) = wire_shop(
+        "package a;\nclass Shop {\n  boolean near(double a, double b) { return a == b; }\n  void run() {\n    \
+         double lower = 1;\n    System.out.println(lower);\n    double upper = 2;\n    \
+         boolean b = near(from, to); // paste\n  }\n}\n",
+    );
+    assert_eq!(bound(&w, "from"), Some("upper"), "{w:#?}");
+    assert_eq!(bound(&w, "to"), None, "{w:#?}");
 }
 
 #[test]
