@@ -371,12 +371,33 @@ impl<'s> Diff<'s> {
                     }
                 }
             }
+            // The methods of a class the caller now instantiates where it lost the code they
+            // hold from an anonymous class or a lambda (made a named class): no call passes them
+            // arguments, so their parameters are read as they are named.
+            if across {
+                let empty = HashMap::new();
+                for x in self.instantiated(pair) {
+                    let xm = &self.a.methods[x];
+                    if seen.contains(&x) || self.moved_in(x) {
+                        continue;
+                    }
+                    let mut used: Vec<bool> = pair.removed.iter().map(|&i| !self.anonymous_code(pair.b, i)).collect();
+                    let mapping = map_onto(&norms(xm, &empty), &pool, &mut used);
+                    if Self::enough(&mapping) && mapping.exact > 0 {
+                        seen.push(x);
+                        let pure = self.extraction_pure(&mapping, &pool, xm, am, pair.b, &empty);
+                        found.push((pi, x, None, mapping, 0, pure));
+                    }
+                }
+            }
         }
         for (pi, x, call, mapping, _, pure) in found {
             let (mb, ma) = (self.pairs[pi].b, self.pairs[pi].a);
             self.used_a[x] = true;
             if !across {
                 self.extracted_a.push(x);
+                let removed = &self.pairs[pi].removed;
+                self.extracted_b.extend(mapping.pairs.iter().map(|&(_, j, _)| (mb, removed[j])));
                 // What the extracted method holds besides the caller's own statements.
                 let from_caller: Vec<usize> = mapping.pairs.iter().map(|p| p.0).collect();
                 let added = (0..self.a.methods[x].stmts.len()).filter(|i| !from_caller.contains(i)).collect();
@@ -545,6 +566,17 @@ impl<'s> Diff<'s> {
                     }
                 }
             }
+            // A method of a class the caller instantiated, now a lambda in the caller.
+            if across {
+                for (r, j, pure) in self.instantiated_lambdas(pair) {
+                    if !seen.contains(&r) {
+                        seen.push(r);
+                        let mapping =
+                            Mapping { pairs: vec![(0, j, Pairing::Core)], solid: 1, mapped: 1, exact: 1, strong: 0 };
+                        found.push((pi, r, r, None, mapping, pure));
+                    }
+                }
+            }
         }
         for (pi, r, body, ci, mapping, pure) in found {
             let (mb, ma) = (self.pairs[pi].b, self.pairs[pi].a);
@@ -601,6 +633,17 @@ impl<'s> Diff<'s> {
             let next = targets.into_iter().find(|&t| !std::ptr::eq(&side.methods[t], m))?;
             Some((c, next))
         })
+    }
+
+    /// Whether statement `i` of before method `m` is code of an anonymous class or a lambda
+    /// that is still the method's own: not in a method extracted from it, nor held by a
+    /// statement that is (an anonymous class passed to the extracted method is its code).
+    fn anonymous_code(&self, m: usize, i: usize) -> bool {
+        let stmts = &self.b.methods[m].stmts;
+        let within = |k: usize| {
+            stmts[k].span.start_byte <= stmts[i].span.start_byte && stmts[i].span.end_byte <= stmts[k].span.end_byte
+        };
+        stmts[i].nested && !(0..stmts.len()).any(|k| within(k) && self.extracted_b.contains(&(m, k)))
     }
 
     /// Added methods (not matched, not explained yet) named `name` that accept `args` arguments.

@@ -16,7 +16,7 @@
 //! [`purity`] judges the differences a mapping leaves; [`types`] reads receivers' types;
 //! [`references`] finds the methods named by method references.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::model::{Call, Method, Side, Stmt, core_of};
 use super::replace::{self, replaced, same_assertion};
@@ -83,6 +83,8 @@ pub struct Diff<'s> {
     /// Callers paired with the methods extracted from them: the caller's removed statements
     /// and the extracted method's statements that did not come from the caller.
     into_extracted: Vec<Pair>,
+    /// Before statements that went into a method extracted within their class: (method, statement).
+    extracted_b: HashSet<(usize, usize)>,
     /// Fields renamed within matched classes, by before class: old name → new name.
     field_renames: HashMap<usize, HashMap<String, String>>,
     /// Methods by name, for finding a call's candidate targets without scanning every method.
@@ -105,6 +107,7 @@ impl<'s> Diff<'s> {
             pairs: Vec::new(),
             out: Vec::new(),
             into_extracted: Vec::new(),
+            extracted_b: HashSet::new(),
             field_renames: HashMap::new(),
             by_name_b: by_name(b),
             by_name_a: by_name(a),

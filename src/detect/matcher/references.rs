@@ -95,6 +95,95 @@ impl Diff<'_> {
         }
         out
     }
+
+    /// New methods, with a body and not explained yet, of the new classes the code the caller
+    /// gained instantiates (`new Bridge(sink, original)`): an anonymous class or a lambda turned
+    /// into a named class takes its methods' code from the caller, with no call naming them. A
+    /// class that was there before is not one the caller's code became.
+    pub(super) fn instantiated(&self, pair: &Pair) -> Vec<usize> {
+        let caller = &self.a.methods[pair.a];
+        let mut out = Vec::new();
+        for &k in &pair.added {
+            let toks = &caller.stmts[k].toks;
+            for (i, t) in toks.iter().enumerate() {
+                if t != "new" {
+                    continue;
+                }
+                // `new a . Outer . Inner <> (`: the last name before the arguments or type arguments.
+                let name = toks[i + 1..]
+                    .iter()
+                    .take_while(|t| !matches!(t.as_str(), "(" | "<" | "[" | "{"))
+                    .filter(|t| *t != ".")
+                    .last();
+                let Some(name) = name else { continue };
+                // An anonymous class or a lambda always implemented a type; so does the class it became.
+                let new = |c: &usize| {
+                    let class = &self.a.classes[*c];
+                    !self.class_back.contains_key(c) && &class.simple == name && !class.supers.is_empty()
+                };
+                for class in (0..self.a.classes.len()).filter(new) {
+                    for &m in &self.a.classes[class].methods {
+                        let method = &self.a.methods[m];
+                        let open = self.back[m].is_none() && !self.used_a[m];
+                        if open && method.has_body && !method.ctor && !out.contains(&m) {
+                            out.push(m);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Removed methods of classes gone from the after side, which code the caller lost
+    /// instantiated (`new ExtFilter(extension)`) and code it gained writes out as a lambda (`e ->
+    /// …`): (method, index in `pair.added` of the statement holding the lambda, pure). The class's
+    /// fields read as the arguments its constructor stored in them.
+    pub(super) fn instantiated_lambdas(&self, pair: &Pair) -> Vec<(usize, usize, bool)> {
+        let (bm, am) = (&self.b.methods[pair.b], &self.a.methods[pair.a]);
+        let mut out: Vec<(usize, usize, bool)> = Vec::new();
+        for &k in &pair.removed {
+            let toks = &bm.stmts[k].toks;
+            for i in (0..toks.len()).filter(|&i| toks[i] == "new") {
+                let Some((name, args)) = creation(&toks[i + 1..]) else { continue };
+                let gone = |c: &usize| !self.class_fwd.contains_key(c) && self.b.classes[*c].simple == name;
+                for class in (0..self.b.classes.len()).filter(gone) {
+                    let methods = &self.b.classes[class].methods;
+                    let mut ctors = methods.iter().map(|&m| &self.b.methods[m]).filter(|m| m.ctor).peekable();
+                    let stored = if ctors.peek().is_none() && args.is_empty() {
+                        Some(HashMap::new())
+                    } else {
+                        ctors.filter(|c| c.params.len() == args.len()).find_map(|c| stored_fields(c, &args))
+                    };
+                    let Some(stored) = stored else { continue };
+                    for &r in methods {
+                        let rm = &self.b.methods[r];
+                        let open = self.fwd[r].is_none() && !self.used_b[r] && !rm.ctor;
+                        if !open || out.iter().any(|o| o.0 == r) {
+                            continue;
+                        }
+                        let Some(body) = lambda_body(rm) else { continue };
+                        let body = fields_read_as(&body, &stored);
+                        let params: Vec<&str> = rm.params.iter().map(|(p, _)| p.as_str()).collect();
+                        let heads = lambda_heads(&params);
+                        let written = |toks: &[String]| {
+                            lambda_params(toks).into_iter().filter(|names| names.len() == params.len()).any(|names| {
+                                let read = renamed(toks, &names, &params);
+                                heads.iter().any(|head| {
+                                    let lambda: Vec<String> = head.iter().chain(&body).cloned().collect();
+                                    read.windows(lambda.len()).any(|w| w == lambda.as_slice())
+                                })
+                            })
+                        };
+                        if let Some(j) = pair.added.iter().position(|&a| written(&am.stmts[a].toks)) {
+                            out.push((r, j, true));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
 }
 
 /// The lambda a method stands for when referenced (`this::m`): its expression (a method of one
@@ -167,4 +256,75 @@ fn renamed(toks: &[String], from: &[String], to: &[&str]) -> Vec<String> {
             _ => t.clone(),
         })
         .collect()
+}
+
+/// The class and the arguments of an instance creation, from the tokens after `new`
+/// (`a . Outer . Inner < T > ( x , f ( y ) )`); `None` for an anonymous class or an array.
+fn creation(toks: &[String]) -> Option<(&str, Vec<Vec<String>>)> {
+    let open = toks.iter().position(|t| matches!(t.as_str(), "(" | "<" | "[" | "{" | ";"))?;
+    let name = toks[..open].iter().rfind(|t| *t != ".")?;
+    let paren = (open..toks.len()).find(|&i| toks[i] == "(" || toks[i] == "[")?;
+    if toks[paren] != "(" {
+        return None;
+    }
+    let (mut depth, mut args, mut arg) = (0i32, Vec::new(), Vec::new());
+    for (i, t) in toks.iter().enumerate().skip(paren + 1) {
+        match t.as_str() {
+            "(" | "[" | "{" => depth += 1,
+            ")" if depth == 0 => {
+                if !arg.is_empty() {
+                    args.push(arg);
+                }
+                return (toks.get(i + 1).is_none_or(|n| n != "{")).then_some((name.as_str(), args));
+            }
+            ")" | "]" | "}" => depth -= 1,
+            "," if depth == 0 => {
+                args.push(std::mem::take(&mut arg));
+                continue;
+            }
+            _ => {}
+        }
+        arg.push(t.clone());
+    }
+    None
+}
+
+/// The fields constructor `ctor` stores its parameters in (`myExtension = extension;`, `this.x =
+/// x;`), each as the argument passed for that parameter; `None` when it does more than store
+/// and call a super constructor, so that its fields may hold anything.
+fn stored_fields(ctor: &Method, args: &[Vec<String>]) -> Option<HashMap<String, Vec<String>>> {
+    let mut out = HashMap::new();
+    for s in &ctor.stmts {
+        let t: Vec<&str> = s.toks.iter().map(String::as_str).collect();
+        let (field, value) = match t.as_slice() {
+            ["this", ".", f, "=", v, ";"] | [f, "=", v, ";"] => (*f, *v),
+            ["super", ..] => continue,
+            _ => return None,
+        };
+        let p = ctor.params.iter().position(|(p, _)| p == value)?;
+        out.insert(field.to_string(), args.get(p)?.clone());
+    }
+    Some(out)
+}
+
+/// `toks` with each stored field (`f`, `this . f`, not after another `.`) read as its value.
+fn fields_read_as(toks: &[String], stored: &HashMap<String, Vec<String>>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < toks.len() {
+        let this_field = toks[k] == "this" && toks.get(k + 1).is_some_and(|t| t == ".");
+        let (name, width) = if this_field { (toks.get(k + 2), 3) } else { (Some(&toks[k]), 1) };
+        let after_dot = k > 0 && toks[k - 1] == ".";
+        match name.and_then(|n| stored.get(n.as_str())) {
+            Some(value) if !after_dot => {
+                out.extend(value.iter().cloned());
+                k += width;
+            }
+            _ => {
+                out.push(toks[k].clone());
+                k += 1;
+            }
+        }
+    }
+    out
 }

@@ -59,6 +59,8 @@ pub struct Stmt {
     pub trivial: bool,
     /// RefactoringMiner's code element type (`EXPRESSION_STATEMENT`, `IF_STATEMENT`, ...).
     pub kind: &'static str,
+    /// Inside a lambda's block or an anonymous class's method of the body.
+    pub nested: bool,
 }
 
 /// A method invocation inside a body.

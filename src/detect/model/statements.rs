@@ -161,6 +161,7 @@ pub(super) fn collect(src: &Parsed, node: Node<'_>, out: &mut Vec<Stmt>) {
             }
             text.push_str(&src.text[at..node.end_byte()]);
             push_leaf(src, node, node.end_byte(), &text, out);
+            let inner = out.len();
             for b in blocks {
                 if b.kind() == "class_body" {
                     let mut c = b.walk();
@@ -175,6 +176,7 @@ pub(super) fn collect(src: &Parsed, node: Node<'_>, out: &mut Vec<Stmt>) {
                     collect(src, b, out);
                 }
             }
+            out[inner..].iter_mut().for_each(|s| s.nested = true);
         }
     }
 }
@@ -234,7 +236,7 @@ pub(super) fn push_leaf(src: &Parsed, node: Node<'_>, end: usize, text: &str, ou
     let trivial = toks.len() <= 2
         || (toks.len() == 3 && literal(&toks[1]))
         || matches!(toks[0].as_str(), "case" | "default" | "try" | "else");
-    out.push(Stmt { text: toks.join(" "), toks, core, span, trivial, kind: element_kind(node.kind()) });
+    out.push(Stmt { text: toks.join(" "), toks, core, span, trivial, kind: element_kind(node.kind()), nested: false });
 }
 
 /// RefactoringMiner's name for a statement's kind.

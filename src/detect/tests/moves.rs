@@ -442,3 +442,68 @@ fn move_and_rename_with_a_local_renamed() {
     );
     assert!(found[0].pure, "{found:?}");
 }
+
+/// An anonymous class (or a lambda) turned into a named class: each of its methods was extracted
+/// from the method that held it and moved to the new class, which the method now instantiates.
+#[test]
+fn anonymous_class_turned_into_a_named_class_is_extract_and_move() {
+    let before = "package s;\n\npublic class Setup {\n    public static void install(Sink sink) {\n        \
+                  Stream original = System.err;\n        Stream intercepted = new Stream(original) {\n            \
+                  private StringBuilder buffer = new StringBuilder();\n\n            @Override\n            \
+                  public void println(String x) {\n                buffer.append(x).append('\\n');\n            }\n\n            \
+                  @Override\n            public void flush() {\n                String level = levelOf(buffer);\n                \
+                  sink.log(buffer.toString(), level);\n                buffer.setLength(0);\n            }\n        };\n        \
+                  System.setErr(intercepted);\n        configure(sink);\n    }\n}\n";
+    let after = "package s;\n\npublic class Setup {\n    public static void install(Sink sink) {\n        \
+                 Stream original = System.err;\n        System.setErr(new Bridge(sink, original));\n        \
+                 configure(sink);\n    }\n\n    static class Bridge extends Stream {\n        \
+                 private final Sink sink;\n        private StringBuilder buffer = new StringBuilder();\n\n        \
+                 Bridge(Sink sink, Stream original) {\n            super(original);\n            this.sink = sink;\n        }\n\n        \
+                 @Override\n        public void println(String x) {\n            buffer.append(x).append('\\n');\n        }\n\n        \
+                 @Override\n        public void flush() {\n            String level = levelOf(buffer);\n            \
+                 sink.log(buffer.toString(), level);\n            buffer.setLength(0);\n        }\n    }\n}\n";
+    let found = detect(&snap(&[("s/Setup.java", before)]), &snap(&[("s/Setup.java", after)]));
+    let extracted: Vec<&str> = found
+        .iter()
+        .filter(|r| r.kind == RefactoringType::ExtractAndMoveMethod)
+        .map(|r| r.description.split('\t').nth(1).unwrap_or_default())
+        .collect();
+    assert_eq!(
+        extracted,
+        [
+            "public flush() : void extracted from public install(sink Sink) : void in class s.Setup & moved to class s.Setup.Bridge",
+            "public println(x String) : void extracted from public install(sink Sink) : void in class s.Setup & moved to class s.Setup.Bridge",
+        ],
+        "{found:?}"
+    );
+    assert!(found.iter().filter(|r| r.kind == RefactoringType::ExtractAndMoveMethod).all(|r| r.pure), "{found:?}");
+}
+
+/// The other way: a small class whose one method the caller reached by instantiating it, written
+/// out as a lambda in the caller instead. The method moved to the caller's class and was inlined,
+/// its field read as the argument the constructor stored in it.
+#[test]
+fn class_turned_into_a_lambda_is_move_and_inline() {
+    let before = "package f;\n\npublic class Filters {\n    public static Picker byExtension(String extension) {\n        \
+                  return new Picker().withFilter(new ExtFilter(extension));\n    }\n\n    \
+                  static class ExtFilter implements Condition<Entry> {\n        private final String myExtension;\n\n        \
+                  private ExtFilter(String extension) {\n            myExtension = extension;\n        }\n\n        \
+                  @Override\n        public boolean value(Entry entry) {\n            \
+                  return entry.caseSensitive() ? myExtension.equals(entry.extension()) : myExtension.equalsIgnoreCase(entry.extension());\n        \
+                  }\n    }\n}\n";
+    let after = "package f;\n\npublic class Filters {\n    public static Picker byExtension(String extension) {\n        \
+                 return new Picker().withFilter(e -> e.caseSensitive() ? extension.equals(e.extension()) : extension.equalsIgnoreCase(e.extension()), \"ext\");\n    \
+                 }\n}\n";
+    let found = detect(&snap(&[("f/Filters.java", before)]), &snap(&[("f/Filters.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Move And Inline Method\tpublic value(entry Entry) : boolean moved from class f.Filters.ExtFilter to class f.Filters & inlined to public byExtension(extension String) : Picker"
+        ]
+    );
+    assert!(found[0].pure, "{found:?}");
+    // A lambda that computes something else is not the method.
+    let other = after.replace("equalsIgnoreCase", "startsWith");
+    let found = detect(&snap(&[("f/Filters.java", before)]), &snap(&[("f/Filters.java", &other)]));
+    assert!(found.iter().all(|r| r.kind != RefactoringType::MoveAndInlineMethod), "{found:?}");
+}
