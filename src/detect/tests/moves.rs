@@ -507,3 +507,27 @@ fn class_turned_into_a_lambda_is_move_and_inline() {
     let found = detect(&snap(&[("f/Filters.java", before)]), &snap(&[("f/Filters.java", &other)]));
     assert!(found.iter().all(|r| r.kind != RefactoringType::MoveAndInlineMethod), "{found:?}");
 }
+
+/// An anonymous class in code that went into a method extracted from the caller is that
+/// method's code, passed to it as an argument when it became a named class: not its methods
+/// extracted from the caller and moved.
+#[test]
+fn anonymous_class_passed_to_an_extracted_method_is_not_extract_and_move() {
+    let before = "package p;\n\npublic class Proxies {\n    private void start(Handler handler) throws Exception {\n        \
+                  server.setHandler(handler);\n        Holder holder = new Holder(new Servlet() {\n            \
+                  @Override\n            protected Client newClient(Connector connector) {\n                \
+                  Info h1 = Factories.HTTP11;\n                Transport t = new Transport(connector, h1);\n                \
+                  return new Client(t);\n            }\n        });\n        server.add(holder, \"/*\");\n        \
+                  server.start();\n    }\n}\n";
+    let after = "package p;\n\npublic class Proxies {\n    private void start(Handler handler) throws Exception {\n        \
+                 start(handler, new Forward());\n    }\n\n    \
+                 private void start(Handler handler, Forward servlet) throws Exception {\n        \
+                 server.setHandler(handler);\n        Holder holder = new Holder(servlet);\n        \
+                 server.add(holder, \"/*\");\n        server.start();\n    }\n\n    \
+                 static class Forward extends Servlet {\n        @Override\n        \
+                 protected Client newClient(Connector connector) {\n            Info h1 = Factories.HTTP11;\n            \
+                 Transport t = new Transport(connector, h1);\n            return new Client(t);\n        }\n    }\n}\n";
+    let found = detect(&snap(&[("p/Proxies.java", before)]), &snap(&[("p/Proxies.java", after)]));
+    assert!(found.iter().any(|r| r.kind == RefactoringType::ExtractMethod), "{found:?}");
+    assert!(found.iter().all(|r| r.kind != RefactoringType::ExtractAndMoveMethod), "{found:?}");
+}
