@@ -371,6 +371,16 @@ impl<'s> Diff<'s> {
                     }
                 }
             }
+            if across {
+                for (x, j, pure) in self.referenced_lambdas_across(pair, &pool) {
+                    if !seen.contains(&x) {
+                        seen.push(x);
+                        let mapping =
+                            Mapping { pairs: vec![(0, j, Pairing::Core)], solid: 1, mapped: 1, exact: 1, strong: 0 };
+                        found.push((pi, x, None, mapping, 0, pure));
+                    }
+                }
+            }
             // The methods of a class the caller now instantiates where it lost the code they
             // hold from an anonymous class or a lambda (made a named class): no call passes them
             // arguments, so their parameters are read as they are named.
@@ -658,7 +668,7 @@ impl<'s> Diff<'s> {
     /// Whether added method `x` is a method of another class moved in: a method of that name
     /// left another class with the same body (up to its old object becoming a parameter, which is
     /// why its caller's code can look extracted). [`Self::moves`] reports it.
-    fn moved_in(&self, x: usize) -> bool {
+    pub(super) fn moved_in(&self, x: usize) -> bool {
         let class = self.a.methods[x].class;
         let all = self.by_name_b.get(self.a.methods[x].name.as_str()).map(Vec::as_slice).unwrap_or_default();
         all.iter().any(|&r| {

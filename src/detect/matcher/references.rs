@@ -135,6 +135,91 @@ impl Diff<'_> {
         out
     }
 
+    /// New methods of other classes that a method reference in the code the caller gained names
+    /// (`context::onComplete`, `Owner::parse` for a static one), where code the caller lost had a
+    /// lambda computing the method's body (`() -> context.pending().run()` for `return
+    /// pending().run();` in the receiver's class, its members read through the receiver): (method,
+    /// index in `pool` of the statement holding the lambda, pure: the body written out word for
+    /// word).
+    pub(super) fn referenced_lambdas_across(&self, pair: &Pair, pool: &[&Norm]) -> Vec<(usize, usize, bool)> {
+        let am = &self.a.methods[pair.a];
+        let own = self.a.classes[am.class].simple.as_str();
+        let mut out: Vec<(usize, usize, bool)> = Vec::new();
+        for &k in &pair.added {
+            let toks = &am.stmts[k].toks;
+            for w in 0..toks.len().saturating_sub(2) {
+                let plain = w == 0 || toks[w - 1] != ".";
+                if toks[w + 1] != "::" || !plain || matches!(toks[w].as_str(), "this" | "super") || toks[w] == own {
+                    continue;
+                }
+                let probe = Call {
+                    name: toks[w + 2].clone(),
+                    args: Vec::new(),
+                    qualified: true,
+                    receiver: toks[w].clone(),
+                    span: crate::java::Span::default(),
+                    stmt: None,
+                };
+                let Some(ty) = self.receiver_type(false, pair.a, &probe) else { continue };
+                let by_type = toks[w] == ty;
+                let mut xs: Vec<usize> = (0..=4).flat_map(|n| self.new_methods(&toks[w + 2], n)).collect();
+                xs.dedup();
+                for x in xs {
+                    let xm = &self.a.methods[x];
+                    let class = &self.a.classes[xm.class];
+                    let fits = class.simple == ty && xm.class != am.class && xm.is_static == by_type;
+                    if !fits || self.moved_in(x) || out.iter().any(|o| o.0 == x) {
+                        continue;
+                    }
+                    let Some(body) = lambda_body(xm) else { continue };
+                    let body = if by_type { body } else { self.through(&body, &toks[w], xm.class) };
+                    let params: Vec<&str> = xm.params.iter().map(|(p, _)| p.as_str()).collect();
+                    let heads = lambda_heads(&params);
+                    let held = |old: &Norm| {
+                        lambda_params(&old.toks).into_iter().filter(|names| names.len() == params.len()).any(|names| {
+                            let read = renamed(&old.toks, &names, &params);
+                            heads.iter().any(|head| {
+                                let lambda: Vec<String> = head.iter().chain(&body).cloned().collect();
+                                read.windows(lambda.len()).any(|w| w == lambda.as_slice())
+                            })
+                        })
+                    };
+                    if let Some(j) = pool.iter().position(|old| held(old)) {
+                        out.push((x, j, true));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// `toks`, code of a method of class `class`, read from outside through `receiver`: its
+    /// fields, its own methods called unqualified and `this` reached as `receiver . …`.
+    fn through(&self, toks: &[String], receiver: &str, class: usize) -> Vec<String> {
+        let class = &self.a.classes[class];
+        let member = |k: usize| {
+            let t = toks[k].as_str();
+            let call = toks.get(k + 1).is_some_and(|n| n == "(");
+            if call {
+                class.methods.iter().any(|&m| self.a.methods[m].name == t)
+            } else {
+                class.fields.iter().any(|(f, _)| f == t)
+            }
+        };
+        let mut out = Vec::new();
+        for k in 0..toks.len() {
+            let after_dot = k > 0 && toks[k - 1] == ".";
+            if toks[k] == "this" && !after_dot {
+                out.push(receiver.to_string());
+            } else if !after_dot && member(k) {
+                out.extend([receiver.to_string(), ".".to_string(), toks[k].clone()]);
+            } else {
+                out.push(toks[k].clone());
+            }
+        }
+        out
+    }
+
     /// Removed methods of classes gone from the after side, which code the caller lost
     /// instantiated (`new ExtFilter(extension)`) and code it gained writes out as a lambda (`e ->
     /// …`): (method, index in `pair.added` of the statement holding the lambda, pure). The class's

@@ -531,3 +531,42 @@ fn anonymous_class_passed_to_an_extracted_method_is_not_extract_and_move() {
     assert!(found.iter().any(|r| r.kind == RefactoringType::ExtractMethod), "{found:?}");
     assert!(found.iter().all(|r| r.kind != RefactoringType::ExtractAndMoveMethod), "{found:?}");
 }
+
+/// A lambda turned into a method of the object it worked on, named by a method reference through
+/// that object: the lambda's code was extracted and moved, its reads of the object now the
+/// method's own members.
+#[test]
+fn lambda_made_a_method_of_its_receiver_is_extract_and_move() {
+    let context = "package q;\n\npublic class Context {\n    Refresher refresher;\n    Future done;\n";
+    let builder = |body: &str| {
+        format!(
+            "package q;\n\npublic class Builder {{\n    private Context current;\n\n    \
+             public Future build() {{\n        final Context context = current;\n        {body}\n    }}\n}}\n"
+        )
+    };
+    let before = builder(
+        "return Futures.after(tail, () -> context.refresher.refreshAll().whenComplete(Futures.copy(context.done)));",
+    );
+    let after = builder("return Futures.after(tail, context::onComplete);");
+    let moved = format!(
+        "{context}\n    Stage onComplete() {{\n        return refresher.refreshAll().whenComplete(Futures.copy(done));\n    }}\n}}\n"
+    );
+    let found = detect(
+        &snap(&[("q/Builder.java", &before), ("q/Context.java", &format!("{context}}}\n"))]),
+        &snap(&[("q/Builder.java", &after), ("q/Context.java", &moved)]),
+    );
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract And Move Method\tpackage onComplete() : Stage extracted from public build() : Future in class q.Builder & moved to class q.Context"
+        ]
+    );
+    assert!(found[0].pure, "{found:?}");
+    // Another field read through the receiver is other code.
+    let other = moved.replace("copy(done)", "copy(refresher)");
+    let found = detect(
+        &snap(&[("q/Builder.java", &before), ("q/Context.java", &format!("{context}}}\n"))]),
+        &snap(&[("q/Builder.java", &after), ("q/Context.java", &other)]),
+    );
+    assert!(found.iter().all(|r| r.kind != RefactoringType::ExtractAndMoveMethod), "{found:?}");
+}
