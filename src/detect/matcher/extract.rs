@@ -361,24 +361,16 @@ impl<'s> Diff<'s> {
                     }
                 }
             }
-            if !across {
-                for (x, j, pure) in self.referenced_lambdas(pair, &pool) {
-                    if !seen.contains(&x) {
-                        seen.push(x);
-                        let mapping =
-                            Mapping { pairs: vec![(0, j, Pairing::Core)], solid: 1, mapped: 1, exact: 1, strong: 0 };
-                        found.push((pi, x, None, mapping, 0, pure));
-                    }
-                }
-            }
-            if across {
-                for (x, j, pure) in self.referenced_lambdas_across(pair, &pool) {
-                    if !seen.contains(&x) {
-                        seen.push(x);
-                        let mapping =
-                            Mapping { pairs: vec![(0, j, Pairing::Core)], solid: 1, mapped: 1, exact: 1, strong: 0 };
-                        found.push((pi, x, None, mapping, 0, pure));
-                    }
+            // A lambda made a method named by a method reference: of the caller's class
+            // (`this::m`), or across, of the receiver's (`context::m`).
+            let lambdas =
+                if across { self.referenced_lambdas_across(pair, &pool) } else { self.referenced_lambdas(pair, &pool) };
+            for (x, j, pure) in lambdas {
+                if !seen.contains(&x) {
+                    seen.push(x);
+                    let mapping =
+                        Mapping { pairs: vec![(0, j, Pairing::Core)], solid: 1, mapped: 1, exact: 1, strong: 0 };
+                    found.push((pi, x, None, mapping, 0, pure));
                 }
             }
             // The methods of a class the caller now instantiates where it lost the code they
