@@ -378,12 +378,16 @@ impl<'s> Diff<'s> {
             // arguments, so their parameters are read as they are named.
             if across {
                 let empty = HashMap::new();
+                let mut other_code: Option<Vec<bool>> = None;
                 for x in self.instantiated(pair) {
                     let xm = &self.a.methods[x];
                     if seen.contains(&x) || self.moved_in(x) {
                         continue;
                     }
-                    let mut used: Vec<bool> = pair.removed.iter().map(|&i| !self.anonymous_code(pair.b, i)).collect();
+                    // The statements the mapping may not take: all but the anonymous code.
+                    let mut used = other_code
+                        .get_or_insert_with(|| pair.removed.iter().map(|&i| !self.anonymous_code(pair.b, i)).collect())
+                        .clone();
                     let mapping = map_onto(&norms(xm, &empty), &pool, &mut used);
                     if Self::enough(&mapping) && mapping.exact > 0 {
                         seen.push(x);

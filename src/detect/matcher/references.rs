@@ -109,17 +109,11 @@ impl Diff<'_> {
                 if t != "new" {
                     continue;
                 }
-                // `new a . Outer . Inner <> (`: the last name before the arguments or type arguments.
-                let name = toks[i + 1..]
-                    .iter()
-                    .take_while(|t| !matches!(t.as_str(), "(" | "<" | "[" | "{"))
-                    .filter(|t| *t != ".")
-                    .last();
-                let Some(name) = name else { continue };
+                let Some(name) = created_class(&toks[i + 1..]) else { continue };
                 // An anonymous class or a lambda always implemented a type; so does the class it became.
                 let new = |c: &usize| {
                     let class = &self.a.classes[*c];
-                    !self.class_back.contains_key(c) && &class.simple == name && !class.supers.is_empty()
+                    !self.class_back.contains_key(c) && class.simple == name && !class.supers.is_empty()
                 };
                 for class in (0..self.a.classes.len()).filter(new) {
                     for &m in &self.a.classes[class].methods {
@@ -152,17 +146,10 @@ impl Diff<'_> {
                 if toks[w + 1] != "::" || !plain || matches!(toks[w].as_str(), "this" | "super") || toks[w] == own {
                     continue;
                 }
-                let probe = Call {
-                    name: toks[w + 2].clone(),
-                    args: Vec::new(),
-                    qualified: true,
-                    receiver: toks[w].clone(),
-                    span: crate::java::Span::default(),
-                    stmt: None,
-                };
-                let Some(ty) = self.receiver_type(false, pair.a, &probe) else { continue };
+                let Some(ty) = self.type_of_receiver(false, pair.a, &toks[w]) else { continue };
                 let by_type = toks[w] == ty;
                 let mut xs: Vec<usize> = (0..=4).flat_map(|n| self.new_methods(&toks[w + 2], n)).collect();
+                xs.sort_unstable();
                 xs.dedup();
                 for x in xs {
                     let xm = &self.a.methods[x];
@@ -173,18 +160,7 @@ impl Diff<'_> {
                     }
                     let Some(body) = lambda_body(xm) else { continue };
                     let body = if by_type { body } else { self.through(&body, &toks[w], xm.class) };
-                    let params: Vec<&str> = xm.params.iter().map(|(p, _)| p.as_str()).collect();
-                    let heads = lambda_heads(&params);
-                    let held = |old: &Norm| {
-                        lambda_params(&old.toks).into_iter().filter(|names| names.len() == params.len()).any(|names| {
-                            let read = renamed(&old.toks, &names, &params);
-                            heads.iter().any(|head| {
-                                let lambda: Vec<String> = head.iter().chain(&body).cloned().collect();
-                                read.windows(lambda.len()).any(|w| w == lambda.as_slice())
-                            })
-                        })
-                    };
-                    if let Some(j) = pool.iter().position(|old| held(old)) {
+                    if let Some(j) = pool.iter().position(|old| holds_lambda(&old.toks, xm, &body)) {
                         out.push((x, j, true));
                     }
                 }
@@ -249,18 +225,7 @@ impl Diff<'_> {
                         }
                         let Some(body) = lambda_body(rm) else { continue };
                         let body = fields_read_as(&body, &stored);
-                        let params: Vec<&str> = rm.params.iter().map(|(p, _)| p.as_str()).collect();
-                        let heads = lambda_heads(&params);
-                        let written = |toks: &[String]| {
-                            lambda_params(toks).into_iter().filter(|names| names.len() == params.len()).any(|names| {
-                                let read = renamed(toks, &names, &params);
-                                heads.iter().any(|head| {
-                                    let lambda: Vec<String> = head.iter().chain(&body).cloned().collect();
-                                    read.windows(lambda.len()).any(|w| w == lambda.as_slice())
-                                })
-                            })
-                        };
-                        if let Some(j) = pair.added.iter().position(|&a| written(&am.stmts[a].toks)) {
+                        if let Some(j) = pair.added.iter().position(|&a| holds_lambda(&am.stmts[a].toks, rm, &body)) {
                             out.push((r, j, true));
                         }
                     }
@@ -343,11 +308,32 @@ fn renamed(toks: &[String], from: &[String], to: &[&str]) -> Vec<String> {
         .collect()
 }
 
+/// The simple name of the class an instance creation names, from the tokens after `new` (`a .
+/// Outer . Inner <> (`): the last name before the arguments, type arguments or body.
+fn created_class(toks: &[String]) -> Option<&str> {
+    let open = toks.iter().position(|t| matches!(t.as_str(), "(" | "<" | "[" | "{" | ";")).unwrap_or(toks.len());
+    toks[..open].iter().rfind(|t| *t != ".").map(String::as_str)
+}
+
+/// Whether `toks` holds a lambda that is method `m`'s `body` word for word, the lambda's
+/// parameters read as the method's (`e -> e.size()` for `size(List entry)`'s `entry.size()`).
+fn holds_lambda(toks: &[String], m: &Method, body: &[String]) -> bool {
+    let params: Vec<&str> = m.params.iter().map(|(p, _)| p.as_str()).collect();
+    let heads = lambda_heads(&params);
+    lambda_params(toks).into_iter().filter(|names| names.len() == params.len()).any(|names| {
+        let read = renamed(toks, &names, &params);
+        heads.iter().any(|head| {
+            let lambda: Vec<String> = head.iter().chain(body).cloned().collect();
+            read.windows(lambda.len()).any(|w| w == lambda.as_slice())
+        })
+    })
+}
+
 /// The class and the arguments of an instance creation, from the tokens after `new`
 /// (`a . Outer . Inner < T > ( x , f ( y ) )`); `None` for an anonymous class or an array.
 fn creation(toks: &[String]) -> Option<(&str, Vec<Vec<String>>)> {
+    let name = created_class(toks)?;
     let open = toks.iter().position(|t| matches!(t.as_str(), "(" | "<" | "[" | "{" | ";"))?;
-    let name = toks[..open].iter().rfind(|t| *t != ".")?;
     let paren = (open..toks.len()).find(|&i| toks[i] == "(" || toks[i] == "[")?;
     if toks[paren] != "(" {
         return None;
@@ -360,7 +346,7 @@ fn creation(toks: &[String]) -> Option<(&str, Vec<Vec<String>>)> {
                 if !arg.is_empty() {
                     args.push(arg);
                 }
-                return (toks.get(i + 1).is_none_or(|n| n != "{")).then_some((name.as_str(), args));
+                return (toks.get(i + 1).is_none_or(|n| n != "{")).then_some((name, args));
             }
             ")" | "]" | "}" => depth -= 1,
             "," if depth == 0 => {

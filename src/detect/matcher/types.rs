@@ -18,9 +18,15 @@ impl Diff<'_> {
     /// The erased simple type of a call's receiver in method `m`, when it can be told from the
     /// declarations at hand: a parameter, local or field by that name, a class name, `new T(..)`.
     pub(super) fn receiver_type(&self, before: bool, m: usize, call: &Call) -> Option<String> {
+        self.type_of_receiver(before, m, &call.receiver)
+    }
+
+    /// [`Self::receiver_type`] of a receiver's normalised text (`a . b`), as a method reference
+    /// names one (`context::onComplete`).
+    pub(super) fn type_of_receiver(&self, before: bool, m: usize, receiver: &str) -> Option<String> {
         let side = self.side(before);
         let method = &side.methods[m];
-        let toks: Vec<&str> = call.receiver.split(' ').collect();
+        let toks: Vec<&str> = receiver.split(' ').collect();
         if toks.first() == Some(&"new") {
             return toks.get(1).map(|t| t.to_string());
         }
