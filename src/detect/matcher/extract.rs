@@ -287,11 +287,18 @@ impl<'s> Diff<'s> {
                     if !Self::enough(&mapping) {
                         added_arguments(&norms(xm, &subst), &pool, &mut mapping, self.a, self.b);
                     }
-                    // A conditional expression returned for the `if`/`else` that assigned it.
-                    if !Self::enough(&mapping)
-                        && let Some(m) = conditional_mapping(&norms(xm, &subst), &pool)
-                    {
-                        mapping = m;
+                    // A conditional expression returned for the `if`/`else` that assigned it, with
+                    // the arguments as written, then with those that initialised a removed local
+                    // read as that local (`return c ? new F(it) : it;` for `it = new F(it);`).
+                    if !Self::enough(&mapping) {
+                        let named = named_locals(&subst, &inits);
+                        for s in std::iter::once(subst.clone()).chain(named) {
+                            if let Some(m) = conditional_mapping(&norms(xm, &s), &pool) {
+                                mapping = m;
+                                subst = s;
+                                break;
+                            }
+                        }
                     }
                     if depth == 0
                         && !Self::enough(&mapping)
@@ -508,11 +515,17 @@ impl<'s> Diff<'s> {
                             }
                         }
                     }
-                    // The inlined method returned a conditional the caller now writes as `if`/`else`.
-                    if !Self::enough(&mapping)
-                        && let Some(m) = conditional_mapping(&self.before_norms(rm, &subst), &pool)
-                    {
-                        mapping = m;
+                    // The inlined method returned a conditional the caller now writes as `if`/`else`,
+                    // its arguments as written or read as the locals they initialise, as above.
+                    if !Self::enough(&mapping) {
+                        for local in std::iter::once(subst.clone()).chain(local_variants(rm, &subst, &inits, &lost)) {
+                            let variant = self.before_norms(rm, &local);
+                            if let Some(m) = conditional_mapping(&variant, &pool) {
+                                mapping = m;
+                                mapped_src = Some(variant);
+                                break;
+                            }
+                        }
                     }
                     if !Self::enough(&mapping)
                         && let Some(k) = call.stmt

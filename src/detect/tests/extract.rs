@@ -720,6 +720,35 @@ fn extract_and_inline_of_an_if_written_as_a_conditional() {
     assert!(found.iter().all(|r| !r.pure), "{found:?}");
 }
 
+/// Issue 16: the `if` that replaced a local's value extracted as a conditional expression over
+/// a parameter, the local's initializer now the argument (`wrap(open(k), f)` for `Stream s =
+/// open(k); if (f != null) { s = new Filtered(s, f); } return s;`).
+#[test]
+fn extract_method_of_an_if_replacing_a_local_written_as_a_conditional() {
+    let before = "package p;\n\nclass Src {\n    Stream read(int kind, Filter filter) {\n        Stream stream = open(kind);\n        if (filter != null) {\n            stream = new Filtered(stream, filter);\n        }\n        return stream;\n    }\n}\n";
+    let after = "package p;\n\nclass Src {\n    Stream read(int kind, Filter filter) {\n        return wrap(open(kind), filter);\n    }\n\n    static Stream wrap(Stream stream, Filter filter) {\n        return filter != null ? new Filtered(stream, filter) : stream;\n    }\n}\n";
+    let found = detect(&snap(&[("p/Src.java", before)]), &snap(&[("p/Src.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract Method\tpackage wrap(stream Stream, filter Filter) : Stream extracted from package read(kind int, filter Filter) : Stream in class p.Src"
+        ]
+    );
+    assert!(found.iter().all(|r| r.pure), "{found:?}");
+    // The reverse is the inlining.
+    let found = detect(&snap(&[("p/Src.java", after)]), &snap(&[("p/Src.java", before)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Inline Method\tpackage wrap(stream Stream, filter Filter) : Stream inlined to package read(kind int, filter Filter) : Stream in class p.Src"
+        ]
+    );
+    // Another object made in the branch is another computation.
+    let other = after.replace("new Filtered(stream, filter)", "new Sorted(stream, filter)");
+    let found = detect(&snap(&[("p/Src.java", before)]), &snap(&[("p/Src.java", &other)]));
+    assert!(found.iter().all(|r| !r.pure || r.kind != RefactoringType::ExtractMethod), "{found:?}");
+}
+
 /// Issue 16: a lambda replaced by a reference to a new method that takes its body, the
 /// parameter named anew (`v -> …` becoming `flat(Value value)`), written with or without
 /// parentheses.
