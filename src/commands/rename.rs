@@ -319,30 +319,12 @@ fn finish(
     }
 }
 
-/// FILE as a file of the project: a usage error naming what is wrong otherwise.
+/// FILE as a file of the project, its path taken as `refactor` takes a target's (from the
+/// current directory, then the repository root): an error naming what is wrong otherwise.
 pub(super) fn project_file(ctx: &Context, project: &Project, file: &Path) -> anyhow::Result<FileId> {
-    let abs = if file.is_absolute() { file.to_path_buf() } else { ctx.cwd.join(file) };
-    if !abs.is_file() {
-        return Err(UserError::new(Exit::TargetNotFound, format!("{}: no such file", file.display()))
-            .with_hint("give the path of a .java file of the project")
-            .into());
-    }
-    let abs = abs.canonicalize().unwrap_or(abs);
-    let root = ctx.repo.canonicalize().unwrap_or_else(|_| ctx.repo.clone());
-    let rel = abs.strip_prefix(&root).map(Path::to_path_buf).ok();
-    match rel.as_deref().and_then(|r| project.file_id(r)) {
-        Some(f) => {
-            project.file(f).with_context(|| format!("cannot read {}", file.display()))?;
-            Ok(f)
-        }
-        None => Err(UserError::usage(format!(
-            "{} is not a .java source file of the project at {}",
-            file.display(),
-            ctx.repo.display()
-        ))
-        .with_hint("pass a .java file under the project (or --repo the project that holds it)")
-        .into()),
-    }
+    let f = crate::java::target::project_file(project, &ctx.cwd, file)?;
+    project.file(f).with_context(|| format!("cannot read {}", file.display()))?;
+    Ok(f)
 }
 
 /// The one declaration the flags name: a usage error listing the candidates otherwise.

@@ -15,7 +15,7 @@ use crate::error::Classify;
 use crate::exit::Exit;
 
 use super::JavaError;
-use super::project::{MethodId, Project};
+use super::project::{FileId, MethodId, Project};
 use super::symbols::MethodDecl;
 
 /// What follows the `:` of a target.
@@ -200,6 +200,14 @@ fn normalize_param(p: &str) -> String {
     let dims = ty.matches("[]").count();
     let simple = ty.trim_end_matches("[]").rsplit('.').next().unwrap_or("").to_string();
     simple + &"[]".repeat(dims)
+}
+
+/// A file of `project` named as a target's path is (relative paths from `cwd`, then the root),
+/// for the commands that take a FILE rather than a method (`rename`, `wire`).
+pub fn project_file(project: &Project, cwd: &Path, path: &Path) -> Result<FileId, TargetError> {
+    let given = path.to_string_lossy();
+    let rel = locate(project.root(), cwd, &given)?;
+    project.file_id(&rel).ok_or_else(|| TargetError::NotInProject { path: rel.display().to_string() })
 }
 
 /// Resolves a target string against `project`, with relative paths taken from `cwd` then the root.

@@ -127,6 +127,27 @@ fn a_verified_class_rename_with_coordinated_suggestions_is_written() {
     assert!(read(root, "src/main/java/com/acme/invoicing/customer/Client.java").contains("public class Client {"));
 }
 
+/// FILE is taken as `refactor` takes a target's path: from the current directory, then the
+/// repository root, so `--repo DIR` with a path inside DIR works from anywhere, for `wire` too.
+#[test]
+fn file_is_found_under_the_repository_root_from_another_directory() {
+    let dir = copy_fixture("demo");
+    let root = dir.path().to_str().unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let r = mantra(
+        elsewhere.path(),
+        &["--repo", root, "rename", CUSTOMER, "--old", "email", "--kind", "field", "--name", "mail"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("mail"), "{}", r.stdout);
+    let r = mantra(elsewhere.path(), &["--repo", root, "wire", &format!("{CUSTOMER}:1-2")]);
+    assert!(!r.stderr.contains("no such file"), "{}", r.stderr);
+    // A path found nowhere says where it looked.
+    let r = mantra(elsewhere.path(), &["--repo", root, "rename", "src/Missing.java", "--old", "a", "--name", "b"]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(r.stderr.contains("no such file") && r.stderr.contains("tried"), "{}", r.stderr);
+}
+
 #[test]
 fn ambiguous_unknown_and_bad_names_are_clear_errors_that_write_nothing() {
     let dir = copy_fixture("demo");
