@@ -2,6 +2,7 @@
 
 use super::*;
 
+mod conditionals;
 mod expressions;
 mod extract;
 mod moves;
