@@ -205,17 +205,15 @@ fn normalize_param(p: &str) -> String {
 /// A file of `project` named as a target's path is (relative paths from `cwd`, then the root),
 /// for the commands that take a FILE rather than a method (`rename`, `wire`).
 pub fn project_file(project: &Project, cwd: &Path, path: &Path) -> Result<FileId, TargetError> {
-    let given = path.to_string_lossy();
-    let rel = locate(project.root(), cwd, &given)?;
+    let rel = locate(project.root(), cwd, path)?;
     project.file_id(&rel).ok_or_else(|| TargetError::NotInProject { path: rel.display().to_string() })
 }
 
 /// Resolves a target string against `project`, with relative paths taken from `cwd` then the root.
 pub fn resolve(project: &Project, cwd: &Path, spec: &str) -> Result<Target, TargetError> {
     let parsed = parse(spec)?;
-    let rel = locate(project.root(), cwd, &parsed.path)?;
-    let shown = rel.display().to_string();
-    let Some(fid) = project.file_id(&rel) else { return Err(TargetError::NotInProject { path: shown }) };
+    let fid = project_file(project, cwd, Path::new(&parsed.path))?;
+    let shown = project.path(fid).display().to_string();
     let file = project.file(fid)?;
     if let Some(err) = file.source.syntax_error() {
         return Err(TargetError::Syntax { path: shown, line: err.line, column: err.column, snippet: err.snippet });
@@ -331,26 +329,26 @@ fn closest_methods(project: &Project, methods: &[MethodId], name: &str) -> Vec<M
 }
 
 /// Finds the file a target names and checks it is a Java file inside the repository.
-fn locate(root: &Path, cwd: &Path, path: &str) -> Result<PathBuf, TargetError> {
-    let given = Path::new(path);
+fn locate(root: &Path, cwd: &Path, given: &Path) -> Result<PathBuf, TargetError> {
+    let path = given.display().to_string();
     let tried: Vec<PathBuf> =
         if given.is_absolute() { vec![given.to_path_buf()] } else { vec![cwd.join(given), root.join(given)] };
     let Some(found) = tried.iter().find(|p| p.exists()) else {
         let mut tried = tried;
         tried.dedup();
-        return Err(TargetError::FileNotFound { path: path.to_string(), tried });
+        return Err(TargetError::FileNotFound { path, tried });
     };
     if found.is_dir() {
-        return Err(TargetError::Directory { path: path.to_string() });
+        return Err(TargetError::Directory { path });
     }
     if found.extension().is_none_or(|e| e != "java") {
-        return Err(TargetError::NotJava { path: path.to_string() });
+        return Err(TargetError::NotJava { path });
     }
     let canonical = found.canonicalize().unwrap_or_else(|_| found.clone());
     let root_canonical = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     match canonical.strip_prefix(&root_canonical) {
         Ok(rel) => Ok(rel.to_path_buf()),
-        Err(_) => Err(TargetError::OutsideRepository { path: path.to_string(), repo: root.to_path_buf() }),
+        Err(_) => Err(TargetError::OutsideRepository { path, repo: root.to_path_buf() }),
     }
 }
 
