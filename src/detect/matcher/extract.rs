@@ -375,8 +375,7 @@ impl<'s> Diff<'s> {
             for (x, j, pure) in lambdas {
                 if !seen.contains(&x) {
                     seen.push(x);
-                    let mapping =
-                        Mapping { pairs: vec![(0, j, Pairing::Core)], solid: 1, mapped: 1, exact: 1, strong: 0 };
+                    let mapping = Mapping::single(j);
                     found.push((pi, x, None, mapping, 0, pure));
                 }
             }
@@ -590,8 +589,7 @@ impl<'s> Diff<'s> {
                 for (r, j, pure) in self.instantiated_lambdas(pair) {
                     if !seen.contains(&r) {
                         seen.push(r);
-                        let mapping =
-                            Mapping { pairs: vec![(0, j, Pairing::Core)], solid: 1, mapped: 1, exact: 1, strong: 0 };
+                        let mapping = Mapping::single(j);
                         found.push((pi, r, r, None, mapping, pure));
                     }
                 }

@@ -47,6 +47,12 @@ pub(super) struct Mapping {
 }
 
 impl Mapping {
+    /// The one statement of a method (a lambda's body made a method, say) paired exactly, by its
+    /// core, with pool statement `j`.
+    pub(super) fn single(j: usize) -> Mapping {
+        Mapping { pairs: vec![(0, j, Pairing::Core)], solid: 1, mapped: 1, exact: 1, strong: 0 }
+    }
+
     /// No statement mapped, so that the later rules start from nothing rather than from pairs
     /// that were judged too weak.
     pub(super) fn rejected(&self) -> Mapping {
