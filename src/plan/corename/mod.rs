@@ -105,6 +105,12 @@ pub fn suggest(project: &Project, seed: Element, new: &str, memory: &Memory) -> 
     // concept: longer names that hold the old one elsewhere (`numBuffersForSort` in another
     // class) name other concepts. Only in the seed's own file, or built on a renamed class's
     // name (`InputReader2`, `InputReaderTest`), do they follow it.
+    // A method's object replaced whole (`resolveRunner → resolveApplication`) is that object's
+    // rename wherever it is named, unless its words are the theme of the seed's class or package
+    // (`createCodec` in `CodecTests`), which everything there holds.
+    let whole_concept = matches!(seed, Element::Method(_))
+        && words::replaces_the_object(&old, &c.hunks)
+        && !touched.iter().any(|w| theme(project, seed).contains(w));
     let seed_file_only = c.hunks.iter().all(|h| h.old.is_empty()) && !matches!(seed, Element::Type(_));
     for &(f, nearness) in &files {
         for e in all_declarations(project, f) {
@@ -123,8 +129,12 @@ pub fn suggest(project: &Project, seed: Element, new: &str, memory: &Memory) -> 
                 c.push(e, new.to_string(), 0.9 * nearness * typed, Relation::SameName, reason);
                 continue;
             }
-            if let Some(share) = words::affinity(&name, &old, &c.hunks)
-                && let Some(n) = words::transfer(&name, &c.hunks)
+            if let Some(share) = words::affinity(
+                &name,
+                &old,
+                &c.hunks,
+                whole_concept || (same_method(seed, e) && words::parallel(&name, &old, &touched)),
+            ) && let Some(n) = words::transfer(&name, &c.hunks)
                 && (!seed_file_only || e.file() == seed_file)
             {
                 // A local's name is a local matter: its words elsewhere in the file are weaker evidence.
@@ -173,6 +183,19 @@ pub fn local_decision(old: &str, new: &str) -> bool {
 
 /// How many files beyond the seed's package and users are searched for the seed's words.
 const FAR_FILES: usize = 200;
+
+/// The words of the name of the class declaring `e` and of its package's last segment, lower-cased.
+fn theme(project: &Project, e: Element) -> Vec<String> {
+    let class = match e {
+        Element::Field(t, _) | Element::Type(t) => project.type_decl(t).name.clone(),
+        Element::Method(m) | Element::Var(Var::Param(m, _) | Var::Local(m, _)) => {
+            project.type_decl(project.owner(m)).name.clone()
+        }
+    };
+    let package = project.file(e.file()).ok().and_then(|f| f.symbols.package.clone()).unwrap_or_default();
+    let last = package.rsplit('.').next().unwrap_or_default().to_string();
+    [class, last].iter().flat_map(|n| words::split(n)).map(|w| w.lower()).collect()
+}
 
 /// Whether two elements are declared in one method.
 fn same_method(a: Element, b: Element) -> bool {
@@ -239,6 +262,29 @@ impl Collector<'_> {
         }
     }
 
+    /// An accessor renamed with its prefix kept (`setCheckpointMode → setConsistencyMode`): the
+    /// other accessors of the same property in its class (`getCheckpointMode`) and the field
+    /// they access (`checkpointMode`).
+    fn partners(&mut self, m: crate::java::project::MethodId, name: &str) {
+        let p = self.project;
+        let Some((prefix, property)) = accessor_parts(name) else { return };
+        if accessor_parts(&self.new).is_none_or(|(q, _)| q != prefix) {
+            return;
+        }
+        let t = p.owner(m);
+        for other in p.methods_of(t) {
+            let o = &p.method(other).name;
+            if o != name && accessor_parts(o).is_some_and(|(_, prop)| prop == property) {
+                let reason = format!("accessor of the same property as `{name}`");
+                self.related(Element::Method(other), 0.85, Relation::Accessor, reason);
+            }
+        }
+        let field = words::lower_first(property);
+        if let Some(i) = p.type_decl(t).fields.iter().position(|f| f.name == field) {
+            self.related(Element::Field(t, i), 0.85, Relation::Accessor, format!("the field `{name}` accesses"));
+        }
+    }
+
     /// The relations of the seed's declaration itself.
     fn structural(&mut self) {
         let p = self.project;
@@ -291,12 +337,18 @@ impl Collector<'_> {
             }
             Element::Method(m) => {
                 let name = p.method(m).name.clone();
+                self.partners(m, &name);
                 for f in p.files_containing(&name) {
                     for caller in p.methods_in(f).unwrap_or_default() {
                         for li in 0..p.method(caller).locals.len() {
-                            if receives(p, caller, li, &name) {
+                            let local = Element::Var(Var::Local(caller, li));
+                            // A local named after its type (`PerFieldCodec perFieldCodec = create()`)
+                            // follows its type's name, not the method's.
+                            let after_type = declared_type(p, local)
+                                .is_some_and(|t| t.eq_ignore_ascii_case(&p.method(caller).locals[li].name));
+                            if !after_type && receives(p, caller, li, &name) {
                                 let reason = format!("takes the result of `{name}(..)`");
-                                self.related(Element::Var(Var::Local(caller, li)), 0.75, Relation::DataFlow, reason);
+                                self.related(local, 0.75, Relation::DataFlow, reason);
                             }
                         }
                     }
@@ -315,6 +367,14 @@ impl Collector<'_> {
             Element::Var(Var::Local(..)) => {}
         }
     }
+}
+
+/// An accessor's prefix and property: `getCount` → (`get`, `Count`).
+fn accessor_parts(name: &str) -> Option<(&str, &str)> {
+    ["get", "set", "is", "has", "with"].into_iter().find_map(|prefix| {
+        let property = name.strip_prefix(prefix)?;
+        property.chars().next().is_some_and(char::is_uppercase).then_some((prefix, property))
+    })
 }
 
 /// The parameters of `m` assigned to field `field` (`this.field = v;`, `field = v;`).
@@ -420,6 +480,51 @@ mod tests {
         let seed = declared(&p, "a/InputReader.java", "InputReader", Kind::Class);
         let s = suggest(&p, seed, "InputReaderDefault", &Memory::default());
         assert_eq!(olds(&s), ["InputReader2"], "{s:?}");
+    }
+
+    /// A method's object replaced whole is followed by every name holding it, unless the word is
+    /// the theme of the seed's class; an accessor's partner and field follow it; a local named
+    /// after its type does not follow the method it takes its value from.
+    #[test]
+    fn an_object_replaced_whole_carries_over_unless_it_is_the_class_s_theme() {
+        let (_d, p) = project(&[
+            (
+                "a/Extract.java",
+                "package a; class Extract { String runnerFile; Runner resolveRunner() { return null; }                  void createRunner() { Runner runner = resolveRunner(); } }",
+            ),
+            ("a/Runner.java", "package a; class Runner {}"),
+            (
+                "a/CodecTests.java",
+                "package a; class CodecTests { Object createCodec() { return null; } void testCodecEnabled() {} }",
+            ),
+        ]);
+        let seed = declared(&p, "a/Extract.java", "resolveRunner", Kind::Method);
+        let s = suggest(&p, seed, "resolveApplication", &Memory::default());
+        for name in ["runnerFile", "createRunner"] {
+            assert!(olds(&s).contains(&name), "{name}: {s:?}");
+        }
+        // `Runner runner = resolveRunner()` is named after its type, not after the method: it
+        // follows the seed's word, not its data flow.
+        let runner = s.iter().find(|s| s.old == "runner").expect("runner");
+        assert_eq!(runner.relation, Relation::SameWords, "{s:?}");
+        let seed = declared(&p, "a/CodecTests.java", "createCodec", Kind::Method);
+        let s = suggest(&p, seed, "createSupplier", &Memory::default());
+        assert!(!olds(&s).contains(&"testCodecEnabled"), "{s:?}");
+    }
+
+    #[test]
+    fn an_accessor_s_partner_and_field_and_a_parallel_local_follow() {
+        let (_d, p) = project(&[(
+            "a/Config.java",
+            "package a; class Config { int checkpointMode; int checkpointTimeout;              void setCheckpointMode(int m) { checkpointMode = m; } int getCheckpointMode() { return checkpointMode; }              int getCheckpointTimeout() { return checkpointTimeout; }              void run() { int firstOrderExpr = 1; int secondOrderExpr = 2; int orderExprCount = 3; } }",
+        )]);
+        let seed = declared(&p, "a/Config.java", "setCheckpointMode", Kind::Method);
+        let s = suggest(&p, seed, "setConsistencyMode", &Memory::default());
+        assert_eq!(olds(&s), ["getCheckpointMode", "checkpointMode"], "{s:?}");
+        let seed = declared(&p, "a/Config.java", "firstOrderExpr", Kind::Variable);
+        let s = suggest(&p, seed, "firstOrder", &Memory::default());
+        assert_eq!(olds(&s), ["secondOrderExpr"], "{s:?}");
+        assert_eq!(s[0].new, "secondOrder");
     }
 
     #[test]

@@ -79,7 +79,7 @@ fn upper_first(w: &str) -> String {
 }
 
 /// `URL` → `url`, `Count` → `count`, `IOStats`' first word `IO` → `io`.
-fn lower_first(w: &str) -> String {
+pub fn lower_first(w: &str) -> String {
     if w.chars().all(|c| !c.is_lowercase()) {
         return w.to_lowercase();
     }
@@ -214,7 +214,10 @@ fn transfer_part(name: &str, hunks: &[Hunk]) -> Option<String> {
 /// words are strong. Words of one or two letters alone are no evidence. An edit that only inserts words (`policy → retryPolicy`) is
 /// carried over to names that hold the seed's whole old name (`defaultPolicy`), not to every
 /// name that shares one word with it, and not where the inserted words are there already.
-pub fn affinity(name: &str, old: &str, hunks: &[Hunk]) -> Option<f64> {
+///
+/// `whole_concept` says the words the edit replaces are the seed's whole concept
+/// ([`replaces_the_object`]): a name holding them holds that concept, as strongly as two words.
+pub fn affinity(name: &str, old: &str, hunks: &[Hunk], whole_concept: bool) -> Option<f64> {
     let lower: Vec<String> = split(name).iter().map(Word::lower).collect();
     let replaced: Vec<&Hunk> = hunks.iter().filter(|h| !h.old.is_empty()).collect();
     if replaced.is_empty() {
@@ -234,10 +237,25 @@ pub fn affinity(name: &str, old: &str, hunks: &[Hunk]) -> Option<f64> {
     let share = common as f64 / touched.len().max(1) as f64;
     // A name built on the seed's whole name (`TokenQueueTest`, `createTokenQueue` for the class
     // `TokenQueue`) is named after it, however few words the edit touched.
-    let built_on = built_on(name, old);
-    let strength =
-        if common >= 2 || built_on { 0.5 + 0.5 * share.max(if built_on { 1.0 } else { 0.0 }) } else { ONE_WORD };
+    let built_on = built_on(name, old) || spans(name, old);
+    let strength = if common >= 2 || built_on || whole_concept {
+        0.5 + 0.5 * share.max(if built_on { 1.0 } else { 0.0 })
+    } else {
+        ONE_WORD
+    };
     (found && share >= 0.5).then_some(strength)
+}
+
+/// Whether the edit of a method's name keeps its verb, the first word, and replaces every word
+/// after it (`resolveRunner → resolveApplication`): the edit names another object, and the
+/// replaced words were the whole of the old one.
+pub fn replaces_the_object(old: &str, hunks: &[Hunk]) -> bool {
+    let seed: Vec<String> = split(old).iter().map(Word::lower).collect();
+    let replaced: Vec<&String> = hunks.iter().flat_map(|h| &h.old).collect();
+    seed.len() >= 2
+        && hunks.iter().all(|h| !h.old.is_empty())
+        && replaced.len() == seed.len() - 1
+        && seed[1..].iter().all(|w| replaced.contains(&w))
 }
 
 /// Whether `name` is a sibling of `old` for an edit that only inserts words: the same words but
@@ -254,6 +272,29 @@ pub fn sibling(name: &str, old: &str, hunks: &[Hunk]) -> bool {
     let inserts_only = !hunks.is_empty() && hunks.iter().all(|h| h.old.is_empty());
     let anchored = hunks.iter().all(|h| h.anchor.as_ref().is_some_and(|(w, _)| stem.contains(w)));
     inserts_only && anchored && lower[..stem.len()] == *stem
+}
+
+/// Whether `name` is `old` with one other word in one place, a word the edit does not touch
+/// (`secondOrderExpr` beside `firstOrderExpr → firstOrder`): the same concept for another case,
+/// named to match.
+pub fn parallel(name: &str, old: &str, touched: &[String]) -> bool {
+    let lower: Vec<String> = split(name).iter().map(Word::lower).collect();
+    let whole: Vec<String> = split(old).iter().map(Word::lower).collect();
+    let differ: Vec<usize> = (0..whole.len()).filter(|&i| lower.get(i) != whole.get(i)).collect();
+    whole.len() >= 2
+        && lower.len() == whole.len()
+        && differ.len() == 1
+        && !touched.contains(&whole[differ[0]])
+        && lower[differ[0]].len() > 1
+}
+
+/// Whether `name` holds every word of `old`, three or more, in order with other words between
+/// (`GeoStatsTransportAction` for `GeoStatsAction`): named after it, a qualifier added inside.
+pub fn spans(name: &str, old: &str) -> bool {
+    let lower: Vec<String> = split(name).iter().map(Word::lower).collect();
+    let whole: Vec<String> = split(old).iter().map(Word::lower).collect();
+    let mut rest = lower.iter();
+    whole.len() >= 3 && lower.len() > whole.len() && whole.iter().all(|w| rest.any(|l| l == w))
 }
 
 /// Whether `name` holds every word of `old`, in order and together, `old` being two words or more
@@ -324,12 +365,26 @@ mod tests {
     }
 
     #[test]
+    fn a_method_s_object_replaced_whole_keeps_the_verb() {
+        assert!(replaces_the_object("resolveRunner", &edit("resolveRunner", "resolveApplication")));
+        assert!(replaces_the_object("getRetryCount", &edit("getRetryCount", "getAttempts")));
+        // The verb changes, a word of the object stays, or words are only added.
+        assert!(!replaces_the_object("parseReachable", &edit("parseReachable", "markReachable")));
+        assert!(!replaces_the_object("setCheckpointMode", &edit("setCheckpointMode", "setConsistencyMode")));
+        assert!(!replaces_the_object("encoding", &edit("encoding", "reporterEncoding")));
+        let hunks = edit("resolveRunner", "resolveApplication");
+        let strong = affinity("runnerFilename", "resolveRunner", &hunks, true).unwrap();
+        let weak = affinity("runnerFilename", "resolveRunner", &hunks, false).unwrap();
+        assert!(strong > weak, "{strong} vs {weak}");
+    }
+
+    #[test]
     fn a_name_built_on_the_whole_old_name_is_close_however_few_words_changed() {
         let hunks = edit("TokenQueue", "CharQueue");
         assert!(built_on("TokenQueueTest", "TokenQueue") && built_on("createTokenQueue", "TokenQueue"));
         assert!(!built_on("TokenQueue", "TokenQueue") && !built_on("tokenizer", "TokenQueue"));
-        let named_after = affinity("TokenQueueTest", "TokenQueue", &hunks).unwrap();
-        let one_word = affinity("TokenStream", "TokenQueue", &hunks).unwrap();
+        let named_after = affinity("TokenQueueTest", "TokenQueue", &hunks, false).unwrap();
+        let one_word = affinity("TokenStream", "TokenQueue", &hunks, false).unwrap();
         assert!(named_after > one_word, "{named_after} vs {one_word}");
     }
 
