@@ -129,6 +129,11 @@ pub fn suggest(project: &Project, seed: Element, new: &str, memory: &Memory) -> 
                 c.push(e, new.to_string(), 0.9 * nearness * typed, Relation::SameName, reason);
                 continue;
             }
+            // An enum constant is a value of its enum, not a name after a method or a variable
+            // (`createDraft → createInvoice` leaves `Status.DRAFT` alone).
+            if enum_constant(project, e) && !matches!(seed, Element::Field(..)) {
+                continue;
+            }
             if let Some(share) = words::affinity(
                 &name,
                 &old,
@@ -195,6 +200,10 @@ fn theme(project: &Project, e: Element) -> Vec<String> {
     let package = project.file(e.file()).ok().and_then(|f| f.symbols.package.clone()).unwrap_or_default();
     let last = package.rsplit('.').next().unwrap_or_default().to_string();
     [class, last].iter().flat_map(|n| words::split(n)).map(|w| w.lower()).collect()
+}
+
+fn enum_constant(project: &Project, e: Element) -> bool {
+    matches!(e, Element::Field(t, i) if project.type_decl(t).fields[i].kind == crate::java::symbols::FieldKind::EnumConstant)
 }
 
 /// Whether two elements are declared in one method.
@@ -493,6 +502,7 @@ mod tests {
                 "package a; class Extract { String runnerFile; Runner resolveRunner() { return null; }                  void createRunner() { Runner runner = resolveRunner(); } }",
             ),
             ("a/Runner.java", "package a; class Runner {}"),
+            ("a/Mode.java", "package a; enum Mode { RUNNER, SERVER }"),
             (
                 "a/CodecTests.java",
                 "package a; class CodecTests { Object createCodec() { return null; } void testCodecEnabled() {} }",
@@ -503,6 +513,8 @@ mod tests {
         for name in ["runnerFile", "createRunner"] {
             assert!(olds(&s).contains(&name), "{name}: {s:?}");
         }
+        // An enum constant is a value, not a name after the method.
+        assert!(!olds(&s).contains(&"RUNNER"), "{s:?}");
         // `Runner runner = resolveRunner()` is named after its type, not after the method: it
         // follows the seed's word, not its data flow.
         let runner = s.iter().find(|s| s.old == "runner").expect("runner");
