@@ -163,11 +163,29 @@ impl std::fmt::Debug for Project {
     }
 }
 
-/// Folders never part of the sources, whatever `.gitignore` says.
-const SKIPPED_DIRS: [&str; 4] = ["target", "build", ".git", "node_modules"];
+/// Folders never part of the sources, whatever `.gitignore` says (besides build outputs,
+/// [`is_build_output`]).
+const SKIPPED_DIRS: [&str; 2] = [".git", "node_modules"];
+
+/// Whether the directory `rel` is a build tool's output: `.gradle` anywhere, `target` beside a
+/// `pom.xml`, `build` beside a Gradle build file, and either at the project root. A source package
+/// named `build` or `target` is not an output and is kept.
+pub fn is_build_output(project: &Path, rel: &Path) -> bool {
+    let Some(name) = rel.file_name().and_then(|n| n.to_str()) else { return false };
+    let parent = project.join(rel.parent().unwrap_or(Path::new("")));
+    let at_root = rel.components().count() == 1;
+    match name {
+        ".gradle" => true,
+        "target" => at_root || parent.join("pom.xml").exists(),
+        "build" => {
+            at_root || ["build.gradle", "build.gradle.kts", "settings.gradle"].iter().any(|f| parent.join(f).exists())
+        }
+        _ => false,
+    }
+}
 
 impl Project {
-    /// Walks `root` for `.java` files (honouring `.gitignore`, skipping `target/`, `build/`, `.git`)
+    /// Walks `root` for `.java` files (honouring `.gitignore`, skipping build outputs and `.git`)
     /// and detects the layout. Parses nothing.
     pub fn open(root: &Path) -> Result<Project, JavaError> {
         Ok(Project::from_files(root, Project::walk(root)?))
@@ -243,10 +261,15 @@ impl Project {
         let mut files = Vec::new();
         let walker = ignore::WalkBuilder::new(root)
             .require_git(false)
-            .filter_entry(|e| {
-                !(e.file_type().is_some_and(|t| t.is_dir())
-                    && e.depth() > 0
-                    && e.file_name().to_str().is_some_and(|n| SKIPPED_DIRS.contains(&n)))
+            .filter_entry({
+                let root = root.to_path_buf();
+                move |e| {
+                    let dir = e.file_type().is_some_and(|t| t.is_dir()) && e.depth() > 0;
+                    let rel = e.path().strip_prefix(&root).unwrap_or(e.path());
+                    !(dir
+                        && (e.file_name().to_str().is_some_and(|n| SKIPPED_DIRS.contains(&n))
+                            || is_build_output(&root, rel)))
+                }
             })
             .build();
         for entry in walker {
@@ -709,9 +732,21 @@ pub(crate) mod tests {
             ("build/C.java", "class C {}"),
             ("ignored/D.java", "class D {}"),
             (".gitignore", "ignored/\n"),
+            // A module's outputs, beside its build file; a package named `build` is a source.
+            ("tools/build.gradle", ""),
+            ("tools/build/gen/E.java", "class E {}"),
+            ("tools/src/main/java/org/x/build/F.java", "package org.x.build; class F {}"),
+            ("tools/src/main/java/org/x/target/G.java", "package org.x.target; class G {}"),
         ]);
         let paths: Vec<&Path> = p.file_ids().map(|f| p.path(f)).collect();
-        assert_eq!(paths, [Path::new("src/main/java/a/A.java")]);
+        assert_eq!(
+            paths,
+            [
+                Path::new("src/main/java/a/A.java"),
+                Path::new("tools/src/main/java/org/x/build/F.java"),
+                Path::new("tools/src/main/java/org/x/target/G.java"),
+            ]
+        );
         assert!(p.slots[0].parsed.get().is_none(), "open parses nothing");
     }
 

@@ -132,7 +132,8 @@ fn walk(project: &Path, sub: &Path, files: &mut BTreeSet<PathBuf>) -> Result<(),
         .follow_links(false)
         .filter_entry(move |e| {
             let rel = e.path().strip_prefix(&root).unwrap_or(e.path());
-            e.file_name() != ".git" && !(e.file_type().is_some_and(|t| t.is_dir()) && is_build_output(&root, rel))
+            e.file_name() != ".git"
+                && !(e.file_type().is_some_and(|t| t.is_dir()) && crate::java::project::is_build_output(&root, rel))
         })
         .build();
     for entry in walker {
@@ -156,30 +157,13 @@ fn walk(project: &Path, sub: &Path, files: &mut BTreeSet<PathBuf>) -> Result<(),
     Ok(())
 }
 
-/// Whether the directory `rel` is a build tool's output: `.gradle` anywhere, `target` beside a
-/// `pom.xml`, `build` beside a Gradle build file, and either at the project root. A source package
-/// named `build` or `target` is not an output and is kept.
-fn is_build_output(project: &Path, rel: &Path) -> bool {
-    let Some(name) = rel.file_name().and_then(|n| n.to_str()) else { return false };
-    let parent = project.join(rel.parent().unwrap_or(Path::new("")));
-    let at_root = rel.components().count() == 1;
-    match name {
-        ".gradle" => true,
-        "target" => at_root || parent.join("pom.xml").exists(),
-        "build" => {
-            at_root || ["build.gradle", "build.gradle.kts", "settings.gradle"].iter().any(|f| parent.join(f).exists())
-        }
-        _ => false,
-    }
-}
-
 /// Whether some directory above the file `rel` is a build output.
 fn in_build_output(project: &Path, rel: &Path) -> bool {
     let mut dir = PathBuf::new();
     let comps: Vec<Component> = rel.components().collect();
     for c in &comps[..comps.len().saturating_sub(1)] {
         dir.push(c);
-        if is_build_output(project, &dir) {
+        if crate::java::project::is_build_output(project, &dir) {
             return true;
         }
     }
