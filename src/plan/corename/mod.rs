@@ -105,13 +105,13 @@ pub fn suggest(project: &Project, seed: Element, new: &str, memory: &Memory) -> 
     // concept: longer names that hold the old one elsewhere (`numBuffersForSort` in another
     // class) name other concepts. Only in the seed's own file, or built on a renamed class's
     // name (`InputReader2`, `InputReaderTest`), do they follow it.
+    let seed_file_only = c.hunks.iter().all(|h| h.old.is_empty()) && !matches!(seed, Element::Type(_));
     // A method's object replaced whole (`resolveRunner → resolveApplication`) is that object's
     // rename wherever it is named, unless its words are the theme of the seed's class or package
     // (`createCodec` in `CodecTests`), which everything there holds.
     let whole_concept = matches!(seed, Element::Method(_))
         && words::replaces_the_object(&old, &c.hunks)
         && !touched.iter().any(|w| theme(project, seed).contains(w));
-    let seed_file_only = c.hunks.iter().all(|h| h.old.is_empty()) && !matches!(seed, Element::Type(_));
     for &(f, nearness) in &files {
         for e in all_declarations(project, f) {
             if e == seed || skip.contains(&e) {
@@ -202,6 +202,7 @@ fn theme(project: &Project, e: Element) -> Vec<String> {
     [class, last].iter().flat_map(|n| words::split(n)).map(|w| w.lower()).collect()
 }
 
+/// Whether `e` is a constant of an enum.
 fn enum_constant(project: &Project, e: Element) -> bool {
     matches!(e, Element::Field(t, i) if project.type_decl(t).fields[i].kind == crate::java::symbols::FieldKind::EnumConstant)
 }
@@ -499,7 +500,8 @@ mod tests {
         let (_d, p) = project(&[
             (
                 "a/Extract.java",
-                "package a; class Extract { String runnerFile; Runner resolveRunner() { return null; }                  void createRunner() { Runner runner = resolveRunner(); } }",
+                "package a; class Extract { String runnerFile; Runner resolveRunner() { return null; } \
+                 void createRunner() { Runner runner = resolveRunner(); } }",
             ),
             ("a/Runner.java", "package a; class Runner {}"),
             ("a/Mode.java", "package a; enum Mode { RUNNER, SERVER }"),
@@ -528,7 +530,10 @@ mod tests {
     fn an_accessor_s_partner_and_field_and_a_parallel_local_follow() {
         let (_d, p) = project(&[(
             "a/Config.java",
-            "package a; class Config { int checkpointMode; int checkpointTimeout;              void setCheckpointMode(int m) { checkpointMode = m; } int getCheckpointMode() { return checkpointMode; }              int getCheckpointTimeout() { return checkpointTimeout; }              void run() { int firstOrderExpr = 1; int secondOrderExpr = 2; int orderExprCount = 3; } }",
+            "package a; class Config { int checkpointMode; int checkpointTimeout; \
+             void setCheckpointMode(int m) { checkpointMode = m; } int getCheckpointMode() { return checkpointMode; } \
+             int getCheckpointTimeout() { return checkpointTimeout; } \
+             void run() { int firstOrderExpr = 1; int secondOrderExpr = 2; int orderExprCount = 3; } }",
         )]);
         let seed = declared(&p, "a/Config.java", "setCheckpointMode", Kind::Method);
         let s = suggest(&p, seed, "setConsistencyMode", &Memory::default());

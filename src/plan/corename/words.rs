@@ -215,8 +215,9 @@ fn transfer_part(name: &str, hunks: &[Hunk]) -> Option<String> {
 /// carried over to names that hold the seed's whole old name (`defaultPolicy`), not to every
 /// name that shares one word with it, and not where the inserted words are there already.
 ///
-/// `whole_concept` says the words the edit replaces are the seed's whole concept
-/// ([`replaces_the_object`]): a name holding them holds that concept, as strongly as two words.
+/// `whole_concept` says `name` holds the seed's concept however few words the two share: the
+/// seed's object replaced whole ([`replaces_the_object`]), or `name` parallel to the seed beside
+/// it ([`parallel`]). It is then as strong as two words in common.
 pub fn affinity(name: &str, old: &str, hunks: &[Hunk], whole_concept: bool) -> Option<f64> {
     let lower: Vec<String> = split(name).iter().map(Word::lower).collect();
     let replaced: Vec<&Hunk> = hunks.iter().filter(|h| !h.old.is_empty()).collect();
