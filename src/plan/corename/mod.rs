@@ -106,9 +106,9 @@ pub fn suggest(project: &Project, seed: Element, new: &str, memory: &Memory) -> 
     // class) name other concepts. Only in the seed's own file, or built on a renamed class's
     // name (`InputReader2`, `InputReaderTest`), do they follow it.
     let seed_file_only = c.hunks.iter().all(|h| h.old.is_empty()) && !matches!(seed, Element::Type(_));
-    // A method's object replaced whole (`resolveRunner → resolveApplication`) is that object's
+    // A method's object replaced whole (`resolveWorker → resolveService`) is that object's
     // rename wherever it is named, unless its words are the theme of the seed's class or package
-    // (`createCodec` in `CodecTests`), which everything there holds.
+    // (`createParser` in `ParserTests`), which everything there holds.
     let whole_concept = matches!(seed, Element::Method(_))
         && words::replaces_the_object(&old, &c.hunks)
         && !touched.iter().any(|w| theme(project, seed).contains(w));
@@ -272,9 +272,9 @@ impl Collector<'_> {
         }
     }
 
-    /// An accessor renamed with its prefix kept (`setCheckpointMode → setConsistencyMode`): the
-    /// other accessors of the same property in its class (`getCheckpointMode`) and the field
-    /// they access (`checkpointMode`).
+    /// An accessor renamed with its prefix kept (`setRetryMode → setBackoffMode`): the
+    /// other accessors of the same property in its class (`getRetryMode`) and the field
+    /// they access (`retryMode`).
     fn partners(&mut self, m: crate::java::project::MethodId, name: &str) {
         let p = self.project;
         let Some((prefix, property)) = accessor_parts(name) else { return };
@@ -352,7 +352,7 @@ impl Collector<'_> {
                     for caller in p.methods_in(f).unwrap_or_default() {
                         for li in 0..p.method(caller).locals.len() {
                             let local = Element::Var(Var::Local(caller, li));
-                            // A local named after its type (`PerFieldCodec perFieldCodec = create()`)
+                            // A local named after its type (`OrderBook orderBook = loadBook()`)
                             // follows its type's name, not the method's.
                             let after_type = declared_type(p, local)
                                 .is_some_and(|t| t.eq_ignore_ascii_case(&p.method(caller).locals[li].name));
@@ -500,48 +500,48 @@ mod tests {
         let (_d, p) = project(&[
             (
                 "a/Extract.java",
-                "package a; class Extract { String runnerFile; Runner resolveRunner() { return null; } \
-                 void createRunner() { Runner runner = resolveRunner(); } }",
+                "package a; class Extract { String workerFile; Worker resolveWorker() { return null; } \
+                 void createWorker() { Worker worker = resolveWorker(); } }",
             ),
-            ("a/Runner.java", "package a; class Runner {}"),
-            ("a/Mode.java", "package a; enum Mode { RUNNER, SERVER }"),
+            ("a/Worker.java", "package a; class Worker {}"),
+            ("a/Mode.java", "package a; enum Mode { WORKER, SERVER }"),
             (
-                "a/CodecTests.java",
-                "package a; class CodecTests { Object createCodec() { return null; } void testCodecEnabled() {} }",
+                "a/ParserTests.java",
+                "package a; class ParserTests { Object createParser() { return null; } void testParserEnabled() {} }",
             ),
         ]);
-        let seed = declared(&p, "a/Extract.java", "resolveRunner", Kind::Method);
-        let s = suggest(&p, seed, "resolveApplication", &Memory::default());
-        for name in ["runnerFile", "createRunner"] {
+        let seed = declared(&p, "a/Extract.java", "resolveWorker", Kind::Method);
+        let s = suggest(&p, seed, "resolveService", &Memory::default());
+        for name in ["workerFile", "createWorker"] {
             assert!(olds(&s).contains(&name), "{name}: {s:?}");
         }
         // An enum constant is a value, not a name after the method.
-        assert!(!olds(&s).contains(&"RUNNER"), "{s:?}");
-        // `Runner runner = resolveRunner()` is named after its type, not after the method: it
+        assert!(!olds(&s).contains(&"WORKER"), "{s:?}");
+        // `Worker worker = resolveWorker()` is named after its type, not after the method: it
         // follows the seed's word, not its data flow.
-        let runner = s.iter().find(|s| s.old == "runner").expect("runner");
+        let runner = s.iter().find(|s| s.old == "worker").expect("worker");
         assert_eq!(runner.relation, Relation::SameWords, "{s:?}");
-        let seed = declared(&p, "a/CodecTests.java", "createCodec", Kind::Method);
+        let seed = declared(&p, "a/ParserTests.java", "createParser", Kind::Method);
         let s = suggest(&p, seed, "createSupplier", &Memory::default());
-        assert!(!olds(&s).contains(&"testCodecEnabled"), "{s:?}");
+        assert!(!olds(&s).contains(&"testParserEnabled"), "{s:?}");
     }
 
     #[test]
     fn an_accessor_s_partner_and_field_and_a_parallel_local_follow() {
         let (_d, p) = project(&[(
             "a/Config.java",
-            "package a; class Config { int checkpointMode; int checkpointTimeout; \
-             void setCheckpointMode(int m) { checkpointMode = m; } int getCheckpointMode() { return checkpointMode; } \
-             int getCheckpointTimeout() { return checkpointTimeout; } \
-             void run() { int firstOrderExpr = 1; int secondOrderExpr = 2; int orderExprCount = 3; } }",
+            "package a; class Config { int retryMode; int retryTimeout; \
+             void setRetryMode(int m) { retryMode = m; } int getRetryMode() { return retryMode; } \
+             int getRetryTimeout() { return retryTimeout; } \
+             void run() { int minLimitValue = 1; int maxLimitValue = 2; int limitValueCount = 3; } }",
         )]);
-        let seed = declared(&p, "a/Config.java", "setCheckpointMode", Kind::Method);
-        let s = suggest(&p, seed, "setConsistencyMode", &Memory::default());
-        assert_eq!(olds(&s), ["getCheckpointMode", "checkpointMode"], "{s:?}");
-        let seed = declared(&p, "a/Config.java", "firstOrderExpr", Kind::Variable);
-        let s = suggest(&p, seed, "firstOrder", &Memory::default());
-        assert_eq!(olds(&s), ["secondOrderExpr"], "{s:?}");
-        assert_eq!(s[0].new, "secondOrder");
+        let seed = declared(&p, "a/Config.java", "setRetryMode", Kind::Method);
+        let s = suggest(&p, seed, "setBackoffMode", &Memory::default());
+        assert_eq!(olds(&s), ["getRetryMode", "retryMode"], "{s:?}");
+        let seed = declared(&p, "a/Config.java", "minLimitValue", Kind::Variable);
+        let s = suggest(&p, seed, "minLimit", &Memory::default());
+        assert_eq!(olds(&s), ["maxLimitValue"], "{s:?}");
+        assert_eq!(s[0].new, "maxLimit");
     }
 
     #[test]

@@ -248,7 +248,7 @@ pub fn affinity(name: &str, old: &str, hunks: &[Hunk], whole_concept: bool) -> O
 }
 
 /// Whether the edit of a method's name keeps its verb, the first word, and replaces every word
-/// after it (`resolveRunner → resolveApplication`): the edit names another object, and the
+/// after it (`resolveWorker → resolveService`): the edit names another object, and the
 /// replaced words were the whole of the old one.
 pub fn replaces_the_object(old: &str, hunks: &[Hunk]) -> bool {
     let seed: Vec<String> = split(old).iter().map(Word::lower).collect();
@@ -276,7 +276,7 @@ pub fn sibling(name: &str, old: &str, hunks: &[Hunk]) -> bool {
 }
 
 /// Whether `name` is `old` with one other word in one place, a word the edit does not touch
-/// (`secondOrderExpr` beside `firstOrderExpr → firstOrder`): the same concept for another case,
+/// (`maxLimitValue` beside `minLimitValue → minLimit`): the same concept for another case,
 /// named to match.
 pub fn parallel(name: &str, old: &str, touched: &[String]) -> bool {
     let lower: Vec<String> = split(name).iter().map(Word::lower).collect();
@@ -290,7 +290,7 @@ pub fn parallel(name: &str, old: &str, touched: &[String]) -> bool {
 }
 
 /// Whether `name` holds every word of `old`, three or more, in order with other words between
-/// (`GeoStatsTransportAction` for `GeoStatsAction`): named after it, a qualifier added inside.
+/// (`CacheStatsRemoteAction` for `CacheStatsAction`): named after it, a qualifier added inside.
 pub fn spans(name: &str, old: &str) -> bool {
     let lower: Vec<String> = split(name).iter().map(Word::lower).collect();
     let whole: Vec<String> = split(old).iter().map(Word::lower).collect();
@@ -367,15 +367,15 @@ mod tests {
 
     #[test]
     fn a_method_s_object_replaced_whole_keeps_the_verb() {
-        assert!(replaces_the_object("resolveRunner", &edit("resolveRunner", "resolveApplication")));
+        assert!(replaces_the_object("resolveWorker", &edit("resolveWorker", "resolveService")));
         assert!(replaces_the_object("getRetryCount", &edit("getRetryCount", "getAttempts")));
         // The verb changes, a word of the object stays, or words are only added.
-        assert!(!replaces_the_object("parseReachable", &edit("parseReachable", "markReachable")));
-        assert!(!replaces_the_object("setCheckpointMode", &edit("setCheckpointMode", "setConsistencyMode")));
-        assert!(!replaces_the_object("encoding", &edit("encoding", "reporterEncoding")));
-        let hunks = edit("resolveRunner", "resolveApplication");
-        let strong = affinity("runnerFilename", "resolveRunner", &hunks, true).unwrap();
-        let weak = affinity("runnerFilename", "resolveRunner", &hunks, false).unwrap();
+        assert!(!replaces_the_object("parseTree", &edit("parseTree", "walkTree")));
+        assert!(!replaces_the_object("setRetryMode", &edit("setRetryMode", "setBackoffMode")));
+        assert!(!replaces_the_object("encoding", &edit("encoding", "fileEncoding")));
+        let hunks = edit("resolveWorker", "resolveService");
+        let strong = affinity("workerFilename", "resolveWorker", &hunks, true).unwrap();
+        let weak = affinity("workerFilename", "resolveWorker", &hunks, false).unwrap();
         assert!(strong > weak, "{strong} vs {weak}");
     }
 
