@@ -109,9 +109,10 @@ pub fn suggest(project: &Project, seed: Element, new: &str, memory: &Memory) -> 
     // A method's object replaced whole (`resolveWorker → resolveService`) is that object's
     // rename wherever it is named, unless its words are the theme of the seed's class or package
     // (`createParser` in `ParserTests`), which everything there holds.
-    let whole_concept = matches!(seed, Element::Method(_))
-        && words::replaces_the_object(&old, &c.hunks)
-        && !touched.iter().any(|w| theme(project, seed).contains(w));
+    let whole_concept = matches!(seed, Element::Method(_)) && words::replaces_the_object(&old, &c.hunks) && {
+        let theme = theme(project, seed);
+        !touched.iter().any(|w| theme.contains(w))
+    };
     for &(f, nearness) in &files {
         for e in all_declarations(project, f) {
             if e == seed || skip.contains(&e) {
@@ -354,9 +355,11 @@ impl Collector<'_> {
                             let local = Element::Var(Var::Local(caller, li));
                             // A local named after its type (`OrderBook orderBook = loadBook()`)
                             // follows its type's name, not the method's.
-                            let after_type = declared_type(p, local)
-                                .is_some_and(|t| t.eq_ignore_ascii_case(&p.method(caller).locals[li].name));
-                            if !after_type && receives(p, caller, li, &name) {
+                            let after_type = || {
+                                declared_type(p, local)
+                                    .is_some_and(|t| t.eq_ignore_ascii_case(&p.method(caller).locals[li].name))
+                            };
+                            if receives(p, caller, li, &name) && !after_type() {
                                 let reason = format!("takes the result of `{name}(..)`");
                                 self.related(local, 0.75, Relation::DataFlow, reason);
                             }
@@ -519,8 +522,8 @@ mod tests {
         assert!(!olds(&s).contains(&"WORKER"), "{s:?}");
         // `Worker worker = resolveWorker()` is named after its type, not after the method: it
         // follows the seed's word, not its data flow.
-        let runner = s.iter().find(|s| s.old == "worker").expect("worker");
-        assert_eq!(runner.relation, Relation::SameWords, "{s:?}");
+        let worker = s.iter().find(|s| s.old == "worker").expect("worker");
+        assert_eq!(worker.relation, Relation::SameWords, "{s:?}");
         let seed = declared(&p, "a/ParserTests.java", "createParser", Kind::Method);
         let s = suggest(&p, seed, "createSupplier", &Memory::default());
         assert!(!olds(&s).contains(&"testParserEnabled"), "{s:?}");
