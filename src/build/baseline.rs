@@ -1,7 +1,7 @@
 //! The original project's build and test results, so that only what a refactoring broke is blamed on it.
 //!
 //! [`baseline`] compiles and tests the unrefactored project once per state and caches the result
-//! in `.mantra/cache/baseline/<key>.json`; the caller names the state with [`state_key`] (commit
+//! in `.mantra/cache/baseline/<key>.json` (when it compiled); the caller names the state with [`state_key`] (commit
 //! id plus a hash of the uncommitted files), so a second refactoring of the same code costs no
 //! build. [`judge`] then sorts the failures of a run after the refactoring:
 //!
@@ -141,8 +141,12 @@ pub fn baseline_with(
         direct_unsupported: unsupported,
         cached: false,
     };
+    // Neither a run cut short nor an original that did not compile is kept: a compile of the
+    // original that fails is more often the machine's (a plugin or dependency the build cannot
+    // resolve offline, a missing JDK) than the code's, and once the user has mended it the same
+    // state must be built again, not still called broken.
     let timed_out = b.compile.run.timed_out || b.tests.as_ref().is_some_and(|t| t.run.timed_out);
-    if !timed_out {
+    if !timed_out && b.compile.success() {
         store(dir, &b)?;
     }
     Ok(b)

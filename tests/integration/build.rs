@@ -67,6 +67,26 @@ fn maven_baseline_compiles_tests_and_is_cached() {
     assert!(dir.path().join(".mantra/cache/baseline").join(format!("{key}.json")).is_file());
 }
 
+/// An original that does not compile is not cached: the cause is often the machine's (a plugin
+/// the offline build cannot resolve), and once mended the same state is built again.
+#[test]
+fn a_baseline_that_does_not_compile_is_built_again() {
+    let dir = copy_fixture("demo");
+    let counting = Arc::new(Counting::default());
+    let tool = build::tool_for(dir.path(), &BuildConfig::default(), counting.clone());
+    let file = dir.path().join(DEMO).join("money/Money.java");
+    edit(&file, "public final class Money", "public final class Money {{");
+    let key = state_key("0123abc", &[("src/x.java", "dirty")]);
+    let first = baseline(tool.as_ref(), dir.path(), &key).unwrap();
+    assert!(!first.compile.success() && first.tests.is_none(), "{}", first.compile.run.output);
+    assert!(!dir.path().join(".mantra/cache/baseline").join(format!("{key}.json")).exists());
+    edit(&file, "public final class Money {{", "public final class Money");
+    let second = baseline(tool.as_ref(), dir.path(), &key).unwrap();
+    assert!(!second.cached && second.compile.success(), "{}", second.compile.run.output);
+    assert_eq!(counting.runs.load(Ordering::SeqCst), 3, "a failed compile, then compile and test");
+    assert!(baseline(tool.as_ref(), dir.path(), &key).unwrap().cached);
+}
+
 /// The direct runner against Maven on the demo: the same tests, the same outcomes, compile errors
 /// and failing tests reported the same way, and one probe per cached baseline.
 #[test]

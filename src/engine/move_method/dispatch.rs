@@ -10,9 +10,17 @@ use crate::java::symbols::TypeKind;
 impl Mover<'_> {
     /// A fixture (`@Before`, `@AfterClass`, ...) runs around the tests of its class and of its
     /// subclasses: it moves only once none is left to lose it (moved with `--methods`, the tests
-    /// go first). The destination's tests gain it: that is what moving it asks for.
+    /// go first). The destination's tests gain it: that is what moving it asks for. Moved into a
+    /// superclass of its class, it still runs around them all: the framework runs a superclass's
+    /// fixtures for its subclasses' tests (before theirs, or after for `@After`, one of the orders
+    /// fixtures of one class could already run in).
     pub(super) fn check_fixture(&self, annotation: &str) -> Result<(), Refusal> {
         let project = self.project;
+        if let super::Destination::Class(fqn) = &self.spec.to
+            && project.find_type(fqn.trim()).is_some_and(|dest| project.supertypes(self.source).contains(&dest))
+        {
+            return Ok(());
+        }
         let left: Vec<String> = project
             .methods_of(self.source)
             .into_iter()

@@ -733,9 +733,10 @@ impl<'p> Mover<'p> {
                 ),
             ));
         }
+        // The method itself, in a subclass of the destination, is the one leaving.
         let same = |m: MethodId| {
             let d = project.method(m);
-            !d.is_constructor() && d.name == *name && d.erased_params() == params
+            m != self.method && !d.is_constructor() && d.name == *name && d.erased_params() == params
         };
         let describe = |m: MethodId, how: &str| {
             refuse(

@@ -76,7 +76,7 @@ pub(crate) fn candidates(scopes: &Scopes<'_>, at: usize, paste: std::ops::Range<
             locals.sort_by_key(|(_, l)| std::cmp::Reverse(l.scope.start_byte));
             for (i, l) in locals {
                 if seen.insert(l.name.clone()) {
-                    let unused = !used_elsewhere(scopes, mid, Var::Local(mid, i), &l.name, &paste);
+                    let unused = !used_elsewhere(scopes, mid, Var::Local(mid, i), &l.name);
                     out.push(Candidate {
                         expr: l.name.clone(),
                         name: l.name.clone(),
@@ -91,7 +91,7 @@ pub(crate) fn candidates(scopes: &Scopes<'_>, at: usize, paste: std::ops::Range<
             }
             for (i, p) in decl.params.iter().enumerate() {
                 if seen.insert(p.name.clone()) {
-                    let unused = !used_elsewhere(scopes, mid, Var::Param(mid, i), &p.name, &paste);
+                    let unused = !used_elsewhere(scopes, mid, Var::Param(mid, i), &p.name);
                     let mut ty = p.ty.clone();
                     if p.varargs {
                         ty.dims = ty.dims.max(1);
@@ -188,8 +188,10 @@ fn field_index(project: &Project, owner: TypeId, name: &str) -> usize {
     project.type_decl(owner).fields.iter().position(|f| f.name == name).unwrap_or(usize::MAX)
 }
 
-/// Whether the variable is read or written anywhere in its method outside the paste.
-fn used_elsewhere(scopes: &Scopes<'_>, method: MethodId, var: Var, name: &str, paste: &std::ops::Range<usize>) -> bool {
+/// Whether the variable is read or written anywhere in its method. Uses in the paste count: a
+/// variable the pasted code names itself is not one waiting for the paste to use it under
+/// another name.
+fn used_elsewhere(scopes: &Scopes<'_>, method: MethodId, var: Var, name: &str) -> bool {
     let decl = scopes.project.method(method);
     let Some(body) = decl.body else { return false };
     let source = scopes.source;
@@ -204,7 +206,6 @@ fn used_elsewhere(scopes: &Scopes<'_>, method: MethodId, var: Var, name: &str, p
             return false;
         }
         if n.kind() == "identifier"
-            && !(paste.start <= n.start_byte() && n.end_byte() <= paste.end)
             && source.text_of(n) == name
             && matches!(resolve::use_of(n), Use::Bare)
             && scopes.bare(n.start_byte(), name) == Referent::Var(var)

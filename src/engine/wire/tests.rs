@@ -292,3 +292,20 @@ fn an_indexed_name_whose_element_is_a_number_fits_only_arrays_of_numbers() {
     assert_eq!(fitting, ["text"], "{w:#?}");
     assert!(!b.candidates.iter().any(|c| c.expr == "rows" || c.expr == "words"), "{w:#?}");
 }
+
+#[test]
+fn a_variable_the_paste_names_itself_does_not_stand_for_another_of_its_names() {
+    // `trace` is the only boolean, but the pasted code reads it under its own name: `audit` is
+    // some other flag, not a second name for it.
+    let text = |first: &str| {
+        format!(
+            "package a;\nclass Shop {{\n  void run(Item item, boolean trace) {{\n    \
+             if ({first}) {{ System.out.println(item); }} // paste\n    if (audit) {{ System.out.println(item.getName()); }} // paste\n  }}\n}}\n"
+        )
+    };
+    let (w, _) = wire_shop(&text("trace"));
+    assert_eq!(bound(&w, "audit"), None, "{w:#?}");
+    // Not named by the paste, the one boolean waiting to be used is what `audit` stands for.
+    let (w, _) = wire_shop(&text("item != null"));
+    assert_eq!(bound(&w, "audit"), Some("trace"), "{w:#?}");
+}
