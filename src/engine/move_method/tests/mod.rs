@@ -3,6 +3,7 @@ use std::path::Path;
 use super::*;
 use crate::java::project::tests::project;
 
+mod fixtures;
 mod pull_up;
 mod refusals;
 mod rewrites;
