@@ -40,14 +40,12 @@ fn a_fixture_method_does_not_move_away_from_the_tests_it_runs_around() {
 fn a_fixture_moved_into_a_superclass_still_runs_around_the_tests_of_its_class() {
     let base = "package a;\n\npublic abstract class BaseTest {\n}\n";
     let src = "package a;\n\nimport org.junit.After;\nimport org.junit.Test;\n\npublic class Src extends BaseTest {\n    @After\n    public void clear() {\n        System.clearProperty(\"k\");\n    }\n\n    @Test\n    public void reads() {\n    }\n}\n";
-    let (_dir, p) = project(&[("src/a/Src.java", src), ("src/a/BaseTest.java", base)]);
-    let fid = p.file_id(Path::new("src/a/Src.java")).unwrap();
-    let clear = p.methods_in(fid).unwrap().into_iter().find(|&m| p.method(m).name == "clear").unwrap();
+    let files = [("src/a/Src.java", src), ("src/a/BaseTest.java", base)];
     let spec = MoveSpec::new("class:a.BaseTest".parse().unwrap());
-    let out = crate::engine::apply(&p, clear, &crate::engine::Spec::MoveMethod(spec)).unwrap().render().unwrap();
-    let dest = &out[Path::new("src/a/BaseTest.java")];
+    let out = run_spec(&files, "src/a/Src.java", "clear", &spec).unwrap();
+    let dest = text(&out, "src/a/BaseTest.java");
     assert!(dest.contains("@After\n    public void clear()") && dest.contains("import org.junit.After;"), "{dest}");
-    let src_after = &out[Path::new("src/a/Src.java")];
+    let src_after = text(&out, "src/a/Src.java");
     assert!(!src_after.contains("clear") && src_after.contains("public void reads()"), "{src_after}");
 }
 
@@ -55,19 +53,17 @@ fn a_fixture_moved_into_a_superclass_still_runs_around_the_tests_of_its_class() 
 fn a_fixture_moves_with_the_last_tests_of_its_class() {
     let src = "package a;\n\nimport org.junit.Before;\nimport org.junit.Test;\n\npublic class Src {\n    @Before\n    public void prepare() {\n        System.setProperty(\"k\", \"v\");\n    }\n\n    @Test\n    public void reads() {\n    }\n}\n";
     let other = "package a;\n\npublic class OtherTest {\n}\n";
-    let (_dir, p) = project(&[("src/a/Src.java", src), ("src/a/OtherTest.java", other)]);
-    let fid = p.file_id(Path::new("src/a/Src.java")).unwrap();
-    let prepare = p.methods_in(fid).unwrap().into_iter().find(|&m| p.method(m).name == "prepare").unwrap();
     let spec = MoveSpec {
         to: "class:a.OtherTest".parse().unwrap(),
         also: vec!["reads".to_string()],
         ..MoveSpec::new(Destination::Class(String::new()))
     };
     // Named first, the fixture still moves after the test it runs around.
-    let out = crate::engine::apply(&p, prepare, &crate::engine::Spec::MoveMethod(spec)).unwrap().render().unwrap();
-    let dest = &out[Path::new("src/a/OtherTest.java")];
+    let out = run_spec(&[("src/a/Src.java", src), ("src/a/OtherTest.java", other)], "src/a/Src.java", "prepare", &spec)
+        .unwrap();
+    let dest = text(&out, "src/a/OtherTest.java");
     assert!(dest.contains("@Before\n    public void prepare()") && dest.contains("public void reads()"), "{dest}");
     assert!(dest.contains("import org.junit.Before;"), "{dest}");
-    let src_after = &out[Path::new("src/a/Src.java")];
+    let src_after = text(&out, "src/a/Src.java");
     assert!(!src_after.contains("prepare") && !src_after.contains("reads"), "{src_after}");
 }

@@ -10,10 +10,6 @@ fn files() -> Vec<(&'static str, &'static str)> {
     vec![("src/a/Shape.java", BASE), ("src/a/Circle.java", CIRCLE), ("src/a/Square.java", SQUARE)]
 }
 
-fn text<'a>(out: &'a [(String, String)], path: &str) -> &'a str {
-    out.iter().find(|(p, _)| p == path).map(|(_, t)| t.as_str()).unwrap_or_else(|| panic!("{path} unchanged: {out:#?}"))
-}
-
 #[test]
 fn a_method_using_only_inherited_members_goes_up_unchanged_and_its_callers_stay() {
     let out = run(&files(), "src/a/Circle.java", "describe", "class:a.Shape", false).expect("pulled up");

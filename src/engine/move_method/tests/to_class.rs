@@ -7,10 +7,6 @@ fn moved(files: &[(&str, &str)], method: &str, to: &str) -> Vec<(String, String)
     run(files, "src/a/Src.java", method, to, false).unwrap_or_else(|r| panic!("refused: {r:?}"))
 }
 
-fn text<'a>(out: &'a [(String, String)], path: &str) -> &'a str {
-    &out.iter().find(|(p, _)| p == path).unwrap_or_else(|| panic!("{path} unchanged: {out:#?}")).1
-}
-
 #[test]
 fn a_method_that_uses_no_state_becomes_a_static_method_of_the_destination() {
     let src = "package a;\n\nclass Src {\n    int twice(int x) {\n        return x * 2;\n    }\n\n    int use() {\n        return twice(3) + this.twice(1);\n    }\n}\n";
@@ -499,10 +495,7 @@ fn as_auto_static_and_instance() {
 }
 
 fn refused_spec(files: &[(&str, &str)], method: &str, spec: &MoveSpec) -> Refusal {
-    let (_dir, p) = project(files);
-    let fid = p.file_id(Path::new("src/a/Src.java")).unwrap();
-    let id = p.methods_in(fid).unwrap().into_iter().find(|&m| p.method(m).name == method).unwrap();
-    plan(&p, id, spec).expect_err("refused")
+    run_spec(files, "src/a/Src.java", method, spec).expect_err("refused")
 }
 
 #[test]
