@@ -16,9 +16,7 @@ impl Mover<'_> {
     /// fixtures of one class could already run in).
     pub(super) fn check_fixture(&self, annotation: &str) -> Result<(), Refusal> {
         let project = self.project;
-        if let super::Destination::Class(fqn) = &self.spec.to
-            && project.find_type(fqn.trim()).is_some_and(|dest| project.supertypes(self.source).contains(&dest))
-        {
+        if self.destination_above().is_some() {
             return Ok(());
         }
         let left: Vec<String> = project

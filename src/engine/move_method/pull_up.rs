@@ -23,13 +23,18 @@ impl<'p> Mover<'p> {
     /// The superclass a `class:` destination names, when the move is a pull-up: an instance
     /// method (not a test, which moves between test classes) to a class above its own.
     pub(super) fn pull_up_target(&self) -> Option<TypeId> {
-        let super::Destination::Class(fqn) = &self.spec.to else { return None };
         if self.decl.is_static() || self.is_test() || self.decl.is_constructor() {
             return None;
         }
+        self.destination_above().filter(|&dest| self.project.type_decl(dest).kind == TypeKind::Class)
+    }
+
+    /// The type a `class:` destination names when it is above the method's class: a superclass,
+    /// or an interface it implements.
+    pub(super) fn destination_above(&self) -> Option<TypeId> {
+        let super::Destination::Class(fqn) = &self.spec.to else { return None };
         let dest = self.project.find_type(fqn.trim())?;
-        (self.project.type_decl(dest).kind == TypeKind::Class && self.project.supertypes(self.source).contains(&dest))
-            .then_some(dest)
+        self.project.supertypes(self.source).contains(&dest).then_some(dest)
     }
 
     /// What a pull-up into `dest` must satisfy beyond a move's own checks.

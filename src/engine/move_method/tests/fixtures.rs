@@ -47,6 +47,17 @@ fn a_fixture_moved_into_a_superclass_still_runs_around_the_tests_of_its_class() 
     assert!(dest.contains("@After\n    public void clear()") && dest.contains("import org.junit.After;"), "{dest}");
     let src_after = text(&out, "src/a/Src.java");
     assert!(!src_after.contains("clear") && src_after.contains("public void reads()"), "{src_after}");
+    // An interface the class implements is above it too, but no place for a test's fixture.
+    let iface = "package a;\n\npublic interface Cleaning {\n}\n";
+    let src = src.replace("extends BaseTest", "implements Cleaning");
+    assert_refused(
+        &[("src/a/Src.java", &src), ("src/a/Cleaning.java", iface)],
+        "src/a/Src.java",
+        "clear",
+        "class:a.Cleaning",
+        "destination_interface",
+        "a test method moves into a test class, not an interface",
+    );
 }
 
 #[test]
