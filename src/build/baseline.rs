@@ -1,9 +1,9 @@
 //! The original project's build and test results, so that only what a refactoring broke is blamed on it.
 //!
 //! [`baseline`] compiles and tests the unrefactored project once per state and caches the result
-//! in `.mantra/cache/baseline/<key>.json` (when it compiled); the caller names the state with [`state_key`] (commit
-//! id plus a hash of the uncommitted files), so a second refactoring of the same code costs no
-//! build. [`judge`] then sorts the failures of a run after the refactoring:
+//! in `.mantra/cache/baseline/<key>.json` when it compiled; the caller names the state with
+//! [`state_key`] (commit id plus a hash of the uncommitted files), so a second refactoring of the
+//! same code costs no build. [`judge`] then sorts the failures of a run after the refactoring:
 //!
 //! - failing in the baseline too → pre-existing, never the refactoring's fault;
 //! - passing in the baseline (or new) → re-run once, on their own (only those tests, without the

@@ -76,7 +76,7 @@ pub(crate) fn candidates(scopes: &Scopes<'_>, at: usize, paste: std::ops::Range<
             locals.sort_by_key(|(_, l)| std::cmp::Reverse(l.scope.start_byte));
             for (i, l) in locals {
                 if seen.insert(l.name.clone()) {
-                    let unused = !used_elsewhere(scopes, mid, Var::Local(mid, i), &l.name);
+                    let unused = !used_in_method(scopes, mid, Var::Local(mid, i), &l.name);
                     out.push(Candidate {
                         expr: l.name.clone(),
                         name: l.name.clone(),
@@ -91,7 +91,7 @@ pub(crate) fn candidates(scopes: &Scopes<'_>, at: usize, paste: std::ops::Range<
             }
             for (i, p) in decl.params.iter().enumerate() {
                 if seen.insert(p.name.clone()) {
-                    let unused = !used_elsewhere(scopes, mid, Var::Param(mid, i), &p.name);
+                    let unused = !used_in_method(scopes, mid, Var::Param(mid, i), &p.name);
                     let mut ty = p.ty.clone();
                     if p.varargs {
                         ty.dims = ty.dims.max(1);
@@ -191,7 +191,7 @@ fn field_index(project: &Project, owner: TypeId, name: &str) -> usize {
 /// Whether the variable is read or written anywhere in its method. Uses in the paste count: a
 /// variable the pasted code names itself is not one waiting for the paste to use it under
 /// another name.
-fn used_elsewhere(scopes: &Scopes<'_>, method: MethodId, var: Var, name: &str) -> bool {
+fn used_in_method(scopes: &Scopes<'_>, method: MethodId, var: Var, name: &str) -> bool {
     let decl = scopes.project.method(method);
     let Some(body) = decl.body else { return false };
     let source = scopes.source;
