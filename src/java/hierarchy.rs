@@ -86,6 +86,18 @@ impl Project {
         out
     }
 
+    /// Whether a member declared in `owner` (`ty` or one of its supertypes) with these modifiers is
+    /// a member of `ty`, so that its simple name reaches it there (JLS 8.2): a supertype's private
+    /// members are not inherited, nor its package-private ones into another package; an
+    /// interface's members are public.
+    pub fn inherits(&self, ty: TypeId, owner: TypeId, modifiers: &[String]) -> bool {
+        if owner == ty || self.type_decl(owner).kind == TypeKind::Interface {
+            return true;
+        }
+        let has = |m: &str| modifiers.iter().any(|x| x == m);
+        !has("private") && (has("public") || has("protected") || self.package_of(owner) == self.package_of(ty))
+    }
+
     /// Names of supertypes outside the project met anywhere up the hierarchy (`Object` is implied).
     pub fn external_supertypes(&self, ty: TypeId) -> Vec<String> {
         self.external_supertype_names(ty).into_iter().map(|n| n.text).collect()

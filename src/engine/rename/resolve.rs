@@ -249,10 +249,13 @@ impl<'a> Scopes<'a> {
 }
 
 /// The field `name` of `ty` or the nearest supertype declaring one: (declaring type, index).
+/// `None` when the nearest declaration is not inherited (a superclass's private field): the
+/// name then does not reach a field of `ty` at all.
 pub fn field_in(project: &Project, ty: TypeId, name: &str) -> Option<(TypeId, usize)> {
-    std::iter::once(ty)
+    let (owner, i) = std::iter::once(ty)
         .chain(project.supertypes(ty))
-        .find_map(|t| project.type_decl(t).fields.iter().position(|f| f.name == name).map(|i| (t, i)))
+        .find_map(|t| project.type_decl(t).fields.iter().position(|f| f.name == name).map(|i| (t, i)))?;
+    project.inherits(ty, owner, &project.type_decl(owner).fields[i].modifiers).then_some((owner, i))
 }
 
 /// The declared type of a variable; `None` for `var` and untyped lambda parameters.

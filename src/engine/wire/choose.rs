@@ -294,7 +294,11 @@ fn fit_one(project: &Project, resolve: &dyn Fn(&TypeName) -> Option<TypeId>, ty:
                     }
                 }
                 None => match jdk_members(simple) {
-                    Some(members) if *call && members.contains(&name.as_str()) || is_object_method(name) => Fit::Exact,
+                    Some(members)
+                        if *call && members.iter().any(|m| jdk_member_is(m, name, *args)) || is_object_method(name) =>
+                    {
+                        Fit::Exact
+                    }
                     Some(_) => Fit::Incompatible,
                     None => Fit::Unknown,
                 },
@@ -436,38 +440,39 @@ fn is_collection(s: &str) -> bool {
     )
 }
 
-/// The public methods of the JDK types code uses most, for a receiver whose type is one of them.
+/// The public methods of the JDK types code uses most, for a receiver whose type is one of them;
+/// `name/N` when every overload takes N arguments (`List.get(int)`, `Optional.get()`).
 fn jdk_members(simple: &str) -> Option<&'static [&'static str]> {
     const COLLECTION: &[&str] = &[
         "add",
         "addAll",
-        "clear",
-        "contains",
-        "containsAll",
-        "isEmpty",
-        "iterator",
+        "clear/0",
+        "contains/1",
+        "containsAll/1",
+        "isEmpty/0",
+        "iterator/0",
         "remove",
         "removeAll",
         "removeIf",
         "retainAll",
-        "size",
-        "stream",
-        "parallelStream",
+        "size/0",
+        "stream/0",
+        "parallelStream/0",
         "toArray",
         "forEach",
         "spliterator",
-        "get",
-        "set",
+        "get/1",
+        "set/2",
         "indexOf",
         "lastIndexOf",
         "listIterator",
-        "subList",
+        "subList/2",
         "sort",
         "replaceAll",
         "addFirst",
         "addLast",
-        "getFirst",
-        "getLast",
+        "getFirst/0",
+        "getLast/0",
         "removeFirst",
         "removeLast",
         "reversed",
@@ -497,27 +502,27 @@ fn jdk_members(simple: &str) -> Option<&'static [&'static str]> {
         "trimToSize",
     ];
     const MAP: &[&str] = &[
-        "clear",
+        "clear/0",
         "compute",
         "computeIfAbsent",
         "computeIfPresent",
-        "containsKey",
-        "containsValue",
-        "entrySet",
+        "containsKey/1",
+        "containsValue/1",
+        "entrySet/0",
         "forEach",
-        "get",
-        "getOrDefault",
-        "isEmpty",
-        "keySet",
+        "get/1",
+        "getOrDefault/2",
+        "isEmpty/0",
+        "keySet/0",
         "merge",
-        "put",
+        "put/2",
         "putAll",
         "putIfAbsent",
         "remove",
         "replace",
         "replaceAll",
-        "size",
-        "values",
+        "size/0",
+        "values/0",
         "firstKey",
         "lastKey",
         "headMap",
@@ -533,7 +538,7 @@ fn jdk_members(simple: &str) -> Option<&'static [&'static str]> {
         "descendingMap",
     ];
     const STRING: &[&str] = &[
-        "charAt",
+        "charAt/1",
         "chars",
         "codePointAt",
         "compareTo",
@@ -548,11 +553,11 @@ fn jdk_members(simple: &str) -> Option<&'static [&'static str]> {
         "getBytes",
         "getChars",
         "indexOf",
-        "intern",
-        "isBlank",
-        "isEmpty",
+        "intern/0",
+        "isBlank/0",
+        "isEmpty/0",
         "lastIndexOf",
-        "length",
+        "length/0",
         "lines",
         "matches",
         "regionMatches",
@@ -562,15 +567,15 @@ fn jdk_members(simple: &str) -> Option<&'static [&'static str]> {
         "replaceFirst",
         "split",
         "startsWith",
-        "strip",
+        "strip/0",
         "stripLeading",
         "stripTrailing",
         "subSequence",
         "substring",
-        "toCharArray",
+        "toCharArray/0",
         "toLowerCase",
         "toUpperCase",
-        "trim",
+        "trim/0",
         "codePoints",
     ];
     const BUILDER: &[&str] = &[
@@ -579,11 +584,11 @@ fn jdk_members(simple: &str) -> Option<&'static [&'static str]> {
         "delete",
         "deleteCharAt",
         "replace",
-        "reverse",
+        "reverse/0",
         "setLength",
         "setCharAt",
-        "length",
-        "charAt",
+        "length/0",
+        "charAt/1",
         "indexOf",
         "lastIndexOf",
         "substring",
@@ -593,17 +598,17 @@ fn jdk_members(simple: &str) -> Option<&'static [&'static str]> {
         "isEmpty",
     ];
     const OPTIONAL: &[&str] = &[
-        "get",
-        "isPresent",
-        "isEmpty",
-        "ifPresent",
+        "get/0",
+        "isPresent/0",
+        "isEmpty/0",
+        "ifPresent/1",
         "ifPresentOrElse",
-        "orElse",
-        "orElseGet",
+        "orElse/1",
+        "orElseGet/1",
         "orElseThrow",
-        "map",
-        "flatMap",
-        "filter",
+        "map/1",
+        "flatMap/1",
+        "filter/1",
         "or",
         "stream",
     ];
@@ -615,6 +620,14 @@ fn jdk_members(simple: &str) -> Option<&'static [&'static str]> {
         "StringBuilder" | "StringBuffer" => Some(BUILDER),
         "Optional" => Some(OPTIONAL),
         _ => None,
+    }
+}
+
+/// Whether a [`jdk_members`] entry (`name` or `name/N`) is a call of `name` with `args` arguments.
+fn jdk_member_is(entry: &str, name: &str, args: usize) -> bool {
+    match entry.split_once('/') {
+        Some((n, arity)) => n == name && arity.parse() == Ok(args),
+        None => entry == name,
     }
 }
 

@@ -133,6 +133,9 @@ pub(crate) fn candidates(scopes: &Scopes<'_>, at: usize, paste: std::ops::Range<
                 if static_only && !f.is_static() {
                     continue;
                 }
+                if !project.inherits(id, owner, &f.modifiers) {
+                    continue;
+                }
                 if seen.insert(f.name.clone()) {
                     let shadowed =
                         scopes.bare(at, &f.name) != Referent::Field(owner, field_index(project, owner, &f.name));
@@ -159,6 +162,7 @@ pub(crate) fn candidates(scopes: &Scopes<'_>, at: usize, paste: std::ops::Range<
                     && decl.params.is_empty()
                     && !decl.is_constructor()
                     && (!static_only || decl.is_static())
+                    && project.inherits(id, owner, &decl.modifiers)
                     && seen.insert(format!("{}()", decl.name))
                 {
                     out.push(Candidate {
@@ -241,6 +245,9 @@ pub(crate) fn chains(
                     continue;
                 }
                 if decl.modifiers.iter().any(|m| m == "private") && Some(project.top_level_of(owner)) != top_level {
+                    continue;
+                }
+                if !project.inherits(id, owner, &decl.modifiers) {
                     continue;
                 }
                 let shares = names.iter().any(|n| super::choose::similarity(n, &decl.name) >= 0.5);

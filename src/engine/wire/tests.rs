@@ -309,3 +309,38 @@ fn a_variable_the_paste_names_itself_does_not_stand_for_another_of_its_names() {
     let (w, _) = wire_shop(&text("item != null"));
     assert_eq!(bound(&w, "audit"), Some("trace"), "{w:#?}");
 }
+
+#[test]
+fn a_superclass_member_the_class_does_not_inherit_is_no_candidate() {
+    // `Base`'s private field, and `b.Other`'s package-private one, are not members of `Shop`:
+    // `selected` cannot name them there; the protected field can.
+    let base =
+        "package a;\npublic class Base extends b.Other {\n  private Item selected;\n  protected Item selectedNow;\n}\n";
+    let other = "package b;\npublic class Other {\n  a.Item selectedItem;\n  a.Item selection() { return null; }\n}\n";
+    let shop = "package a;\nclass Shop extends Base {\n  void log(Item item) {}\n  void run(String label) {\n    \
+                log(selected); // paste\n  }\n}\n";
+    let (_d, p) = project(&[
+        ("src/main/java/a/Shop.java", shop),
+        ("src/main/java/a/Base.java", base),
+        ("src/main/java/b/Other.java", other),
+        ("src/main/java/a/Item.java", ITEM),
+    ]);
+    let file = p.file_id(std::path::Path::new("src/main/java/a/Shop.java")).expect("file");
+    let w = wire(&p, file, 5, 5).expect("wires");
+    let b = w.bindings.iter().find(|b| b.name == "selected").expect("selected is unresolved");
+    assert!(
+        b.candidates.iter().all(|c| !["selected", "selectedItem", "selection()"].contains(&c.expr.as_str())),
+        "{w:#?}"
+    );
+    assert_eq!(b.bound.as_deref(), Some("selectedNow"), "{w:#?}");
+}
+
+#[test]
+fn a_library_method_called_with_another_number_of_arguments_does_not_fit() {
+    // `List.get` takes an index: `picked.get()` cannot be the list, however close its name.
+    let (w, _) = wire_shop(
+        "package a;\nimport java.util.*;\nclass Shop {\n  void run(List<Item> pickedItems, Optional<Item> current) {\n    \
+         Item first = picked.get(); // paste\n  }\n}\n",
+    );
+    assert_eq!(bound(&w, "picked"), Some("current"), "{w:#?}");
+}
