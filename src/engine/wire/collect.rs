@@ -392,3 +392,89 @@ pub(crate) fn identical_calls(
     }
     out
 }
+
+/// The no-argument method of the field's class named after it (`getTickUnit()` for `tickUnit`,
+/// `isOpen()` for `open`) whose body returns the field: the same value under another name.
+fn plain_getter(scopes: &Scopes<'_>, at: usize, field: &str) -> Option<String> {
+    let project = scopes.project;
+    let Referent::Field(owner, _) = scopes.bare(at, field) else { return None };
+    let capital: String = field.chars().take(1).flat_map(char::to_uppercase).chain(field.chars().skip(1)).collect();
+    ["get", "is"].into_iter().map(|p| format!("{p}{capital}")).find(|name| {
+        project.methods_of(owner).iter().any(|&m| {
+            let d = project.method(m);
+            d.name == *name && d.params.is_empty() && !d.is_static() && returns_field(project, m, field)
+        })
+    })
+}
+
+/// A field and its [`plain_getter`] among one name's candidates are one value, not two choices:
+/// the getter goes, the field keeps the better score of the two (which one is written is
+/// [`getter_read_instead`]'s choice).
+pub(crate) fn merge_getters(scopes: &Scopes<'_>, at: usize, scored: &mut Vec<super::Scored>) {
+    let mut i = 0;
+    while i < scored.len() {
+        let field = scored[i].expr.trim_start_matches("this.");
+        let named_after = |c: &super::Scored| {
+            c.source == Source::Getter
+                && ["get", "is"].iter().any(|p| {
+                    c.expr.strip_prefix(p).and_then(|r| r.strip_suffix("()")).is_some_and(|r| accessor_of(r, field))
+                })
+        };
+        if matches!(scored[i].source, Source::Field | Source::OuterField)
+            && let Some(j) = scored.iter().position(named_after)
+            && plain_getter(scopes, at, field).is_some_and(|g| scored[j].expr == format!("{g}()"))
+        {
+            let g = scored.remove(j);
+            let f = if j < i { i - 1 } else { i };
+            if g.score > scored[f].score {
+                let expr = std::mem::take(&mut scored[f].expr);
+                scored[f] = super::Scored { expr, source: scored[f].source, ..g };
+            }
+            i = f + 1;
+        } else {
+            i += 1;
+        }
+    }
+    scored.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.expr.cmp(&b.expr)));
+}
+
+/// The getter to write for a field the paste is bound to, when the method holding the paste reads
+/// that value only through its [`plain_getter`], called bare outside the paste, and never reads
+/// the field by name there: the code around the paste shows how this code reads the value.
+pub(crate) fn getter_read_instead(
+    scopes: &Scopes<'_>,
+    method: MethodId,
+    paste: &std::ops::Range<usize>,
+    field: &str,
+) -> Option<String> {
+    let getter = plain_getter(scopes, paste.start, field)?;
+    let body = scopes.project.method(method).body?;
+    let outside = |at: usize| at < paste.start || at >= paste.end;
+    let text = scopes.source.slice(&body);
+    let bare = |i: usize| {
+        let before = text[..i].trim_end();
+        !before.ends_with('.') || before.ends_with("this.")
+    };
+    let calls = crate::text::word_occurrences(text, &getter)
+        .filter(|&i| outside(body.start_byte + i) && bare(i) && text[i + getter.len()..].trim_start().starts_with('('))
+        .count();
+    let reads = crate::text::word_occurrences(text, field)
+        .filter(|&i| outside(body.start_byte + i) && bare(i) && !text[i + field.len()..].trim_start().starts_with('('))
+        .count();
+    (calls > 0 && reads == 0).then(|| format!("{getter}()"))
+}
+
+/// Whether `rest` (a getter's name after `get`/`is`) is `field` with its first letter capital.
+fn accessor_of(rest: &str, field: &str) -> bool {
+    let mut r = rest.chars();
+    let mut f = field.chars();
+    matches!((r.next(), f.next()), (Some(a), Some(b)) if a.is_uppercase() && a.to_lowercase().eq(b.to_lowercase()))
+        && r.as_str() == f.as_str()
+}
+
+/// Whether the body of `m` is `return field;` or `return this.field;`.
+fn returns_field(project: &Project, m: MethodId, field: &str) -> bool {
+    let Some(body) = project.method(m).body else { return false };
+    let text: String = project.method_source(m).slice(&body).chars().filter(|c| !c.is_whitespace()).collect();
+    text == format!("{{return{field};}}") || text == format!("{{returnthis.{field};}}")
+}

@@ -212,7 +212,9 @@ fn wire_range(
         .iter()
         .map(|n| {
             let identical = collect::identical_calls(scopes, n, &paste);
-            choose::score(project, &resolve, n, &base, &identical)
+            let mut scored = choose::score(project, &resolve, n, &base, &identical);
+            collect::merge_getters(scopes, from, &mut scored);
+            scored
         })
         .collect();
     let decisions = assign(&mut scored);
@@ -222,7 +224,18 @@ fn wire_range(
         .zip(decisions)
         .map(|((n, scored), decision)| {
             let (bound, reason) = match decision {
-                Ok(note) => (Some(scored[0].expr.clone()), scored[0].evidence.join("; ") + &note),
+                Ok(note) => {
+                    let best = &scored[0];
+                    let field = best.expr.trim_start_matches("this.");
+                    let own = matches!(best.source, collect::Source::Field | collect::Source::OuterField);
+                    match own.then(|| collect::getter_read_instead(scopes, method, &paste, field)).flatten() {
+                        Some(getter) => {
+                            let why = format!("; the method reads `{field}` through `{getter}`");
+                            (Some(getter), best.evidence.join("; ") + &why + &note)
+                        }
+                        None => (Some(best.expr.clone()), best.evidence.join("; ") + &note),
+                    }
+                }
                 Err(why) => (None, why),
             };
             Binding {

@@ -344,3 +344,20 @@ fn a_library_method_called_with_another_number_of_arguments_does_not_fit() {
     );
     assert_eq!(bound(&w, "picked"), Some("current"), "{w:#?}");
 }
+
+#[test]
+fn a_field_the_method_reads_through_its_getter_is_written_as_the_getter() {
+    let shop = |other_read: &str| {
+        format!(
+            "package a;\nclass Shop {{\n  private Item current;\n  Item getCurrent() {{ return current; }}\n  \
+             void log(Item item) {{}}\n  void run(String label) {{\n    log({other_read});\n    \
+             log(currentItem); // paste\n  }}\n}}\n"
+        )
+    };
+    let (w, after) = wire_shop(&shop("getCurrent()"));
+    assert_eq!(bound(&w, "currentItem"), Some("getCurrent()"), "{w:#?}");
+    assert!(after.contains("log(getCurrent()); // paste"), "{after}");
+    // Where the method reads the field itself, the field is written.
+    let (w, _) = wire_shop(&shop("this.current"));
+    assert_eq!(bound(&w, "currentItem"), Some("current"), "{w:#?}");
+}
