@@ -268,5 +268,7 @@ fn wiring_floors_on_the_oracle() {
     // An extracted method's overloads of the same arity are other methods: 383 cases.
     assert!(a.cases + b.cases >= 370, "{} cases", a.cases + b.cases);
     assert!(a.precision() >= 0.95 && a.recall() >= 0.45, "half A: {a:?}");
-    assert!(b.precision() >= 0.60 && b.recall() >= 0.45, "half B: {b:?}");
+    // Since a constant needs a fitting type (2026-12-03), half B binds 12 and all are right
+    // (precision 0.750 → 1.000, recall 0.517 → 0.414).
+    assert!(b.precision() >= 0.95 && b.recall() >= 0.40, "half B: {b:?}");
 }

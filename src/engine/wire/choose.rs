@@ -128,7 +128,10 @@ pub fn score(
         }
         let named = by_name.max(by_type);
         let specific = if c.constant {
-            named >= 0.5
+            // Its name alone does not make a constant the value a variable stood for (a
+            // parameter usually exists to vary from the default: `shape`, `DEFAULT_SHAPE`): it
+            // also needs a type the uses ask for, or a call of the same method that passes it.
+            named >= 0.5 && (fit >= Fit::Assignable || passed.is_some())
         } else {
             // A fitting type with what a call of the same method elsewhere in the file passes
             // there (WIRL's identical-calls collector) points at it too.

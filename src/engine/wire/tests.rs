@@ -361,3 +361,19 @@ fn a_field_the_method_reads_through_its_getter_is_written_as_the_getter() {
     let (w, _) = wire_shop(&shop("this.current"));
     assert_eq!(bound(&w, "currentItem"), Some("current"), "{w:#?}");
 }
+
+#[test]
+fn a_constant_named_like_the_paste_needs_a_type_that_fits() {
+    let shop = |call: &str| {
+        format!(
+            "package a;\nclass Shop {{\n  static final Item DEFAULT_ITEM = null;\n  void log(Item item) {{}}\n  \
+             void run(String label) {{\n    {call}(item); // paste\n  }}\n}}\n"
+        )
+    };
+    // `println` takes anything: only part of the name points at the constant.
+    let (w, _) = wire_shop(&shop("System.out.println"));
+    assert_eq!(bound(&w, "item"), None, "{w:#?}");
+    // `log` takes an `Item`: the constant's type fits too.
+    let (w, _) = wire_shop(&shop("log"));
+    assert_eq!(bound(&w, "item"), Some("DEFAULT_ITEM"), "{w:#?}");
+}
