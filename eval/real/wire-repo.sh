@@ -6,8 +6,8 @@
 #   REPO=/path/to/jsoup-clone eval/real/wire-repo.sh                       # jsoup (MIT) at 6e3c98c4
 #   REPO=/path/to/jfreechart-clone PROJECT=jfreechart eval/real/wire-repo.sh  # JFreeChart (LGPL) at 98d9c90b
 #
-# Measured 2026-12-03 (figures in eval/real/README.md): jsoup 205 cases, precision 0.737 (28/38),
-# recall 0.275 of 102 bindable; JFreeChart 489 cases, precision 0.788 (52/66), recall 0.208 of
+# Measured 2026-12-03 (figures in eval/real/README.md): jsoup 205 cases, precision 0.757 (28/37),
+# recall 0.275 of 102 bindable; JFreeChart 489 cases, precision 0.867 (52/60), recall 0.208 of
 # 250 bindable.
 set -euo pipefail
 repo=${REPO:?set REPO to a clone of https://github.com/jhy/jsoup or https://github.com/jfree/jfreechart}
