@@ -296,9 +296,10 @@ fn fit_one(project: &Project, resolve: &dyn Fn(&TypeName) -> Option<TypeId>, ty:
                         Fit::Unknown
                     }
                 }
-                None => match jdk_members(simple) {
+                None => match super::jdk::jdk_members(simple) {
                     Some(members)
-                        if *call && members.iter().any(|m| jdk_member_is(m, name, *args)) || is_object_method(name) =>
+                        if *call && members.iter().any(|m| super::jdk::jdk_member_is(m, name, *args))
+                            || is_object_method(name) =>
                     {
                         Fit::Exact
                     }
@@ -419,7 +420,7 @@ fn known_reference(s: &str) -> bool {
     )
 }
 
-fn is_collection(s: &str) -> bool {
+pub(super) fn is_collection(s: &str) -> bool {
     matches!(
         s,
         "Iterable"
@@ -441,197 +442,6 @@ fn is_collection(s: &str) -> bool {
             | "ImmutableList"
             | "ImmutableSet"
     )
-}
-
-/// The public methods of the JDK types code uses most, for a receiver whose type is one of them;
-/// `name/N` when every overload takes N arguments (`List.get(int)`, `Optional.get()`).
-fn jdk_members(simple: &str) -> Option<&'static [&'static str]> {
-    const COLLECTION: &[&str] = &[
-        "add",
-        "addAll",
-        "clear/0",
-        "contains/1",
-        "containsAll/1",
-        "isEmpty/0",
-        "iterator/0",
-        "remove",
-        "removeAll",
-        "removeIf",
-        "retainAll",
-        "size/0",
-        "stream/0",
-        "parallelStream/0",
-        "toArray",
-        "forEach",
-        "spliterator",
-        "get/1",
-        "set/2",
-        "indexOf",
-        "lastIndexOf",
-        "listIterator",
-        "subList/2",
-        "sort",
-        "replaceAll",
-        "addFirst",
-        "addLast",
-        "getFirst/0",
-        "getLast/0",
-        "removeFirst",
-        "removeLast",
-        "reversed",
-        "offer",
-        "poll",
-        "peek",
-        "element",
-        "push",
-        "pop",
-        "first",
-        "last",
-        "headSet",
-        "tailSet",
-        "subSet",
-        "descendingIterator",
-        "ceiling",
-        "floor",
-        "higher",
-        "lower",
-        "pollFirst",
-        "pollLast",
-        "offerFirst",
-        "offerLast",
-        "peekFirst",
-        "peekLast",
-        "ensureCapacity",
-        "trimToSize",
-    ];
-    const MAP: &[&str] = &[
-        "clear/0",
-        "compute",
-        "computeIfAbsent",
-        "computeIfPresent",
-        "containsKey/1",
-        "containsValue/1",
-        "entrySet/0",
-        "forEach",
-        "get/1",
-        "getOrDefault/2",
-        "isEmpty/0",
-        "keySet/0",
-        "merge",
-        "put/2",
-        "putAll",
-        "putIfAbsent",
-        "remove",
-        "replace",
-        "replaceAll",
-        "size/0",
-        "values/0",
-        "firstKey",
-        "lastKey",
-        "headMap",
-        "tailMap",
-        "subMap",
-        "firstEntry",
-        "lastEntry",
-        "ceilingKey",
-        "floorKey",
-        "higherKey",
-        "lowerKey",
-        "navigableKeySet",
-        "descendingMap",
-    ];
-    const STRING: &[&str] = &[
-        "charAt/1",
-        "chars",
-        "codePointAt",
-        "compareTo",
-        "compareToIgnoreCase",
-        "concat",
-        "contains",
-        "contentEquals",
-        "endsWith",
-        "equalsIgnoreCase",
-        "format",
-        "formatted",
-        "getBytes",
-        "getChars",
-        "indexOf",
-        "intern/0",
-        "isBlank/0",
-        "isEmpty/0",
-        "lastIndexOf",
-        "length/0",
-        "lines",
-        "matches",
-        "regionMatches",
-        "repeat",
-        "replace",
-        "replaceAll",
-        "replaceFirst",
-        "split",
-        "startsWith",
-        "strip/0",
-        "stripLeading",
-        "stripTrailing",
-        "subSequence",
-        "substring",
-        "toCharArray/0",
-        "toLowerCase",
-        "toUpperCase",
-        "trim/0",
-        "codePoints",
-    ];
-    const BUILDER: &[&str] = &[
-        "append",
-        "insert",
-        "delete",
-        "deleteCharAt",
-        "replace",
-        "reverse/0",
-        "setLength",
-        "setCharAt",
-        "length/0",
-        "charAt/1",
-        "indexOf",
-        "lastIndexOf",
-        "substring",
-        "subSequence",
-        "capacity",
-        "chars",
-        "isEmpty",
-    ];
-    const OPTIONAL: &[&str] = &[
-        "get/0",
-        "isPresent/0",
-        "isEmpty/0",
-        "ifPresent/1",
-        "ifPresentOrElse",
-        "orElse/1",
-        "orElseGet/1",
-        "orElseThrow",
-        "map/1",
-        "flatMap/1",
-        "filter/1",
-        "or",
-        "stream",
-    ];
-    match simple {
-        s if is_collection(s) => Some(COLLECTION),
-        "Map" | "HashMap" | "LinkedHashMap" | "TreeMap" | "SortedMap" | "NavigableMap" | "ConcurrentHashMap"
-        | "ConcurrentMap" => Some(MAP),
-        "String" => Some(STRING),
-        "StringBuilder" | "StringBuffer" => Some(BUILDER),
-        "Optional" => Some(OPTIONAL),
-        _ => None,
-    }
-}
-
-/// Whether a [`jdk_members`] entry (`name` or `name/N`) is a call of `name` with `args` arguments.
-fn jdk_member_is(entry: &str, name: &str, args: usize) -> bool {
-    match entry.split_once('/') {
-        Some((n, arity)) => n == name && arity.parse() == Ok(args),
-        None => entry == name,
-    }
 }
 
 fn is_object_method(name: &str) -> bool {

@@ -11,6 +11,7 @@
 
 pub mod choose;
 pub mod collect;
+mod jdk;
 pub mod locate;
 #[cfg(test)]
 mod tests;
