@@ -443,10 +443,7 @@ impl Project {
         let owner = self.owner(method);
         let has = |m: &str| decl.modifiers.iter().any(|x| x == m);
         // Members of interfaces and annotations are public without saying so.
-        let implicitly_public = matches!(
-            self.type_decl(owner).kind,
-            crate::java::symbols::TypeKind::Interface | crate::java::symbols::TypeKind::Annotation
-        );
+        let implicitly_public = self.type_decl(owner).kind.members_public();
         if has("private") {
             let spelled = self.file(own).is_ok_and(|f| f.source.text.contains(needle));
             return if spelled { vec![own] } else { Vec::new() };

@@ -89,9 +89,9 @@ impl Project {
     /// Whether a member declared in `owner` (`ty` or one of its supertypes) with these modifiers is
     /// a member of `ty`, so that its simple name reaches it there (JLS 8.2): a supertype's private
     /// members are not inherited, nor its package-private ones into another package; an
-    /// interface's members are public.
+    /// interface's and an annotation type's members are public.
     pub fn inherits(&self, ty: TypeId, owner: TypeId, modifiers: &[String]) -> bool {
-        if owner == ty || self.type_decl(owner).kind == TypeKind::Interface {
+        if owner == ty || self.type_decl(owner).kind.members_public() {
             return true;
         }
         let has = |m: &str| modifiers.iter().any(|x| x == m);
@@ -287,5 +287,26 @@ mod tests {
         // set(String) overrides set(T): a type variable matches any type.
         let set = p.methods_of(circle)[1];
         assert_eq!(p.overrides(set), [p.methods_of(base)[0]]);
+    }
+
+    #[test]
+    fn inherits_follows_access_across_packages() {
+        let (_d, p) = project(&[
+            ("a/Base.java", "package a; public class Base { int pkg; protected int prot; private int own; }"),
+            ("a/Marker.java", "package a; public @interface Marker { String value() default \"\"; }"),
+            ("a/Named.java", "package a; public interface Named { String NAME = \"n\"; }"),
+            ("b/Sub.java", "package b; public class Sub extends a.Base implements a.Named, a.Marker {}"),
+            ("a/Near.java", "package a; class Near extends Base {}"),
+        ]);
+        let (base, sub, near) = (type_named(&p, "Base"), type_named(&p, "Sub"), type_named(&p, "Near"));
+        let (marker, named) = (type_named(&p, "Marker"), type_named(&p, "Named"));
+        let none: [String; 0] = [];
+        assert!(!p.inherits(sub, base, &none), "package-private does not cross packages");
+        assert!(p.inherits(near, base, &none), "package-private stays in its package");
+        assert!(p.inherits(sub, base, &["protected".to_string()]));
+        assert!(!p.inherits(near, base, &["private".to_string()]));
+        // An interface's and an annotation type's members are public without saying so.
+        assert!(p.inherits(sub, named, &none));
+        assert!(p.inherits(sub, marker, &none));
     }
 }

@@ -7,7 +7,7 @@ use crate::engine::dataflow::{MethodFlow, VarKind, is_variable_use};
 use crate::engine::{Edit, Reason, Refusal};
 use crate::java::calls::{Provider, Resolution};
 use crate::java::project::{MethodId, TypeId};
-use crate::java::symbols::{FieldDecl, TypeKind};
+use crate::java::symbols::FieldDecl;
 use std::collections::{BTreeSet, HashMap};
 use tree_sitter::Node;
 
@@ -493,7 +493,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
         let project = self.m.project;
         let d = project.method(t);
         let owner = project.owner(t);
-        let in_interface = project.type_decl(owner).kind == TypeKind::Interface;
+        let in_interface = project.type_decl(owner).kind.members_public();
         self.members.push(Member {
             name: format!("{}(...)", d.name),
             owner,
@@ -515,7 +515,7 @@ impl<'m, 'p> Rewriter<'m, 'p> {
     /// The [`Member`] for a use of field `f` of `owner` at `at`.
     fn field_member(&self, f: &FieldDecl, owner: TypeId, at: Node<'_>) -> Member {
         let project = self.m.project;
-        let in_interface = project.type_decl(owner).kind == TypeKind::Interface;
+        let in_interface = project.type_decl(owner).kind.members_public();
         let vis = if f.kind == crate::java::symbols::FieldKind::EnumConstant {
             self.m.type_vis(owner)
         } else {

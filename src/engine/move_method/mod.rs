@@ -445,7 +445,7 @@ impl<'p> Mover<'p> {
         };
 
         // Visibility: the least every caller needs, never lower than it was.
-        let in_interface = project.type_decl(self.source).kind == TypeKind::Interface;
+        let in_interface = project.type_decl(self.source).kind.members_public();
         let original = Vis::of(&self.decl.modifiers, in_interface);
         let mut needed = Vis::Private;
         let callers: Vec<TypeId> = if self.spec.keep_delegate { vec![self.source] } else { sites.caller_types.clone() };

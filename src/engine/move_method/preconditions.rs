@@ -410,7 +410,7 @@ impl<'p> Mover<'p> {
 
     pub(super) fn type_vis(&self, ty: TypeId) -> Vis {
         let project = self.project;
-        let in_interface = project.enclosing_type(ty).is_some_and(|p| project.type_decl(p).kind == TypeKind::Interface);
+        let in_interface = project.enclosing_type(ty).is_some_and(|p| project.type_decl(p).kind.members_public());
         Vis::of(&project.type_decl(ty).modifiers, in_interface)
     }
 
@@ -682,7 +682,7 @@ impl<'p> Mover<'p> {
             if owner == dest || (source_side.contains(&owner) && !on_other_object) {
                 continue;
             }
-            let in_interface = project.type_decl(owner).kind == TypeKind::Interface;
+            let in_interface = project.type_decl(owner).kind.members_public();
             let vis = Vis::of(&project.method(target).modifiers, in_interface);
             if !self.accessible(dest, owner, vis) {
                 let site = &self.decl.calls[c.call];

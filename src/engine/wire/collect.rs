@@ -414,15 +414,9 @@ pub(crate) fn merge_getters(scopes: &Scopes<'_>, at: usize, scored: &mut Vec<sup
     let mut i = 0;
     while i < scored.len() {
         let field = scored[i].expr.trim_start_matches("this.");
-        let named_after = |c: &super::Scored| {
-            c.source == Source::Getter
-                && ["get", "is"].iter().any(|p| {
-                    c.expr.strip_prefix(p).and_then(|r| r.strip_suffix("()")).is_some_and(|r| accessor_of(r, field))
-                })
-        };
         if matches!(scored[i].source, Source::Field | Source::OuterField)
-            && let Some(j) = scored.iter().position(named_after)
-            && plain_getter(scopes, at, field).is_some_and(|g| scored[j].expr == format!("{g}()"))
+            && let Some(g) = plain_getter(scopes, at, field).map(|g| format!("{g}()"))
+            && let Some(j) = scored.iter().position(|c| c.source == Source::Getter && c.expr == g)
         {
             let g = scored.remove(j);
             let f = if j < i { i - 1 } else { i };
@@ -462,14 +456,6 @@ pub(crate) fn getter_read_instead(
         .filter(|&i| outside(body.start_byte + i) && bare(i) && !text[i + field.len()..].trim_start().starts_with('('))
         .count();
     (calls > 0 && reads == 0).then(|| format!("{getter}()"))
-}
-
-/// Whether `rest` (a getter's name after `get`/`is`) is `field` with its first letter capital.
-fn accessor_of(rest: &str, field: &str) -> bool {
-    let mut r = rest.chars();
-    let mut f = field.chars();
-    matches!((r.next(), f.next()), (Some(a), Some(b)) if a.is_uppercase() && a.to_lowercase().eq(b.to_lowercase()))
-        && r.as_str() == f.as_str()
 }
 
 /// Whether the body of `m` is `return field;` or `return this.field;`.

@@ -68,6 +68,12 @@ impl TypeKind {
             TypeKind::Anonymous => "anonymous class",
         }
     }
+
+    /// Whether its members are public without a modifier (JLS 9.3, 9.4, 9.6.1): an interface's
+    /// and an annotation type's, whose elements are abstract methods of an interface.
+    pub fn members_public(self) -> bool {
+        matches!(self, TypeKind::Interface | TypeKind::Annotation)
+    }
 }
 
 /// One name a `@MethodSource` gives in its strings: `"data"`, `"a.b.C#data"` (a nested class

@@ -180,10 +180,17 @@ fn transfer_part(name: &str, hunks: &[Hunk]) -> Option<String> {
     for h in hunks {
         let lower: Vec<String> = words.iter().map(Word::lower).collect();
         if !h.old.is_empty() {
-            let Some(at) = find(&lower, &h.old) else { continue };
-            words.splice(at..at + h.old.len(), h.new.iter().cloned());
-            kept.splice(at..at + h.old.len(), h.new.iter().map(|_| false));
-            applied = true;
+            if let Some(at) = find(&lower, &h.old) {
+                words.splice(at..at + h.old.len(), h.new.iter().cloned());
+                kept.splice(at..at + h.old.len(), h.new.iter().map(|_| false));
+                applied = true;
+            } else if let Some((at, word)) = spelled_like(&lower, h) {
+                // The seed spelled its number (`Separator5 → SeparatorFive`): another number in
+                // the same place is spelled too (`Separator3 → SeparatorThree`).
+                words[at] = Word { text: word };
+                kept[at] = false;
+                applied = true;
+            }
         } else if let Some((anchor, after)) = &h.anchor {
             let Some(at) = lower.iter().position(|w| w == anchor) else { continue };
             let at = if *after { at + 1 } else { at };
@@ -204,6 +211,51 @@ fn transfer_part(name: &str, hunks: &[Hunk]) -> Option<String> {
     let out = join(&words, &kept, style);
     (out != name && crate::java::syntax::is_java_identifier(&out) && !crate::java::syntax::is_reserved(&out))
         .then_some(out)
+}
+
+/// When hunk `h` spells a number (`5 → Five`) and the name's last word is another number with a
+/// spelling, that word's index and its spelling in the seed's case.
+fn spelled_like(lower: &[String], h: &Hunk) -> Option<(usize, String)> {
+    let ([number], [word]) = (h.old.as_slice(), h.new.as_slice()) else { return None };
+    if spelling(number)? != word.lower() {
+        return None;
+    }
+    let at = lower.len().checked_sub(1)?;
+    let spelled = spelling(&lower[at])?;
+    let capital = word.text.chars().next().is_some_and(char::is_uppercase);
+    Some((at, if capital { upper_first(spelled) } else { spelled.to_string() }))
+}
+
+/// The English word of a number from zero to twenty, as identifiers spell it (`3` → `three`).
+fn spelling(number: &str) -> Option<&'static str> {
+    const WORDS: [&str; 21] = [
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+    ];
+    number
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| WORDS.get(n).copied())
+        .filter(|_| !number.starts_with('0') || number == "0")
 }
 
 /// How strongly `name` holds what the seed's edit changed, in 0..1 (`None`: not at all).
@@ -334,6 +386,15 @@ mod tests {
         assert_eq!(w("MAX_RETRY_COUNT"), ["MAX", "RETRY", "COUNT"]);
         assert_eq!(w("storageInfo1"), ["storage", "Info", "1"]);
         assert_eq!(w("HTTP2Handler"), ["HTTP", "2", "Handler"]);
+    }
+
+    #[test]
+    fn a_number_the_seed_spelled_is_spelled_elsewhere() {
+        assert_eq!(t("ParserTest3", "ParserTest5", "LexerTestFive").as_deref(), Some("LexerTestThree"));
+        assert_eq!(t("caseTwo", "case5", "caseFive"), None, "nothing to spell");
+        assert_eq!(t("ParserTest42", "ParserTest5", "LexerTestFive").as_deref(), Some("LexerTest42"));
+        // A number replaced by another word, not its spelling, is not a spelling.
+        assert_eq!(t("ParserTest3", "ParserTest5", "ParserTestLast"), None);
     }
 
     #[test]
