@@ -414,7 +414,9 @@ pub(crate) fn merge_getters(scopes: &Scopes<'_>, at: usize, scored: &mut Vec<sup
     let mut i = 0;
     while i < scored.len() {
         let field = scored[i].expr.trim_start_matches("this.");
+        // Resolving the getter costs a lookup: only when a getter is among the candidates.
         if matches!(scored[i].source, Source::Field | Source::OuterField)
+            && scored.iter().any(|c| c.source == Source::Getter)
             && let Some(g) = plain_getter(scopes, at, field).map(|g| format!("{g}()"))
             && let Some(j) = scored.iter().position(|c| c.source == Source::Getter && c.expr == g)
         {

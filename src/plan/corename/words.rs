@@ -185,8 +185,8 @@ fn transfer_part(name: &str, hunks: &[Hunk]) -> Option<String> {
                 kept.splice(at..at + h.old.len(), h.new.iter().map(|_| false));
                 applied = true;
             } else if let Some((at, word)) = spelled_like(&lower, h) {
-                // The seed spelled its number (`Separator5 → SeparatorFive`): another number in
-                // the same place is spelled too (`Separator3 → SeparatorThree`).
+                // The seed spelled its number (`Separator5 → SeparatorFive`): a number ending
+                // this name is spelled too (`Separator3 → SeparatorThree`).
                 words[at] = Word { text: word };
                 kept[at] = false;
                 applied = true;
