@@ -79,6 +79,7 @@ pub fn run(ctx: &mut Context, args: &SuggestArgs) -> anyhow::Result<Exit> {
     ctx.reporter.progress("suggest", format!("scanning {} file(s)", files.len()));
     let ranked = suggest::opportunities(&project, &files, &kinds, args.limit, args.min_score);
     let (found, shown) = (ranked.ranked, ranked.best);
+    let scanned: Vec<std::path::PathBuf> = files.iter().map(|&f| project.path(f).to_path_buf()).collect();
     let style = ctx.reporter.style();
     let mut human = String::new();
     for (i, o) in shown.iter().enumerate() {
@@ -102,7 +103,7 @@ pub fn run(ctx: &mut Context, args: &SuggestArgs) -> anyhow::Result<Exit> {
         write_sarif(ctx, &project, &shown, path)?;
     }
     if let Some(n) = args.apply_top {
-        return apply_top(ctx, args, &shown[..n.min(shown.len())]);
+        return apply_top(ctx, args, &shown[..n.min(shown.len())], &scanned);
     }
     // In a terminal the list is a menu; `--pick` asks with the answer piped in.
     let terminal = {
@@ -113,7 +114,7 @@ pub fn run(ctx: &mut Context, args: &SuggestArgs) -> anyhow::Result<Exit> {
         let picked = pick(shown.len(), &mut std::io::stdin().lock())?;
         if !picked.is_empty() {
             let chosen: Vec<Opportunity> = picked.iter().map(|&i| shown[i].clone()).collect();
-            return apply_top(ctx, args, &chosen);
+            return apply_top(ctx, args, &chosen, &scanned);
         }
     }
     Ok(Exit::Success)
@@ -227,7 +228,13 @@ struct Applied {
 
 /// Makes `chosen`, in order, each planned again on the project as the accepted ones before it
 /// left it (their lines may have moved), verified, and written only when accepted.
-fn apply_top(ctx: &mut Context, args: &SuggestArgs, chosen: &[Opportunity]) -> anyhow::Result<Exit> {
+/// `scanned`: the files the list was made from, where code written twice was looked for.
+fn apply_top(
+    ctx: &mut Context,
+    args: &SuggestArgs,
+    chosen: &[Opportunity],
+    scanned: &[std::path::PathBuf],
+) -> anyhow::Result<Exit> {
     let mut outcomes = Vec::new();
     for (i, o) in chosen.iter().enumerate() {
         ctx.reporter.progress("suggest", format!("{}/{}: {} {}", i + 1, chosen.len(), o.kind, o.target));
@@ -247,7 +254,8 @@ fn apply_top(ctx: &mut Context, args: &SuggestArgs, chosen: &[Opportunity]) -> a
                 continue;
             }
         };
-        let Some(again) = suggest::of_method(&project, method, &[o.kind]).into_iter().next() else {
+        let also: Vec<_> = scanned.iter().filter_map(|p| project.file_id(p)).collect();
+        let Some(again) = suggest::of_method(&project, method, &[o.kind], &also).into_iter().next() else {
             outcomes.push(skipped("no longer an opportunity after the changes before it".into()));
             continue;
         };

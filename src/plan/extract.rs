@@ -149,13 +149,32 @@ pub fn name_for_lines(file: &SourceFile, at: usize, lines: (usize, usize)) -> St
     let Some(body) = callable_body(callable) else { return "extracted".into() };
     let flow = MethodFlow::analyze(callable, src);
     let taken = class_method_names(callable, src);
-    // The container holding the most statements wholly inside the lines, among those not nested
-    // in one of those statements (lines selecting `xs.forEach(x -> { ... })` name that call, not
-    // the lambda's statements).
-    let runs: Vec<(Node<'_>, Vec<Node<'_>>)> = containers(body)
+    match selected(body, lines) {
+        Some((c, stmts)) => {
+            let ff = flow.fragment(&stmts, src);
+            let comment = leading_comment(c, stmts[0], src);
+            naming::for_fragment(&stmts, comment.as_deref(), &flow, &ff, src, &taken)
+        }
+        None => "extracted".into(),
+    }
+}
+
+/// The statements of one block that `lines` of the method around byte `at` hold whole (see
+/// [`selected`]): their lines and how many they are.
+pub fn statements_within(file: &SourceFile, at: usize, lines: (usize, usize)) -> Option<((usize, usize), usize)> {
+    let body = callable_body(enclosing_callable(file.root(), at, at)?)?;
+    let (_, stmts) = selected(body, lines)?;
+    Some((span_lines(&stmts), stmts.len()))
+}
+
+/// The block holding the most statements wholly inside `lines`, among those not nested in one of
+/// those statements (lines selecting `xs.forEach(x -> { ... })` take that call, not the lambda's
+/// statements), with those statements.
+fn selected<'t>(body: Node<'t>, lines: (usize, usize)) -> Option<(Node<'t>, Vec<Node<'t>>)> {
+    let runs: Vec<(Node<'t>, Vec<Node<'t>>)> = containers(body)
         .into_iter()
         .map(|(c, _)| {
-            let inside: Vec<Node<'_>> = statements_of(c)
+            let inside: Vec<Node<'t>> = statements_of(c)
                 .into_iter()
                 .filter(|s| s.start_position().row + 1 >= lines.0 && s.end_position().row < lines.1)
                 .collect();
@@ -169,14 +188,8 @@ pub fn name_for_lines(file: &SourceFile, at: usize, lines: (usize, usize)) -> St
             .any(|s| s.start_byte() <= c.start_byte() && c.end_byte() <= s.end_byte())
     };
     // Every run kept holds a statement (empty ones were dropped above).
-    match runs.iter().filter(|(c, _)| !nested(*c)).max_by_key(|(_, inside)| inside.len()) {
-        Some((c, stmts)) => {
-            let ff = flow.fragment(stmts, src);
-            let comment = leading_comment(*c, stmts[0], src);
-            naming::for_fragment(stmts, comment.as_deref(), &flow, &ff, src, &taken)
-        }
-        None => "extracted".into(),
-    }
+    let best = runs.iter().filter(|(c, _)| !nested(*c)).max_by_key(|(_, inside)| inside.len())?;
+    Some(best.clone())
 }
 
 pub fn spec_for(file: &Path, method_line: usize, lines: (usize, usize), name: &str) -> ExtractSpec {

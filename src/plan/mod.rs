@@ -7,6 +7,7 @@
 //! with a score in 0..1 and the components behind it, so `--explain` can show its reasoning and the
 //! command can fall back to the next candidate when the engine refuses one.
 
+pub mod clones;
 pub mod corename;
 pub mod envy;
 pub mod extract;

@@ -6,7 +6,10 @@
 //! says whether the method needs one at all:
 //! - **Extract Method**: the best fragment's score, times the method's need, which grows with its
 //!   length from 8 lines (full at 40); the planner never proposes a fragment that is a single
-//!   call (`return createX();`): extracting it makes a delegator, not a refactoring;
+//!   call (`return createX();`): extracting it makes a delegator, not a refactoring. Code
+//!   written twice in one class ([`super::clones`]) is the fragment when the engine extracts it,
+//!   and makes even a short method need it; each further copy of one repeat weighs less, as each
+//!   further opportunity of one class does;
 //! - **Move Method**: the feature-envy score of the best destination (it uses that class more
 //!   than its own); else, for a static method called only from one other class, that class;
 //! - **Inline Method**: the delegator or single-caller score, for methods that are not API
@@ -27,12 +30,14 @@
 
 use serde::Serialize;
 
+mod rename;
+
+use super::clones::{self, Clones, Run};
 use super::{Candidate, extract, inline};
-use crate::engine::rename::RenameSpec;
 use crate::engine::{self, AsMode, Destination, MoveSpec, Spec, SpecFlags};
-use crate::java::syntax::Kind;
 use crate::java::{FileId, MethodId, Project, TypeId};
 use crate::refactoring::RefactoringKind;
+use rename::rename_opportunity;
 
 /// One ranked opportunity.
 #[derive(Debug, Clone, Serialize)]
@@ -46,6 +51,9 @@ pub struct Opportunity {
     pub reason: String,
     #[serde(skip)]
     pub method: MethodId,
+    /// For an extraction of code written twice, which repeated text it is ([`Run::family`]).
+    #[serde(skip)]
+    pub family: Option<u64>,
 }
 
 /// The kinds `suggest` looks for.
@@ -83,26 +91,33 @@ pub fn opportunities(
     min_score: f64,
 ) -> Ranked {
     use rayon::prelude::*;
+    let clones = &Clones::find(project, files);
     let pending: Vec<Pending> = files
         .par_iter()
         .flat_map_iter(|&f| {
             let methods = project.methods_in(f).unwrap_or_default();
-            methods.into_iter().flat_map(|m| bounds(project, m, kinds)).collect::<Vec<_>>()
+            methods.into_iter().flat_map(|m| bounds(project, m, kinds, clones)).collect::<Vec<_>>()
         })
         .collect();
     let mut queue: std::collections::BinaryHeap<Pending> = pending.into();
     let mut list = TopScores::new(limit, min_score);
     let mut spread: std::collections::HashMap<(TypeId, RefactoringKind), i32> = std::collections::HashMap::new();
+    let mut copies: std::collections::HashMap<u64, i32> = std::collections::HashMap::new();
     let mut settled: Vec<Opportunity> = Vec::new();
     // A few at a time, so that both cores settle while the bar is still being raised.
     let batch = 4 * rayon::current_num_threads().max(1);
     loop {
         while queue.peek().is_some_and(|p| p.stage.is_done() && p.bound >= list.bar()) {
             let Some(Pending { stage: Stage::Done(mut o), .. }) = queue.pop() else { unreachable!() };
-            // Each further opportunity of one class and one type weighs less (see SPREAD).
+            // Each further opportunity of one class and one type weighs less (see SPREAD), and so
+            // does each further copy of one repeated piece of code, wherever it is.
             let n = spread.entry((project.owner(o.method), o.kind)).or_default();
-            o.score = round(o.score * SPREAD.powi(*n));
+            let c = o.family.and_then(|f| copies.get(&f).copied()).unwrap_or(0);
+            o.score = round(o.score * SPREAD.powi(*n + c));
             *n += 1;
+            if let Some(f) = o.family {
+                *copies.entry(f).or_default() += 1;
+            }
             list.add(o.score);
             settled.push(o);
         }
@@ -119,7 +134,7 @@ pub fn opportunities(
             break;
         }
         queue.extend(done);
-        queue.extend(open.into_par_iter().flat_map_iter(|p| settle(project, p)).collect::<Vec<_>>());
+        queue.extend(open.into_par_iter().flat_map_iter(|p| settle(project, p, clones)).collect::<Vec<_>>());
     }
     let ranked = settled.len();
     settled.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.target.cmp(&b.target)));
@@ -238,14 +253,17 @@ impl PartialEq for Pending {
 
 impl Eq for Pending {}
 
-/// The opportunities of one method, one per kind at most.
-pub fn of_method(project: &Project, m: MethodId, kinds: &[RefactoringKind]) -> Vec<Opportunity> {
+/// The opportunities of one method, one per kind at most, its code written twice looked for in
+/// its own file and in `also`.
+pub fn of_method(project: &Project, m: MethodId, kinds: &[RefactoringKind], also: &[FileId]) -> Vec<Opportunity> {
     let mut out = Vec::new();
-    let mut open = bounds(project, m, kinds);
+    let files: Vec<FileId> = std::iter::once(m.file()).chain(also.iter().copied().filter(|&f| f != m.file())).collect();
+    let clones = &Clones::find(project, &files);
+    let mut open = bounds(project, m, kinds, clones);
     while let Some(p) = open.pop() {
         match p.stage {
             Stage::Done(o) => out.push(o),
-            _ => open.extend(settle(project, p)),
+            _ => open.extend(settle(project, p, clones)),
         }
     }
     out.sort_by_key(|o| kinds.iter().position(|k| *k == o.kind));
@@ -254,7 +272,7 @@ pub fn of_method(project: &Project, m: MethodId, kinds: &[RefactoringKind]) -> V
 
 /// One method's opportunities, one per kind at most, each with an upper bound of its score: the
 /// cheap part. Moves and inlines are scored here; extractions only bounded.
-fn bounds(project: &Project, m: MethodId, kinds: &[RefactoringKind]) -> Vec<Pending> {
+fn bounds(project: &Project, m: MethodId, kinds: &[RefactoringKind], clones: &Clones) -> Vec<Pending> {
     let decl = project.method(m);
     let owner = project.type_decl(project.owner(m));
     if decl.body.is_none() || owner.is_anonymous() || owner.local {
@@ -264,7 +282,7 @@ fn bounds(project: &Project, m: MethodId, kinds: &[RefactoringKind]) -> Vec<Pend
     let target = target(project, m);
     for &kind in kinds {
         let (bound, stage) = match kind {
-            RefactoringKind::ExtractMethod => match extract_need(project, m) {
+            RefactoringKind::ExtractMethod => match extract_need(project, m, clones.of(m).first()) {
                 // A fragment's score is at most 1 (rounded: the margin).
                 Some(need) => {
                     let with_move = kinds.contains(&RefactoringKind::ExtractAndMoveMethod);
@@ -274,7 +292,7 @@ fn bounds(project: &Project, m: MethodId, kinds: &[RefactoringKind]) -> Vec<Pend
             },
             // Planned with the extraction when that is asked for too (one run of the planner).
             RefactoringKind::ExtractAndMoveMethod if kinds.contains(&RefactoringKind::ExtractMethod) => continue,
-            RefactoringKind::ExtractAndMoveMethod => match extract_need(project, m) {
+            RefactoringKind::ExtractAndMoveMethod => match extract_need(project, m, clones.of(m).first()) {
                 Some(need) => (extract_weight(need) * EXTRACT_MOVE_WEIGHT + 0.001, Stage::ExtractMove),
                 None => continue,
             },
@@ -304,10 +322,10 @@ fn bounds(project: &Project, m: MethodId, kinds: &[RefactoringKind]) -> Vec<Pend
 /// The next stage of `p`: an extraction planned (the planner keeps only what the engine
 /// applies; with `with_move`, its run is also planned as an Extract And Move), a scored
 /// opportunity dry-run by the engine; nothing when it falls through.
-fn settle(project: &Project, p: Pending) -> Vec<Pending> {
+fn settle(project: &Project, p: Pending, clones: &Clones) -> Vec<Pending> {
     let (kind, method, target) = (p.kind, p.method, p.target.clone());
-    let done = |score: f64, spec: Spec, reason: String| {
-        let o = Opportunity { kind, target: target.clone(), spec, score, reason, method };
+    let done = |score: f64, spec: Spec, reason: String, family: Option<u64>| {
+        let o = Opportunity { kind, target: target.clone(), spec, score, reason, method, family };
         Pending { bound: score, target: target.clone(), method, kind, stage: Stage::Done(o) }
     };
     // Planned, then dry-run only if it can still make the list (the dry run is the costly part).
@@ -320,33 +338,38 @@ fn settle(project: &Project, p: Pending) -> Vec<Pending> {
     };
     match p.stage {
         Stage::Extract { with_move } => {
-            let Some(best) = best_fragment(project, method) else { return Vec::new() };
+            let Some((best, repeat)) = fragment_of(project, method, clones) else { return Vec::new() };
             let mut out = Vec::new();
-            if with_move && let Some(found) = extract_move_opportunity(project, method, best.clone()) {
+            if with_move && let Some(found) = extract_move_opportunity(project, method, best.clone(), repeat.as_ref()) {
                 out.push(scored(found));
             }
-            if let Some((spec, score, reason)) = extract_opportunity(project, method, best) {
-                out.push(done(round(score), spec, reason));
+            let family = repeat.as_ref().map(|r| r.family);
+            if let Some((spec, score, reason)) = extract_opportunity(project, method, best, repeat) {
+                out.push(done(round(score), spec, reason, family));
             }
             out
         }
-        Stage::ExtractMove => best_fragment(project, method)
-            .and_then(|best| extract_move_opportunity(project, method, best))
+        Stage::ExtractMove => fragment_of(project, method, clones)
+            .and_then(|(best, repeat)| extract_move_opportunity(project, method, best, repeat.as_ref()))
             .map(scored)
             .into_iter()
             .collect(),
         Stage::Scored { spec, reason } => match engine::apply(project, method, &spec) {
-            Ok(_) => vec![done(p.bound, spec, reason)],
+            Ok(_) => vec![done(p.bound, spec, reason, None)],
             Err(_) => Vec::new(),
         },
         Stage::Done(_) => vec![p],
     }
 }
 
-/// The planner's best run of `m`'s statements.
-fn best_fragment(project: &Project, m: MethodId) -> Option<extract::ExtractCandidate> {
+/// The run of `m`'s statements to extract: its longest run written twice when the engine extracts
+/// it (with that run), else the planner's best.
+fn fragment_of(project: &Project, m: MethodId, clones: &Clones) -> Option<(extract::ExtractCandidate, Option<Run>)> {
+    if let Some((c, run)) = clones::fragment(project, m, clones) {
+        return Some((c, Some(run)));
+    }
     let decl = project.method(m);
-    extract::candidates(project.method_source(m), decl.name_span.start_byte, 1).into_iter().next()
+    extract::candidates(project.method_source(m), decl.name_span.start_byte, 1).into_iter().next().map(|c| (c, None))
 }
 
 /// `path:Outer.Inner#name(int,String)`.
@@ -365,8 +388,9 @@ fn round(x: f64) -> f64 {
 const SHORT: f64 = 8.0;
 const LONG: f64 = 40.0;
 
-/// How much a method needs an extraction (0..1), by its length; `None` below [`SHORT`] lines.
-fn extract_need(project: &Project, m: MethodId) -> Option<f64> {
+/// How much a method needs an extraction (0..1): by its length (`None` below [`SHORT`] lines),
+/// or by its run written twice that is extracted ([`clones::need`]), whichever is more.
+fn extract_need(project: &Project, m: MethodId, repeat: Option<&Run>) -> Option<f64> {
     let decl = project.method(m);
     // `equals` and `hashCode` are as long as the class has fields, one comparison or one hash
     // per field: their length is not complexity, and half of them in a method of its own
@@ -379,7 +403,9 @@ fn extract_need(project: &Project, m: MethodId) -> Option<f64> {
     }
     let body = decl.body?;
     let lines = (body.end_line - body.start_line).saturating_sub(1) as f64;
-    (lines >= SHORT).then(|| ((lines - SHORT) / (LONG - SHORT)).clamp(0.0, 1.0))
+    let by_length = (lines >= SHORT).then(|| ((lines - SHORT) / (LONG - SHORT)).clamp(0.0, 1.0));
+    let by_repeat = repeat.map(clones::need);
+    by_length.into_iter().chain(by_repeat).reduce(f64::max)
 }
 
 /// What an extraction's fragment score is multiplied by, for a method of that need.
@@ -387,14 +413,30 @@ fn extract_weight(need: f64) -> f64 {
     0.35 + 0.65 * need
 }
 
-fn extract_opportunity(project: &Project, m: MethodId, best: extract::ExtractCandidate) -> Option<(Spec, f64, String)> {
+fn extract_opportunity(
+    project: &Project,
+    m: MethodId,
+    best: extract::ExtractCandidate,
+    repeat: Option<Run>,
+) -> Option<(Spec, f64, String)> {
     let decl = project.method(m);
     let body = decl.body?;
     let lines = (body.end_line - body.start_line).saturating_sub(1) as f64;
-    let need = extract_need(project, m)?;
+    let need = extract_need(project, m, repeat.as_ref())?;
     let file = project.method_source(m);
     let spec = extract::spec_for(&file.path, decl.span.start_line, best.lines, &best.name);
     let score = best.score * extract_weight(need);
+    if let Some(run) = repeat {
+        let reason = format!(
+            "lines {}-{} of `{}` are written again in {}: extract them as `{}`, a method both can call",
+            best.lines.0,
+            best.lines.1,
+            decl.name,
+            clones::place(project, m, &run),
+            best.name
+        );
+        return Some((Spec::ExtractMethod(spec), score, reason));
+    }
     let reason = format!(
         "`{}` is {} lines; lines {}-{} ({}) read {} and make a method of their own, `{}`",
         decl.name,
@@ -422,11 +464,12 @@ fn extract_move_opportunity(
     project: &Project,
     m: MethodId,
     best: extract::ExtractCandidate,
+    repeat: Option<&Run>,
 ) -> Option<(Spec, f64, String)> {
     let decl = project.method(m);
     let body = decl.body?;
     let lines = (body.end_line - body.start_line).saturating_sub(1);
-    let need = extract_need(project, m)?;
+    let need = extract_need(project, m, repeat)?;
     let flags = SpecFlags::default();
     let fragment = super::fragment(project, m, &flags, best);
     let best = super::extract_and_move_of(project, m, &flags, vec![fragment]).into_iter().next()?;
@@ -539,113 +582,6 @@ fn annotated_override(decl: &crate::java::symbols::MethodDecl) -> bool {
     decl.annotations.iter().any(|a| a.trim_start_matches('@') == "Override")
 }
 
-/// The score of a name that contradicts its method's code: a clear defect, but one a reader works
-/// around, so below a long method's extraction.
-const CONTRADICTION: f64 = 0.5;
-
-/// A method whose name says the opposite of what its code does, renamed to what it does (see the
-/// module's documentation for the three cases).
-fn rename_opportunity(project: &Project, m: MethodId) -> Option<(Spec, f64, String)> {
-    let decl = project.method(m);
-    if annotated_override(decl) {
-        return None;
-    }
-    let ty = decl.return_type.as_ref()?;
-    let returns = ty.text.as_str();
-    let void = returns == "void";
-    // A value that cannot be a yes or a no: a number, a text, a collection. Any other type may
-    // carry one (a future of a boolean, a tri-state, a matcher or a check's result).
-    let plain = ty.dims > 0
-        || matches!(
-            ty.raw.rsplit('.').next().unwrap_or(&ty.raw),
-            "int"
-                | "long"
-                | "short"
-                | "byte"
-                | "char"
-                | "double"
-                | "float"
-                | "String"
-                | "CharSequence"
-                | "List"
-                | "Set"
-                | "Map"
-                | "Collection"
-                | "ArrayList"
-                | "HashMap"
-                | "HashSet"
-        );
-    // The rest of the name after a prefix that is a whole word: `isOpen` → `Open`, not `island` → `land`.
-    let after = |prefix: &str| {
-        decl.name.strip_prefix(prefix).filter(|rest| rest.chars().next().is_some_and(|c| c.is_ascii_uppercase()))
-    };
-    let name = &decl.name;
-    let (new, why) = if let Some((prefix, rest)) =
-        after("is").map(|r| ("is", r)).or_else(|| after("has").map(|r| ("has", r)))
-        && plain
-    {
-        let counts = prefix == "has" && matches!(returns, "int" | "long" | "short");
-        let verb = if counts { "count" } else { "get" };
-        (
-            format!("{verb}{rest}"),
-            format!("returns `{returns}`, not a boolean, while `{prefix}` promises a yes or a no"),
-        )
-    } else if let Some(rest) = after("get")
-        && void
-        && decl.params.len() == 1
-        && writes_field(project, m)
-    {
-        (format!("set{rest}"), "returns nothing and stores its argument in a field: it sets, not gets".to_string())
-    } else if let Some(rest) = after("set")
-        && !void
-        && decl.params.is_empty()
-        && returns_a_field(project, m)
-    {
-        (format!("get{rest}"), format!("takes nothing and only returns a field (`{returns}`): it gets, not sets"))
-    } else {
-        return None;
-    };
-    let reason = format!("`{name}` {why}: rename it `{new}`");
-    Some((Spec::RenameMethod(RenameSpec { new_name: new }), CONTRADICTION, reason))
-}
-
-/// Whether `m`'s body is only `return x;` or `return this.x;` with `x` a field of its class.
-fn returns_a_field(project: &Project, m: MethodId) -> bool {
-    let decl = project.method(m);
-    let Some(body) = decl.body else { return false };
-    let file = project.method_source(m);
-    let text = file.text[body.start_byte..body.end_byte].trim_start_matches('{').trim_end_matches('}').trim();
-    let Some(value) = text.strip_prefix("return").and_then(|r| r.trim().strip_suffix(';')) else { return false };
-    let name = value.trim().trim_start_matches("this.").trim();
-    project.type_decl(project.owner(m)).fields.iter().any(|f| f.name == name)
-}
-
-/// Whether `m`'s body assigns a field: `this.x = ...`, or a name that is no parameter or local.
-fn writes_field(project: &Project, m: MethodId) -> bool {
-    let decl = project.method(m);
-    let Some(body) = decl.body else { return false };
-    let file = project.method_source(m);
-    let Some(node) = file.root().descendant_for_byte_range(body.start_byte, body.end_byte) else { return false };
-    let own = |name: &str| decl.params.iter().any(|p| p.name == name) || decl.locals.iter().any(|l| l.name == name);
-    let mut writes = false;
-    crate::java::syntax::walk(node, &mut |n| {
-        let target = match n.kind_name() {
-            "assignment_expression" => n.child_by_field_name("left"),
-            "update_expression" => n.named_child(0),
-            _ => None,
-        };
-        if let Some(t) = target {
-            writes |= match t.kind_name() {
-                "field_access" => t.child_by_field_name("object").is_some_and(|o| o.kind_name() == "this"),
-                "identifier" => !own(file.text_of(t)),
-                _ => false,
-            };
-        }
-        !writes
-    });
-    writes
-}
-
 #[cfg(test)]
 mod tests {
     use std::path::Path;
@@ -720,72 +656,6 @@ mod tests {
         assert!(!moved.iter().any(|m| m.starts_with("Helpers#") || m.starts_with("Format#")), "{moved:?}");
     }
 
-    /// Issue 18: a name that contradicts the code is a Rename suggestion; a name that fits it, an
-    /// override, a lazy getter and a fluent setter are not.
-    #[test]
-    fn names_that_contradict_the_code_are_renamed_to_what_it_does() {
-        let dir = tempfile::tempdir().unwrap();
-        let src = dir.path().join("src/main/java/p");
-        std::fs::create_dir_all(&src).unwrap();
-        let code = r#"package p;
-
-import java.util.ArrayList;
-import java.util.List;
-
-public class Account implements Comparable<Account> {
-    private int owner;
-    private List<String> items;
-    private String label;
-    private String name;
-
-    public int isOwner() { return owner; }
-    int hasItems() { return items.size(); }
-    List<String> hasChildren() { return items; }
-    void getLabel(String label) { this.label = label; }
-    String setUp() { return label + owner; }
-    String setName() { return this.name; }
-    java.util.concurrent.Future<Boolean> isDone() { return null; }
-
-    boolean isEmpty() { return items.isEmpty(); }
-    List<String> getItems() {
-        if (items == null) {
-            items = new ArrayList<>();
-        }
-        return items;
-    }
-    Account setOwner(int owner) { this.owner = owner; return this; }
-    String island() { return label; }
-    @Override
-    public int compareTo(Account other) { return Integer.compare(isOwner(), other.isOwner()); }
-}
-"#;
-        std::fs::write(src.join("Account.java"), code).unwrap();
-        let project = Project::open(dir.path()).unwrap();
-        let files: Vec<FileId> = project.file_ids().collect();
-        let found = opportunities(&project, &files, &[RefactoringKind::RenameMethod], usize::MAX, 0.0).best;
-        let renames: std::collections::BTreeMap<String, String> = found
-            .iter()
-            .map(|o| {
-                let Spec::RenameMethod(spec) = &o.spec else { panic!("{o:?}") };
-                (project.method(o.method).name.clone(), spec.new_name.clone())
-            })
-            .collect();
-        let expected: std::collections::BTreeMap<String, String> = [
-            ("isOwner", "getOwner"),
-            ("hasItems", "countItems"),
-            ("hasChildren", "getChildren"),
-            ("getLabel", "setLabel"),
-            ("setName", "getName"),
-        ]
-        .into_iter()
-        .map(|(a, b)| (a.to_string(), b.to_string()))
-        .collect();
-        assert_eq!(renames, expected, "{found:#?}");
-        let is_owner = found.iter().find(|o| project.method(o.method).name == "isOwner").unwrap();
-        assert!(is_owner.reason.contains("returns `int`, not a boolean"), "{}", is_owner.reason);
-        assert_eq!(is_owner.kind, RefactoringKind::RenameMethod);
-    }
-
     #[test]
     fn equals_and_hash_code_are_as_long_as_the_fields_are_many() {
         let body = "int x = 0;\n".repeat(12) + "return 0;";
@@ -794,7 +664,35 @@ public class Account implements Comparable<Account> {
         );
         let (_d, p) = crate::java::project::tests::project(&[("E.java", code.as_str())]);
         let methods = p.methods_in(p.file_ids().next().unwrap()).unwrap();
-        let needs: Vec<bool> = methods.iter().map(|&m| extract_need(&p, m).is_some()).collect();
+        let needs: Vec<bool> = methods.iter().map(|&m| extract_need(&p, m, None).is_some()).collect();
         assert_eq!(needs, [false, false, true]);
+    }
+
+    /// Issue 18: lines written again in another method of the class (a nested class's included)
+    /// make even a short method worth an extraction, of those lines, with the other method named;
+    /// the same lines in an unrelated class are not a repeat one extracted method removes, and a
+    /// short method without a repeat is no Extract Method opportunity.
+    #[test]
+    fn code_written_twice_is_extracted_where_it_is() {
+        let lines = "    int count = items.size();\n    String first = items.isEmpty() ? \"\" : items.get(0);\n    \
+                     System.out.println(\"first: \" + first);\n    System.out.println(\"count: \" + count);\n";
+        let orders = format!(
+            "package a;\nclass Orders {{\n  int open(java.util.List<String> items) {{\n{lines}    return count;\n  }}\n  \
+             int close() {{\n    return 0;\n  }}\n  static class Line {{\n  void print(java.util.List<String> items) {{\n\
+             {lines}  }}\n  }}\n}}\n"
+        );
+        let invoices =
+            format!("package a;\nclass Invoices {{\n  void list(java.util.List<String> items) {{\n{lines}  }}\n}}\n");
+        let (_d, p) =
+            crate::java::project::tests::project(&[("a/Orders.java", &orders), ("a/Invoices.java", &invoices)]);
+        let files: Vec<FileId> = p.file_ids().collect();
+        let found = opportunities(&p, &files, &[RefactoringKind::ExtractMethod], usize::MAX, 0.0).best;
+        let of = |name: &str| found.iter().find(|o| p.method(o.method).name == name);
+        let open = of("open").expect("open is an opportunity");
+        let Spec::ExtractMethod(spec) = &open.spec else { panic!("{open:?}") };
+        assert_eq!(spec.lines, (4, 7), "{open:?}");
+        assert!(open.reason.contains("written again in `Line#print`"), "{}", open.reason);
+        assert!(of("print").is_some_and(|o| o.reason.contains("`Orders#open`")), "{found:?}");
+        assert!(of("close").is_none() && of("list").is_none(), "{found:?}");
     }
 }
