@@ -40,6 +40,7 @@ fn main() {
             params: Vec::new(),
             param_types: Default::default(),
             quiet_calls: Vec::new(),
+            copies: Vec::new(),
         };
         let start = Instant::now();
         let done = extract::plan(&file, &spec).unwrap_or_else(|r| panic!("{n}: refused: {r:?}"));

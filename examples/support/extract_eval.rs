@@ -209,6 +209,7 @@ pub fn derive_spec(record: &Value, with_types: bool) -> Result<ExtractSpec, Stri
         params: Vec::new(),
         param_types: Default::default(),
         quiet_calls: Vec::new(),
+        copies: Vec::new(),
     })
 }
 

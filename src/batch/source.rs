@@ -165,6 +165,7 @@ impl SpecSource for Oracle {
                 params: Vec::new(),
                 param_types: Default::default(),
                 quiet_calls: Vec::new(),
+                copies: Vec::new(),
             })
         };
         let mut alternatives = Vec::new();

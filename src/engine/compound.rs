@@ -434,6 +434,7 @@ class Billing {
             params: Vec::new(),
             param_types: Default::default(),
             quiet_calls: Vec::new(),
+            copies: Vec::new(),
         };
         let mv = MoveSpec::new("class:a.Fees".parse().expect("dest"));
         let c = extract_and_move(&p, m, &spec, &mv).expect("compound");
@@ -478,6 +479,7 @@ class Billing {
             params: Vec::new(),
             param_types: Default::default(),
             quiet_calls: Vec::new(),
+            copies: Vec::new(),
         };
         let mv = MoveSpec::new("param:order".parse().expect("dest"));
         let c = extract_and_move(&p, m, &spec, &mv).expect("compound");
@@ -576,6 +578,7 @@ class Billing {
             params: Vec::new(),
             param_types: Default::default(),
             quiet_calls: Vec::new(),
+            copies: Vec::new(),
         };
         let mv = MoveSpec::new("param:order".parse().expect("dest"));
         let r = extract_and_move(&p, m, &spec, &mv).expect_err("the extracted method uses a private field");

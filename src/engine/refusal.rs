@@ -55,6 +55,7 @@ reasons! {
     CompoundInconsistent = "compound_inconsistent",
     Constructor = "constructor",
     ConstructorCall = "constructor_call",
+    CopyDiffers = "copy_differs",
     DestinationInterface = "destination_interface",
     DestinationNotInProject = "destination_not_in_project",
     DestinationReassigned = "destination_reassigned",

@@ -179,6 +179,7 @@ impl SpecFlags {
                 params: self.params.clone(),
                 param_types: Default::default(),
                 quiet_calls: Vec::new(),
+                copies: Vec::new(),
             })
         };
         let move_spec = || -> Option<MoveSpec> {
@@ -661,6 +662,7 @@ mod tests {
                 params: Vec::new(),
                 param_types: Default::default(),
                 quiet_calls: Vec::new(),
+                copies: Vec::new(),
             };
             let changes = apply(&p, f, &Spec::ExtractMethod(spec)).expect("extracts");
             let text = changes.render().unwrap().into_values().next().unwrap();

@@ -34,6 +34,9 @@ pub struct Run {
     /// The same for every place of one repeated text (the least hash of its windows): what tells
     /// the copies of one piece of code from other repeats.
     pub family: u64,
+    /// Once extracted ([`fragment`]): the lines of the copies elsewhere in the file that the
+    /// engine replaces with the same call.
+    pub copies: Vec<(usize, usize)>,
 }
 
 /// The duplicated runs of every method of a set of files.
@@ -99,6 +102,7 @@ impl Clones {
                         size: last - first + 1,
                         elsewhere: bodies[lines[&first]].0,
                         family,
+                        copies: Vec::new(),
                     });
                     start = k;
                 }
@@ -139,8 +143,19 @@ pub fn fragment(project: &Project, m: MethodId, clones: &Clones) -> Option<(Extr
             return None;
         }
         let name = extract::name_for_lines(file, at, lines);
-        let spec = extract::spec_for(&file.path, decl.span.start_line, lines, &name);
-        let done = crate::engine::extract::plan(file, &spec).ok()?;
+        let mut spec = extract::spec_for(&file.path, decl.span.start_line, lines, &name);
+        let mut done = crate::engine::extract::plan(file, &spec).ok()?;
+        // Each copy the engine takes along is replaced with the same call.
+        let mut taken = Vec::new();
+        for copy in copies_of(project, m, lines) {
+            spec.copies = taken.iter().copied().chain([copy]).collect();
+            if let Ok(with) = crate::engine::extract::plan(file, &spec) {
+                taken.push(copy);
+                done = with;
+            }
+        }
+        let mut run = run.clone();
+        run.copies = taken;
         let candidate = ExtractCandidate {
             lines: done.lines,
             name,
@@ -150,8 +165,32 @@ pub fn fragment(project: &Project, m: MethodId, clones: &Clones) -> Option<(Extr
             params: parameter_names(&done.signature),
             signature: done.signature,
         };
-        Some((candidate, run.clone()))
+        Some((candidate, run))
     })
+}
+
+/// The lines elsewhere in `m`'s file holding the same significant lines as `lines` of `m`, as
+/// many lines long (the engine then checks they are the same statements).
+fn copies_of(project: &Project, m: MethodId, lines: (usize, usize)) -> Vec<(usize, usize)> {
+    let Some(own) = body_lines(project, m) else { return Vec::new() };
+    let seq: Vec<&(usize, String)> = own.iter().filter(|(l, _)| (lines.0..=lines.1).contains(l)).collect();
+    let Some(&&(first, _)) = seq.first() else { return Vec::new() };
+    let lead = first - lines.0;
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for other in project.methods_in(m.file()).unwrap_or_default() {
+        let Some(body) = body_lines(project, other) else { continue };
+        for window in body.windows(seq.len()) {
+            if window.iter().zip(&seq).all(|(a, b)| a.1 == b.1) {
+                let start = window[0].0.saturating_sub(lead);
+                let copy = (start, start + (lines.1 - lines.0));
+                let apart = |r: &(usize, usize)| copy.1 < r.0 || r.1 < copy.0;
+                if apart(&lines) && out.iter().all(apart) {
+                    out.push(copy);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The parameter names of a declaration line: `private int sum(List<Map<K, V>> xs, int n)` →

@@ -203,6 +203,7 @@ pub fn spec_for(file: &Path, method_line: usize, lines: (usize, usize), name: &s
         params: Vec::new(),
         param_types: Default::default(),
         quiet_calls: Vec::new(),
+        copies: Vec::new(),
     }
 }
 

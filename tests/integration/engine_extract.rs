@@ -76,6 +76,7 @@ fn every_extraction_compiles_and_behaves_the_same() {
             params: Vec::new(),
             param_types: Default::default(),
             quiet_calls: Vec::new(),
+            copies: Vec::new(),
         };
         let changes = extract_method(&file, &spec).unwrap_or_else(|r| panic!("{marker}: {}: {}", r.reason, r.message));
         text = changes.render_file(Path::new("Main.java")).expect("edits apply").expect("file changed");
@@ -111,6 +112,7 @@ fn refused_extractions_leave_a_reason_and_no_change() {
         params: Vec::new(),
         param_types: Default::default(),
         quiet_calls: Vec::new(),
+        copies: Vec::new(),
     };
     let refusal = extract_method(&file, &spec).expect_err("two outputs");
     assert_eq!(refusal.reason, "multiple_outputs");

@@ -275,6 +275,7 @@ fn demo_compounds_d17_d18_d19_build_and_pass() {
         params: Vec::new(),
         param_types: Default::default(),
         quiet_calls: Vec::new(),
+        copies: Vec::new(),
     };
     let mv = MoveSpec::new("param:customer".parse().expect("dest"));
     let d17 = extract_and_move(&project, issue.method, &extract, &mv)

@@ -12,6 +12,7 @@
 //! method's parameters, types, name and throws), `lambda_type` (an untyped lambda parameter's
 //! type, where the call it is passed to spells it out); this file drives them and writes the edits.
 
+mod copies;
 mod lambda_type;
 mod parameter;
 mod selection;
@@ -72,6 +73,11 @@ pub struct ExtractSpec {
     /// method declares what the source method does.
     #[serde(skip)]
     pub quiet_calls: Vec<(usize, usize)>,
+    /// 1-based inclusive lines of copies of the statements elsewhere in the file (code written
+    /// twice), each replaced with the same call: the same statements word for word, reading and
+    /// giving back the same variables, in a method that can call the new one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub copies: Vec<(usize, usize)>,
 }
 
 /// What the extraction did, for reports and for callers that compose refactorings.
@@ -360,8 +366,12 @@ impl<'a> Extractor<'a> {
 
         // The edits: the call in place of the fragment, the method after the source method.
         let insert_at = end_of_member_line(src, sel.callable.end_byte());
+        let copies = self.copies(&sel, flow, &ff, outputs, &call, subs.is_empty())?;
         let mut changes = ChangeSet::new();
         changes.edit(&self.file.path, src, Edit::replace(region.clone(), call.clone()));
+        for copy in copies {
+            changes.edit(&self.file.path, src, Edit::replace(copy, call.clone()));
+        }
         changes.edit(&self.file.path, src, Edit::insert(insert_at, format!("{newline}{newline}{method_text}")));
         Ok(Extraction {
             changes,

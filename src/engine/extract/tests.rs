@@ -313,6 +313,7 @@ fn untyped_lambda_parameters_take_the_type_the_call_spells_out_or_are_refused() 
         params: Vec::new(),
         param_types: Default::default(),
         quiet_calls: Vec::new(),
+        copies: Vec::new(),
     };
     let out = extract_method(&file, &spec).unwrap().render_file(std::path::Path::new("A.java")).unwrap().unwrap();
     assert!(
@@ -416,6 +417,7 @@ fn selections_that_are_empty_or_outside_a_body_are_refused() {
         params: Vec::new(),
         param_types: Default::default(),
         quiet_calls: Vec::new(),
+        copies: Vec::new(),
     };
     assert_eq!(extract_method(&file, &spec).unwrap_err().reason, "lines_outside_method");
 }
@@ -440,6 +442,7 @@ fn visibility_can_be_chosen() {
         params: Vec::new(),
         param_types: Default::default(),
         quiet_calls: Vec::new(),
+        copies: Vec::new(),
     };
     let plan = plan(&file, &spec).unwrap();
     assert_eq!(plan.signature, "void show(int a)");
@@ -466,6 +469,7 @@ fn extract_with(
         params: params.iter().map(|p| p.to_string()).collect(),
         param_types: types.iter().map(|(e, t)| (e.to_string(), t.to_string())).collect(),
         quiet_calls: Vec::new(),
+        copies: Vec::new(),
     };
     let changes = extract_method(&file, &spec)?;
     Ok(changes.render_file(std::path::Path::new("A.java")).unwrap().unwrap())
@@ -532,4 +536,58 @@ fn parameters_are_final_where_the_file_declares_them_final() {
     // There, a local declared final stays final as a parameter.
     let out = extract(&class(&plain.replace("int total", "final int total")), (4, 4), "print").unwrap();
     assert!(out.contains("    private void print(String name, final int total) {\n"), "{out}");
+}
+
+fn extract_copies(src: &str, lines: (usize, usize), copies: &[(usize, usize)]) -> Result<String, Refusal> {
+    let file = SourceFile::parse("A.java", src.to_string());
+    let spec = ExtractSpec {
+        file: "A.java".into(),
+        method_line: Some(2),
+        lines,
+        name: "log".into(),
+        visibility: None,
+        local_types: BTreeMap::new(),
+        params: Vec::new(),
+        param_types: BTreeMap::new(),
+        quiet_calls: Vec::new(),
+        copies: copies.to_vec(),
+    };
+    let changes = extract_method(&file, &spec)?;
+    Ok(changes.render_file(std::path::Path::new("A.java")).unwrap().unwrap())
+}
+
+/// Issue 18, code written twice: a copy of the statements in another method of the class is
+/// replaced with the same call; a copy that reads another variable, gives back another one, or
+/// sits in a static method while the new one is an instance method is refused with its lines.
+#[test]
+fn a_copy_of_the_statements_is_replaced_with_the_same_call() {
+    let src = class(
+        "    void a(String name) {\n        String line = \"a \" + name;\n        System.out.println(line);\n    }\n    \
+         void b(String name) {\n        String line = \"a \" + name;\n        System.out.println(line);\n        \
+         System.out.println(\"done\");\n    }\n",
+    );
+    let out = extract_copies(&src, (3, 4), &[(7, 8)]).unwrap();
+    assert_eq!(
+        out,
+        class(
+            "    void a(String name) {\n        log(name);\n    }\n\n    private void log(String name) {\n        \
+             String line = \"a \" + name;\n        System.out.println(line);\n    }\n    void b(String name) {\n        \
+             log(name);\n        System.out.println(\"done\");\n    }\n"
+        )
+    );
+    // Another variable read before the copy.
+    let other = src.replace(
+        "void b(String name) {\n        String line = \"a \" + name;",
+        "void b(String name) {\n        String line = \"a \" + name.trim();",
+    );
+    assert_eq!(extract_copies(&other, (3, 4), &[(7, 8)]).unwrap_err().reason, "copy_differs");
+    // The copy's `line` is used after it: the call would not give it back.
+    let used = src.replace("System.out.println(\"done\");", "System.out.println(line);");
+    let r = extract_copies(&used, (3, 4), &[(7, 8)]).unwrap_err();
+    assert_eq!(r.reason, "copy_differs");
+    assert!(r.message.contains("lines 7-8") && r.message.contains("gives back other variables"), "{}", r.message);
+    let typed = src.replace("void b(String name)", "void b(CharSequence name)");
+    assert_eq!(extract_copies(&typed, (3, 4), &[(7, 8)]).unwrap_err().reason, "copy_differs");
+    let in_static = src.replace("void b(String name)", "static void b(String name)");
+    assert_eq!(extract_copies(&in_static, (3, 4), &[(7, 8)]).unwrap_err().reason, "copy_differs");
 }

@@ -64,6 +64,7 @@ fn engine_extract(name: &str) -> String {
         params: Vec::new(),
         param_types: Default::default(),
         quiet_calls: Vec::new(),
+        copies: Vec::new(),
     };
     let changes = extract_method(&file, &spec).expect("the engine extracts the loop");
     changes.render_file(path).expect("no conflict").expect("the file changed")

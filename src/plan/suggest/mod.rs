@@ -34,7 +34,7 @@ mod rename;
 
 use super::clones::{self, Clones, Run};
 use super::{Candidate, extract, inline};
-use crate::engine::{self, AsMode, Destination, MoveSpec, Spec, SpecFlags};
+use crate::engine::{self, Destination, MoveSpec, Spec, SpecFlags};
 use crate::java::{FileId, MethodId, Project, TypeId};
 use crate::refactoring::RefactoringKind;
 use rename::rename_opportunity;
@@ -424,11 +424,19 @@ fn extract_opportunity(
     let lines = (body.end_line - body.start_line).saturating_sub(1) as f64;
     let need = extract_need(project, m, repeat.as_ref())?;
     let file = project.method_source(m);
-    let spec = extract::spec_for(&file.path, decl.span.start_line, best.lines, &best.name);
+    let mut spec = extract::spec_for(&file.path, decl.span.start_line, best.lines, &best.name);
     let score = best.score * extract_weight(need);
     if let Some(run) = repeat {
+        spec.copies = run.copies.clone();
+        let then = match run.copies.as_slice() {
+            [] => "; the copy is left as it is (not the same statements, or out of the new method's reach)".to_string(),
+            copies => {
+                let at: Vec<String> = copies.iter().map(|(a, b)| format!("{a}-{b}")).collect();
+                format!(" and call it in place of the copy (lines {})", at.join(", "))
+            }
+        };
         let reason = format!(
-            "lines {}-{} of `{}` are written again in {}: extract them as `{}`, a method both can call",
+            "lines {}-{} of `{}` are written again in {}: extract them as `{}`{then}",
             best.lines.0,
             best.lines.1,
             decl.name,
@@ -532,15 +540,7 @@ fn used_from_one_class(project: &Project, m: MethodId) -> Option<(Spec, f64, Str
         return None;
     }
     let fqn = project.qualified_name(*only);
-    let spec = MoveSpec {
-        to: Destination::Class(fqn.clone()),
-        keep_delegate: false,
-        with_helpers: false,
-        also: Vec::new(),
-        widen_public: false,
-        as_mode: AsMode::Auto,
-        moving_with: Vec::new(),
-    };
+    let spec = MoveSpec::new(Destination::Class(fqn.clone()));
     let reason = format!(
         "`{}` is called only from {} ({} call(s)), not from its own class: move it there",
         decl.name,
@@ -692,6 +692,8 @@ mod tests {
         let Spec::ExtractMethod(spec) = &open.spec else { panic!("{open:?}") };
         assert_eq!(spec.lines, (4, 7), "{open:?}");
         assert!(open.reason.contains("written again in `Line#print`"), "{}", open.reason);
+        // `print` is in a static nested class: it cannot call an instance method of `Orders`.
+        assert!(open.reason.contains("the copy is left as it is"), "{}", open.reason);
         assert!(of("print").is_some_and(|o| o.reason.contains("`Orders#open`")), "{found:?}");
         assert!(of("close").is_none() && of("list").is_none(), "{found:?}");
     }
