@@ -7,8 +7,8 @@
 //! hashed, and a window found at two places that could call one extracted method (two methods
 //! of one top-level class, nested classes included, or two places of one method that do not
 //! overlap) marks its lines as duplicated at both. A repeat in an unrelated class is left out:
-//! a private method extracted in one class leaves the other copy where it was. A method's duplicated lines are then merged
-//! into runs, each with the other method that repeats it.
+//! a private method extracted in one class leaves the other copy where it was. A method's
+//! duplicated lines are then merged into runs, each with the other method that repeats it.
 
 use std::collections::HashMap;
 
@@ -198,23 +198,7 @@ fn copies_of(project: &Project, m: MethodId, lines: (usize, usize)) -> Vec<(usiz
 fn parameter_names(signature: &str) -> Vec<String> {
     let Some((_, rest)) = signature.split_once('(') else { return Vec::new() };
     let list = rest.rsplit_once(')').map_or(rest, |(l, _)| l);
-    let (mut out, mut depth, mut part) = (Vec::new(), 0i32, String::new());
-    for c in list.chars().chain(std::iter::once(',')) {
-        match c {
-            '<' => depth += 1,
-            '>' => depth -= 1,
-            ',' if depth == 0 => {
-                if let Some(name) = part.split_whitespace().last() {
-                    out.push(name.to_string());
-                }
-                part.clear();
-                continue;
-            }
-            _ => {}
-        }
-        part.push(c);
-    }
-    out
+    crate::java::split_top_level(list).iter().filter_map(|p| p.split_whitespace().last()).map(str::to_string).collect()
 }
 
 /// Where `run` of `m` is written again, for people: `Other#render` or `its own body`.

@@ -3,9 +3,10 @@
 //!
 //! A copy is taken only when its statements are the fragment's word for word (whitespace aside),
 //! read the same variables from before them and give back the same ones after them, declared
-//! with the same types (so the one call stands for both), return nowhere, and sit in a method that can call the new one (the same
-//! class body, or any method when the new one is static). Anything else is refused, with the
-//! copy's lines and what differs: a copy that is not the same code is not the same method.
+//! with the same types (so the one call stands for both), return nowhere, and sit in a method
+//! that can call the new one (the same class body, or any method when the new one is static).
+//! Anything else is refused, with the copy's lines and what differs: a copy that is not the same
+//! code is not the same method.
 
 use std::ops::Range;
 
@@ -49,10 +50,14 @@ impl Extractor<'_> {
         let origin = sel.statements[0].start_byte()..sel.statements[sel.statements.len() - 1].end_byte();
         let fragment = text(&sel.statements);
         let is_static = has_modifier(sel.callable, src, "static");
+        // What the call cannot stand for at a copy, whichever copy it is.
+        let one_call = plain
+            && !crate::text::contains_word(&fragment, "return")
+            && !call.contains('\n')
+            && !call.starts_with("return ");
         let mut out: Vec<Range<usize>> = Vec::new();
         for &lines in &self.spec.copies {
-            let returns = fragment.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == "return");
-            if !plain || returns || call.contains('\n') || call.starts_with("return ") {
+            if !one_call {
                 return Err(refuse(
                     lines,
                     "cannot take the call: the extraction passes in an expression or returns from the method".into(),

@@ -75,7 +75,7 @@ pub struct ExtractSpec {
     pub quiet_calls: Vec<(usize, usize)>,
     /// 1-based inclusive lines of copies of the statements elsewhere in the file (code written
     /// twice), each replaced with the same call: the same statements word for word, reading and
-    /// giving back the same variables, in a method that can call the new one.
+    /// giving back the same variables with the same types, in a method that can call the new one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub copies: Vec<(usize, usize)>,
 }
