@@ -293,7 +293,8 @@ pub struct SuggestArgs {
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Only these refactorings (repeatable, or separated by commas): extract-method, move-method,
-    /// inline-method, extract-and-move-method, rename-method (names that contradict the code)
+    /// inline-method, extract-and-move-method, rename-method (names that contradict the code,
+    /// tests named by a number)
     #[arg(long = "type", short = 't', value_name = "KINDS", value_enum, value_delimiter = ',')]
     pub kinds: Vec<RefactoringKind>,
     /// How many to list

@@ -24,7 +24,9 @@
 //!   returning a number, a text or a collection (other types may carry a yes or a no: a future of
 //!   a boolean, a matcher), a `getX` returning nothing that stores its one argument in a field (a
 //!   setter), a `setX` that takes nothing and only returns a field (a getter); scored
-//!   [`CONTRADICTION`], overrides left alone (their name is the supertype's).
+//!   [`CONTRADICTION`], overrides left alone (their name is the supertype's); and a test named
+//!   by a number (`testOne`, `test2`) renamed after the words of its text that differ from a
+//!   sibling test's, scored lower (an empty name says less than a wrong one).
 //!
 //! Only opportunities the engine applies are kept.
 

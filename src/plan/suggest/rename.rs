@@ -1,15 +1,20 @@
 //! Rename Method without a model: only where a method's name contradicts its code (see the
-//! parent module's documentation for the three cases).
+//! parent module's documentation for the three cases), or where a test is named by a number.
 
 use super::annotated_override;
 use crate::engine::Spec;
 use crate::engine::rename::RenameSpec;
 use crate::java::syntax::Kind;
-use crate::java::{MethodId, Project};
+use crate::java::{MethodId, Project, SourceFile};
+use tree_sitter::Node;
 
 /// The score of a name that contradicts its method's code: a clear defect, but one a reader works
 /// around, so below a long method's extraction.
 const CONTRADICTION: f64 = 0.5;
+
+/// The score of a test named by a number: its name says nothing, which is less than saying the
+/// wrong thing.
+const ANONYMOUS: f64 = 0.45;
 
 /// A method whose name says the opposite of what its code does, renamed to what it does (see the
 /// module's documentation for the three cases).
@@ -17,6 +22,9 @@ pub(super) fn rename_opportunity(project: &Project, m: MethodId) -> Option<(Spec
     let decl = project.method(m);
     if annotated_override(decl) {
         return None;
+    }
+    if let Some(found) = numbered_test(project, m) {
+        return Some(found);
     }
     let ty = decl.return_type.as_ref()?;
     let returns = ty.text.as_str();
@@ -75,6 +83,147 @@ pub(super) fn rename_opportunity(project: &Project, m: MethodId) -> Option<(Spec
     };
     let reason = format!("`{name}` {why}: rename it `{new}`");
     Some((Spec::RenameMethod(RenameSpec { new_name: new }), CONTRADICTION, reason))
+}
+
+/// The words a numbered test name may put before its number and still say nothing: `testCase2`,
+/// `testMethodOne`.
+const FILLER: [&str; 7] = ["test", "method", "case", "check", "scenario", "example", "sample"];
+
+/// Numbers written as words, as test names spell them.
+const NUMBER_WORDS: [&str; 22] = [
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "first",
+    "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+];
+
+/// A test named by a number (`testOne`, `test2`, `testMethodThree`: the "anonymous test" smell)
+/// renamed after what sets it apart from the other tests of its class: the words of its first
+/// text literal that differ from an otherwise equal literal of a sibling
+/// (`"InputSwitchDefault.java"` against `"InputSwitchEmpty.java"`: `testDefault`). Without
+/// such a literal there is no name to give, and nothing is suggested.
+fn numbered_test(project: &Project, m: MethodId) -> Option<(Spec, f64, String)> {
+    let decl = project.method(m);
+    let words = crate::text::identifier_words(&decl.name);
+    let (last, filler) = words.split_last()?;
+    let numbered = last.chars().all(|c| c.is_ascii_digit()) || NUMBER_WORDS.contains(&last.to_lowercase().as_str());
+    if words.len() < 2
+        || !words[0].eq_ignore_ascii_case("test")
+        || !numbered
+        || !filler.iter().all(|w| FILLER.contains(&w.to_lowercase().as_str()))
+        || !project.is_test_method(m)
+    {
+        return None;
+    }
+    let owner = project.owner(m);
+    // A literal named after the test as the test is (`InputOne.java` for `testOne`) names it no
+    // better: each test's own number is left out of its literals' words.
+    let words_of = |t: MethodId| -> Vec<Vec<String>> {
+        let number = crate::text::identifier_words(&project.method(t).name).pop().unwrap_or_default();
+        string_literals(project, t)
+            .iter()
+            .map(|l| literal_words(l).into_iter().filter(|w| *w != number).collect())
+            .collect()
+    };
+    let siblings: Vec<(MethodId, Vec<Vec<String>>)> = project
+        .methods_of(owner)
+        .into_iter()
+        .filter(|&s| s != m && project.is_test_method(s))
+        .map(|s| (s, words_of(s)))
+        .collect();
+    let (own, other, sibling) = words_of(m).iter().find_map(|own| {
+        siblings
+            .iter()
+            .find_map(|(s, literals)| literals.iter().find_map(|o| differing_words(own, o)).map(|(a, b)| (a, b, *s)))
+    })?;
+    let new = format!("test{}", own.iter().map(|w| title(w)).collect::<String>());
+    if project.methods_of(owner).into_iter().any(|o| project.method(o).name == new) {
+        return None;
+    }
+    let reason = format!(
+        "`{}` is named by a number, not by what it checks; its text reads `{}` where `{}` reads `{}`: rename it `{new}`",
+        decl.name,
+        own.join(" "),
+        project.method(sibling).name,
+        other.join(" ")
+    );
+    Some((Spec::RenameMethod(RenameSpec { new_name: new }), ANONYMOUS, reason))
+}
+
+/// The texts of `m`'s body, in order, without their quotes: each literal, or the literals of a
+/// `+` chain joined (`"/CLASS_DEF" + "/OBJBLOCK"` is one text, as the test reads it).
+fn string_literals(project: &Project, m: MethodId) -> Vec<String> {
+    let decl = project.method(m);
+    let Some(body) = decl.body else { return Vec::new() };
+    let file = project.method_source(m);
+    let Some(node) = file.root().descendant_for_byte_range(body.start_byte, body.end_byte) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    crate::java::syntax::walk(node, &mut |n| {
+        let mut parts = Vec::new();
+        if !concatenated(file, n, &mut parts) || parts.iter().all(Option::is_none) {
+            return true;
+        }
+        out.push(parts.iter().map(|p| p.as_deref().unwrap_or(" ")).collect());
+        false
+    });
+    out
+}
+
+/// Whether `n` is a text literal or a `+` chain of them and of other operands, with each
+/// literal's text pushed on `parts` and `None` for each other operand.
+fn concatenated<'f>(file: &'f SourceFile, n: Node<'_>, parts: &mut Vec<Option<&'f str>>) -> bool {
+    match n.kind() {
+        "string_literal" => {
+            parts.push(Some(file.text_of(n).trim_matches('"')));
+            true
+        }
+        "parenthesized_expression" => n.named_child(0).is_some_and(|c| concatenated(file, c, parts)),
+        "binary_expression" if n.child_by_field_name("operator").is_some_and(|o| file.text_of(o) == "+") => {
+            for side in ["left", "right"] {
+                // Another operand (`getMessage(…)`) parts the text, as a space would.
+                if let Some(c) = n.child_by_field_name(side)
+                    && !concatenated(file, c, parts)
+                {
+                    parts.push(None);
+                }
+            }
+            true
+        }
+        _ => false,
+    }
+}
+
+/// The words of a literal, in order: split at anything but letters and digits, then as an
+/// identifier's words.
+fn literal_words(literal: &str) -> Vec<String> {
+    literal
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|p| !p.is_empty())
+        .flat_map(crate::text::identifier_words)
+        .collect()
+}
+
+/// The words of `own` where it first differs from `other`, two literals that begin alike (two
+/// words or more), and `other`'s there: up to the rest they end with alike, at most two words
+/// (`VARIABLE_DEF` in `/CLASS_DEF/VARIABLE_DEF/SEMI` against `/CLASS_DEF/METHOD_DEF/SLIST`),
+/// one of them three letters or more.
+fn differing_words(own: &[String], other: &[String]) -> Option<(Vec<String>, Vec<String>)> {
+    const MOST: usize = 2;
+    let prefix = own.iter().zip(other).take_while(|(a, b)| a == b).count();
+    let room = own.len().min(other.len()) - prefix;
+    let suffix = own.iter().rev().zip(other.iter().rev()).take(room).take_while(|(a, b)| a == b).count();
+    let cut = |words: &[String]| words[prefix..words.len() - suffix].iter().take(MOST).cloned().collect::<Vec<_>>();
+    let (a, b) = (cut(own), cut(other));
+    let readable = a.iter().any(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 3);
+    (prefix >= 2 && readable && !b.is_empty()).then_some((a, b))
+}
+
+/// `word` with a capital first letter and the rest as written, or lower case when it is all
+/// capitals (`DEF` → `Def`).
+fn title(word: &str) -> String {
+    let rest: String = word.chars().skip(1).collect();
+    let rest = if rest.chars().all(|c| !c.is_lowercase()) { rest.to_lowercase() } else { rest };
+    word.chars().next().map(|c| c.to_uppercase().collect::<String>()).unwrap_or_default() + &rest
 }
 
 /// Whether `m`'s body is only `return x;` or `return this.x;` with `x` a field of its class.
@@ -182,5 +331,56 @@ public class Account implements Comparable<Account> {
         let is_owner = found.iter().find(|o| project.method(o.method).name == "isOwner").unwrap();
         assert!(is_owner.reason.contains("returns `int`, not a boolean"), "{}", is_owner.reason);
         assert_eq!(is_owner.kind, RefactoringKind::RenameMethod);
+    }
+
+    /// Issue 18: a test named by a number is renamed after what its text says and a sibling's
+    /// does not, literals joined with `+` read as one text and its own number left out; a
+    /// numbered test whose text sets it apart from no sibling, and a test with a real name, are
+    /// not renamed.
+    #[test]
+    fn a_test_named_by_a_number_is_renamed_after_what_sets_it_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = dir.path().join("src/test/java/p");
+        std::fs::create_dir_all(&src).unwrap();
+        let code = r#"package p;
+
+import org.junit.Test;
+
+public class QueryTest {
+    @Test
+    public void testOne() throws Exception {
+        check(load("inputOne.xml"), "/document/chapter"
+            + "/heading/text");
+    }
+    @Test
+    public void testTwo() throws Exception {
+        check(load("inputTwo.xml"), "/document/chapter" + "/footnote/anchor/text");
+    }
+    @Test
+    public void testCaseThree() {
+        check(load("elsewhere.xml"), "unrelated");
+    }
+    @Test
+    public void testFootnoteAnchor() {
+        check(load("anchor.xml"), "/document/anchor");
+    }
+    private void check(Object doc, String path) {}
+    private Object load(String name) { return name; }
+}
+"#;
+        std::fs::write(src.join("QueryTest.java"), code).unwrap();
+        let project = Project::open(dir.path()).unwrap();
+        let files: Vec<FileId> = project.file_ids().collect();
+        let found = opportunities(&project, &files, &[RefactoringKind::RenameMethod], usize::MAX, 0.0).best;
+        let renames: Vec<(String, String)> = found
+            .iter()
+            .map(|o| {
+                let Spec::RenameMethod(spec) = &o.spec else { panic!("{o:?}") };
+                (project.method(o.method).name.clone(), spec.new_name.clone())
+            })
+            .collect();
+        // `testTwo` would be `testFootnoteAnchor`, a name its class has already.
+        assert_eq!(renames, [("testOne".to_string(), "testHeading".to_string())], "{found:#?}");
+        assert!(found[0].reason.contains("named by a number"), "{}", found[0].reason);
     }
 }
