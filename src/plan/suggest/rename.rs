@@ -6,6 +6,7 @@ use crate::engine::Spec;
 use crate::engine::rename::RenameSpec;
 use crate::java::syntax::Kind;
 use crate::java::{MethodId, Project, SourceFile};
+use crate::plan::naming::capitalize;
 use tree_sitter::Node;
 
 /// The score of a name that contradicts its method's code: a clear defect, but one a reader works
@@ -98,13 +99,13 @@ const NUMBER_WORDS: [&str; 22] = [
 /// A test named by a number (`testOne`, `test2`, `testMethodThree`: the "anonymous test" smell)
 /// renamed after what sets it apart from the other tests of its class: the words of its first
 /// text literal that differ from an otherwise equal literal of a sibling
-/// (`"InputSwitchDefault.java"` against `"InputSwitchEmpty.java"`: `testDefault`). Without
-/// such a literal there is no name to give, and nothing is suggested.
+/// (`"/document/chapter/heading"` against `"/document/chapter/footnote"`: `testHeading`).
+/// Without such a literal there is no name to give, and nothing is suggested.
 fn numbered_test(project: &Project, m: MethodId) -> Option<(Spec, f64, String)> {
     let decl = project.method(m);
     let words = crate::text::identifier_words(&decl.name);
     let (last, filler) = words.split_last()?;
-    // A counter, not an issue's number (`test1371588` names the bug it reproduces).
+    // A counter, not an issue's number (`test4711` names the bug it reproduces).
     if words.len() < 2
         || !words[0].eq_ignore_ascii_case("test")
         || !is_number(last)
@@ -115,7 +116,7 @@ fn numbered_test(project: &Project, m: MethodId) -> Option<(Spec, f64, String)> 
         return None;
     }
     let owner = project.owner(m);
-    // A literal named after the test as the test is (`InputOne.java` for `testOne`) names it no
+    // A literal named after the test as the test is (`inputOne.xml` for `testOne`) names it no
     // better: each test's own number is left out of its literals' words.
     let words_of = |t: MethodId| -> Vec<Vec<String>> {
         let number = crate::text::identifier_words(&project.method(t).name).pop().unwrap_or_default();
@@ -137,7 +138,7 @@ fn numbered_test(project: &Project, m: MethodId) -> Option<(Spec, f64, String)> 
         .filter(|&s| s != m && project.is_test_method(s))
         .map(|s| (s, words_of(s)))
         .collect();
-    siblings.sort_by_key(|(s, _)| {
+    siblings.sort_by_cached_key(|(s, _)| {
         !crate::text::identifier_words(&project.method(*s).name).last().is_some_and(|w| is_number(w))
     });
     let (own, other, sibling) = words_of(m).iter().find_map(|own| {
@@ -149,7 +150,7 @@ fn numbered_test(project: &Project, m: MethodId) -> Option<(Spec, f64, String)> 
     if own.iter().all(|w| FILLER.contains(&w.as_str())) {
         return None;
     }
-    let new = format!("test{}", own.iter().map(|w| title(w)).collect::<String>());
+    let new = format!("test{}", own.iter().map(|w| capitalize(w)).collect::<String>());
     if project.methods_of(owner).into_iter().any(|o| project.method(o).name == new) {
         return None;
     }
@@ -169,7 +170,7 @@ fn is_number(word: &str) -> bool {
 }
 
 /// The texts of `m`'s body, in order, without their quotes: each literal, or the literals of a
-/// `+` chain joined (`"/CLASS_DEF" + "/OBJBLOCK"` is one text, as the test reads it).
+/// `+` chain joined (`"/document" + "/chapter"` is one text, as the test reads it).
 fn string_literals(project: &Project, m: MethodId) -> Vec<String> {
     let decl = project.method(m);
     let Some(body) = decl.body else { return Vec::new() };
@@ -225,8 +226,8 @@ fn literal_words(literal: &str) -> Vec<String> {
 
 /// The words of `own` where it first differs from `other`, two literals that begin alike (two
 /// words or more), and `other`'s there: up to the rest they end with alike, at most two words
-/// (`VARIABLE_DEF` in `/CLASS_DEF/VARIABLE_DEF/SEMI` against `/CLASS_DEF/METHOD_DEF/SLIST`),
-/// one of them three letters or more.
+/// (`footnote anchor` in `/document/chapter/footnote/anchor/text` against
+/// `/document/chapter/heading/text`), one of them three letters or more and none a number.
 fn differing_words(own: &[String], other: &[String]) -> Option<(Vec<String>, Vec<String>)> {
     const MOST: usize = 2;
     let prefix = own.iter().zip(other).take_while(|(a, b)| a == b).count();
@@ -238,14 +239,6 @@ fn differing_words(own: &[String], other: &[String]) -> Option<(Vec<String>, Vec
     let readable =
         a.iter().any(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 3) && !a.iter().any(|w| is_number(w));
     (prefix >= 2 && readable && !b.is_empty()).then_some((a, b))
-}
-
-/// `word` with a capital first letter and the rest as written, or lower case when it is all
-/// capitals (`DEF` → `Def`).
-fn title(word: &str) -> String {
-    let rest: String = word.chars().skip(1).collect();
-    let rest = if rest.chars().all(|c| !c.is_lowercase()) { rest.to_lowercase() } else { rest };
-    word.chars().next().map(|c| c.to_uppercase().collect::<String>()).unwrap_or_default() + &rest
 }
 
 /// Whether `m`'s body is only `return x;` or `return this.x;` with `x` a field of its class.
