@@ -4,6 +4,8 @@
 //! keep their spelling (`IOStats` stays `IO`), new words take the seed's, with the case the
 //! identifier's style needs where they land.
 
+use crate::plan::naming::capitalize;
+
 /// One word of an identifier, as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Word {
@@ -65,17 +67,12 @@ fn join(words: &[Word], kept: &[bool], style: Style) -> String {
                 } else if first_lower {
                     out.push_str(&lower_first(&w.text));
                 } else {
-                    out.push_str(&upper_first(&w.text));
+                    out.push_str(&capitalize(&w.text));
                 }
             }
             out
         }
     }
-}
-
-fn upper_first(w: &str) -> String {
-    let mut c = w.chars();
-    c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
 }
 
 /// `URL` → `url`, `Count` → `count`, `IOStats`' first word `IO` → `io`.
@@ -223,7 +220,7 @@ fn spelled_like(lower: &[String], h: &Hunk) -> Option<(usize, String)> {
     let at = lower.len().checked_sub(1)?;
     let spelled = spelling(&lower[at])?;
     let capital = word.text.chars().next().is_some_and(char::is_uppercase);
-    Some((at, if capital { upper_first(spelled) } else { spelled.to_string() }))
+    Some((at, if capital { capitalize(spelled) } else { spelled.to_string() }))
 }
 
 /// The English word of a number from zero to twenty, as identifiers spell it (`3` → `three`).
