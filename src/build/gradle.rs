@@ -41,7 +41,7 @@ impl BuildTool for Gradle {
             Some(custom) => command::parse("build.compile", custom, None)?,
             None => self.gradle(dir).arg("testClasses"),
         };
-        self.settings.compile(cmd, dir, INSTALL)
+        self.settings.compile(cmd, dir, if self.settings.compile.is_some() { command::HINT } else { INSTALL })
     }
 
     fn test(&self, dir: &Path, selection: &TestSelection) -> Result<TestRun, BuildError> {
@@ -58,6 +58,7 @@ impl BuildTool for Gradle {
             }
         };
         let reports = [PathBuf::from("build/test-results/test")];
-        self.settings.test(cmd, dir, selection, &reports, INSTALL)
+        let hint = if self.settings.test.is_some() { command::HINT } else { INSTALL };
+        self.settings.test(cmd, dir, selection, &reports, hint)
     }
 }

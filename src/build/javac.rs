@@ -102,7 +102,7 @@ impl Javac {
 
     fn compile_sources(&self, dir: &Path, sources: &Sources) -> Result<BuildResult, BuildError> {
         if let Some(custom) = &self.settings.compile {
-            return self.settings.compile(command::parse("build.compile", custom, None)?, dir, INSTALL);
+            return self.settings.compile(command::parse("build.compile", custom, None)?, dir, command::HINT);
         }
         let out = dir.join(OUT);
         let classes = out.join("classes");
@@ -145,7 +145,7 @@ impl BuildTool for Javac {
         if let Some(custom) = &self.settings.test {
             let cmd = command::parse("build.test", custom, Some(selection))?;
             let reports = [PathBuf::from(OUT).join("reports")];
-            return self.settings.test(cmd, dir, selection, &reports, INSTALL);
+            return self.settings.test(cmd, dir, selection, &reports, command::HINT);
         }
         let sources = self.sources(dir)?;
         let built = self.compile_sources(dir, &sources)?;

@@ -61,7 +61,7 @@ impl BuildTool for Maven {
             Some(custom) => command::parse("build.compile", custom, None)?,
             None => self.mvn().arg("test-compile"),
         };
-        self.settings.compile(cmd, dir, INSTALL)
+        self.settings.compile(cmd, dir, if self.settings.compile.is_some() { command::HINT } else { INSTALL })
     }
 
     fn test(&self, dir: &Path, selection: &TestSelection) -> Result<TestRun, BuildError> {
@@ -77,7 +77,8 @@ impl BuildTool for Maven {
                 }
             }
         };
-        self.settings.test(cmd, dir, selection, &report_dirs(dir), INSTALL)
+        let hint = if self.settings.test.is_some() { command::HINT } else { INSTALL };
+        self.settings.test(cmd, dir, selection, &report_dirs(dir), hint)
     }
 
     /// `mvn -X test -DskipTests` with the default flags (less `-q`), read by [`direct`].

@@ -43,3 +43,14 @@ pub fn end_of_member_line(src: &str, end: usize) -> usize {
         end
     }
 }
+
+/// The range to delete for a statement alone on its line(s): the line break before it too.
+pub fn statement_deletion(text: &str, node: tree_sitter::Node<'_>) -> std::ops::Range<usize> {
+    let (s, e) = (node.start_byte(), node.end_byte());
+    let line_start = text[..s].rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let alone_before = text[line_start..s].trim().is_empty();
+    let rest = &text[e..];
+    let line_end = rest.find('\n').map(|i| e + i).unwrap_or(text.len());
+    let alone_after = text[e..line_end].trim().is_empty();
+    if alone_before && alone_after && line_start > 0 { (line_start - 1)..e } else { s..e }
+}

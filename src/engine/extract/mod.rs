@@ -20,7 +20,7 @@ mod signature;
 #[cfg(test)]
 mod tests;
 
-use crate::engine::layout::{end_of_member_line, indent_unit, reindent_lines};
+use crate::engine::layout::{end_of_member_line, indent_unit, reindent_lines, statement_deletion};
 use crate::java::syntax::Kind;
 use crate::text::line_indent;
 use std::collections::BTreeMap;
@@ -373,6 +373,9 @@ impl<'a> Extractor<'a> {
             changes.edit(&self.file.path, src, Edit::replace(copy, call.clone()));
         }
         changes.edit(&self.file.path, src, Edit::insert(insert_at, format!("{newline}{newline}{method_text}")));
+        for decl in left_dead(flow, &ff, frag.clone(), src) {
+            changes.edit(&self.file.path, src, Edit::delete(statement_deletion(src, decl)));
+        }
         Ok(Extraction {
             changes,
             lines: (self.file.line_of(region.start), self.file.line_of(region.end.saturating_sub(1).max(region.start))),
@@ -393,6 +396,46 @@ impl<'a> Extractor<'a> {
             )),
         }
     }
+}
+
+/// The declarations before the fragment that the new method takes over and nothing else needs:
+/// statements declaring only locals the new method declares itself (the fragment assigns them
+/// before reading), with no value or a literal one, used nowhere outside the fragment. Left where
+/// they are they would be dead code (`String rest;` above a call that computes `rest` inside).
+fn left_dead<'t>(
+    flow: &MethodFlow<'t>,
+    ff: &super::dataflow::FragmentFlow,
+    frag: Range<usize>,
+    src: &str,
+) -> Vec<Node<'t>> {
+    let mut out: Vec<Node<'t>> = Vec::new();
+    for &i in &ff.declare_inside {
+        let decl = flow.vars[i].declaration;
+        if out.iter().any(|d| d.id() == decl.id())
+            || decl.kind_name() != "local_variable_declaration"
+            || !decl.parent().is_some_and(|p| matches!(p.kind_name(), "block" | "switch_block_statement_group"))
+        {
+            continue;
+        }
+        let declared: Vec<usize> =
+            (0..flow.vars.len()).filter(|&j| flow.vars[j].declaration.id() == decl.id()).collect();
+        let dead = declared.iter().all(|&j| {
+            let var = &flow.vars[j];
+            let at = var.name_node.start_byte();
+            ff.declare_inside.contains(&j)
+                && var.initializer.is_none_or(|init| is_literal(init, src))
+                && !flow.refs.iter().any(|r| r.var == j && r.at != at && !frag.contains(&r.at))
+        });
+        if dead {
+            out.push(decl);
+        }
+    }
+    out
+}
+
+/// A literal value: a number, text, character, `true`, `false` or `null`.
+fn is_literal(node: Node<'_>, src: &str) -> bool {
+    node.kind_name().ends_with("_literal") || matches!(&src[node.byte_range()], "true" | "false" | "null")
 }
 
 /// The ancestors of `node` up to (not including) `stop`.

@@ -132,6 +132,28 @@ fn a_local_unassigned_before_the_fragment_is_declared_inside_not_passed() {
 }
 
 #[test]
+fn a_declaration_only_the_fragment_uses_moves_with_it_instead_of_staying_dead() {
+    let src = class(
+        "    String f(boolean c) {\n        String left;\n        int n = 0, m = 1;\n        String mark = c ? \"a\" : \"b\";\n        StringBuilder sb = new StringBuilder();\n        left = c ? \"<\" : \">\";\n        n = 2;\n        mark = \"c\";\n        sb.append(left).append(n).append(mark);\n        return sb.toString() + m;\n    }\n",
+    );
+    let out = extract(&src, (7, 10), "fill").unwrap();
+    // `left` had no value: the new method declares it and the caller loses its dead declaration.
+    assert!(!out.contains("    String f(boolean c) {\n        String left;"), "{out}");
+    assert!(out.contains("    private void fill(boolean c, StringBuilder sb) {\n        String left;\n"), "{out}");
+    // `n` shares its statement with `m`, which the caller still reads; `mark`'s value is computed.
+    assert!(
+        out.contains("        int n = 0, m = 1;\n        String mark = c ? \"a\" : \"b\";\n        StringBuilder sb"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "        StringBuilder sb = new StringBuilder();\n        fill(c, sb);\n        return sb.toString() + m;"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
 fn a_fragment_that_returns_on_every_path_becomes_return_call() {
     let src = class(
         "    String f(int a) {\n        System.out.println(a);\n        if (a > 0) {\n            return \"pos\";\n        } else {\n            return \"neg\";\n        }\n    }\n",

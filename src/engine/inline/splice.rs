@@ -7,17 +7,6 @@ use crate::java::SourceFile;
 use std::ops::Range;
 use tree_sitter::Node;
 
-/// The range to delete for a statement alone on its line(s): the line break before it too.
-pub(super) fn statement_deletion(text: &str, node: Node<'_>) -> Range<usize> {
-    let (s, e) = (node.start_byte(), node.end_byte());
-    let line_start = text[..s].rfind('\n').map(|i| i + 1).unwrap_or(0);
-    let alone_before = text[line_start..s].trim().is_empty();
-    let rest = &text[e..];
-    let line_end = rest.find('\n').map(|i| e + i).unwrap_or(text.len());
-    let alone_after = text[e..line_end].trim().is_empty();
-    if alone_before && alone_after && line_start > 0 { (line_start - 1)..e } else { s..e }
-}
-
 /// Renders `range` of `text` with the edits that fall inside it; why not, when two of them
 /// overlap (two rewrites of one piece of the body: a case the engine should refuse, not guess).
 pub(super) fn render(text: &str, range: Range<usize>, edits: &[Edit]) -> Result<String, String> {
