@@ -37,16 +37,16 @@ impl BuildTool for Gradle {
     }
 
     fn compile(&self, dir: &Path) -> Result<BuildResult, BuildError> {
-        let cmd = match &self.settings.compile {
-            Some(custom) => command::parse("build.compile", custom, None)?,
-            None => self.gradle(dir).arg("testClasses"),
+        let (cmd, hint) = match &self.settings.compile {
+            Some(custom) => (command::parse("build.compile", custom, None)?, command::HINT),
+            None => (self.gradle(dir).arg("testClasses"), INSTALL),
         };
-        self.settings.compile(cmd, dir, if self.settings.compile.is_some() { command::HINT } else { INSTALL })
+        self.settings.compile(cmd, dir, hint)
     }
 
     fn test(&self, dir: &Path, selection: &TestSelection) -> Result<TestRun, BuildError> {
-        let cmd = match &self.settings.test {
-            Some(custom) => command::parse("build.test", custom, Some(selection))?,
+        let (cmd, hint) = match &self.settings.test {
+            Some(custom) => (command::parse("build.test", custom, Some(selection))?, command::HINT),
             None => {
                 let mut cmd = self.gradle(dir).arg("test");
                 if let TestSelection::Only(tests) = selection {
@@ -54,11 +54,10 @@ impl BuildTool for Gradle {
                         cmd = cmd.arg("--tests").arg(t.replace('#', "."));
                     }
                 }
-                cmd
+                (cmd, INSTALL)
             }
         };
         let reports = [PathBuf::from("build/test-results/test")];
-        let hint = if self.settings.test.is_some() { command::HINT } else { INSTALL };
         self.settings.test(cmd, dir, selection, &reports, hint)
     }
 }

@@ -57,27 +57,27 @@ impl BuildTool for Maven {
     }
 
     fn compile(&self, dir: &Path) -> Result<BuildResult, BuildError> {
-        let cmd = match &self.settings.compile {
-            Some(custom) => command::parse("build.compile", custom, None)?,
-            None => self.mvn().arg("test-compile"),
+        let (cmd, hint) = match &self.settings.compile {
+            Some(custom) => (command::parse("build.compile", custom, None)?, command::HINT),
+            None => (self.mvn().arg("test-compile"), INSTALL),
         };
-        self.settings.compile(cmd, dir, if self.settings.compile.is_some() { command::HINT } else { INSTALL })
+        self.settings.compile(cmd, dir, hint)
     }
 
     fn test(&self, dir: &Path, selection: &TestSelection) -> Result<TestRun, BuildError> {
-        let cmd = match &self.settings.test {
-            Some(custom) => command::parse("build.test", custom, Some(selection))?,
+        let (cmd, hint) = match &self.settings.test {
+            Some(custom) => (command::parse("build.test", custom, Some(selection))?, command::HINT),
             None => {
                 let cmd = self.mvn().arg("test");
-                match selection {
+                let cmd = match selection {
                     TestSelection::All => cmd,
                     TestSelection::Only(tests) => {
                         cmd.arg(format!("-Dtest={}", tests.join(","))).arg("-DfailIfNoTests=false")
                     }
-                }
+                };
+                (cmd, INSTALL)
             }
         };
-        let hint = if self.settings.test.is_some() { command::HINT } else { INSTALL };
         self.settings.test(cmd, dir, selection, &report_dirs(dir), hint)
     }
 

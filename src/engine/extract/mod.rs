@@ -373,7 +373,7 @@ impl<'a> Extractor<'a> {
             changes.edit(&self.file.path, src, Edit::replace(copy, call.clone()));
         }
         changes.edit(&self.file.path, src, Edit::insert(insert_at, format!("{newline}{newline}{method_text}")));
-        for decl in left_dead(flow, &ff, frag.clone(), src) {
+        for decl in left_dead(flow, &ff, frag.clone()) {
             changes.edit(&self.file.path, src, Edit::delete(statement_deletion(src, decl)));
         }
         Ok(Extraction {
@@ -402,12 +402,7 @@ impl<'a> Extractor<'a> {
 /// statements declaring only locals the new method declares itself (the fragment assigns them
 /// before reading), with no value or a literal one, used nowhere outside the fragment. Left where
 /// they are they would be dead code (`String rest;` above a call that computes `rest` inside).
-fn left_dead<'t>(
-    flow: &MethodFlow<'t>,
-    ff: &super::dataflow::FragmentFlow,
-    frag: Range<usize>,
-    src: &str,
-) -> Vec<Node<'t>> {
+fn left_dead<'t>(flow: &MethodFlow<'t>, ff: &super::dataflow::FragmentFlow, frag: Range<usize>) -> Vec<Node<'t>> {
     let mut out: Vec<Node<'t>> = Vec::new();
     for &i in &ff.declare_inside {
         let decl = flow.vars[i].declaration;
@@ -423,7 +418,7 @@ fn left_dead<'t>(
             let var = &flow.vars[j];
             let at = var.name_node.start_byte();
             ff.declare_inside.contains(&j)
-                && var.initializer.is_none_or(|init| is_literal(init, src))
+                && var.initializer.is_none_or(crate::java::syntax::is_literal)
                 && !flow.refs.iter().any(|r| r.var == j && r.at != at && !frag.contains(&r.at))
         });
         if dead {
@@ -431,11 +426,6 @@ fn left_dead<'t>(
         }
     }
     out
-}
-
-/// A literal value: a number, text, character, `true`, `false` or `null`.
-fn is_literal(node: Node<'_>, src: &str) -> bool {
-    node.kind_name().ends_with("_literal") || matches!(&src[node.byte_range()], "true" | "false" | "null")
 }
 
 /// The ancestors of `node` up to (not including) `stop`.
