@@ -48,7 +48,6 @@ pub fn reindent(text: &str, base: &str, indent: &str) -> String {
     out
 }
 
-/// Whether `c` can be part of a Java identifier.
 /// `text` without any whitespace: how two spellings of one expression or type are compared.
 pub fn compact(text: &str) -> String {
     text.chars().filter(|c| !c.is_whitespace()).collect()
@@ -101,6 +100,40 @@ pub fn identifier_words(name: &str) -> Vec<String> {
     out
 }
 
+/// Whether `short` (3 or 4 letters) is `long` with vowels left out: the same first letter, then
+/// only consonants, in `long`'s order (`fmt` for `format`, `idx` for `index`, `msg` for `message`).
+pub fn drops_vowels(short: &str, long: &str) -> bool {
+    let is_vowel = |c: char| matches!(c, 'a' | 'e' | 'i' | 'o' | 'u');
+    let mut rest = long.chars();
+    let mut letters = short.chars();
+    (3..=4).contains(&short.len())
+        && long.len() > short.len()
+        && letters.next().is_some_and(|c| rest.next() == Some(c))
+        && letters.all(|c| c.is_ascii_lowercase() && !is_vowel(c) && rest.any(|l| l == c))
+}
+
+/// Whether a variable's name is no more than an abbreviation of its type's (`ty`, a simple
+/// name): the initials of some of its last words, then the start of its last word or that word
+/// without its vowels (`sb` for `StringBuilder`, `im` for `IndexMetadata`, `buf` for
+/// `StringBuffer`, `ctx` and `ectx` for `ExecutionContext`). Two to five lower-case letters, at
+/// least three without initials; the last word itself is not one.
+pub fn abbreviates_type(name: &str, ty: &str) -> bool {
+    let words: Vec<String> = identifier_words(ty).iter().map(|w| w.to_lowercase()).collect();
+    let Some((head, modifiers)) = words.split_last() else { return false };
+    if !(2..=5).contains(&name.len()) || !name.chars().all(|c| c.is_ascii_lowercase()) || name == head {
+        return false;
+    }
+    (0..=modifiers.len()).any(|from| {
+        let initials: String = modifiers[from..].iter().filter_map(|w| w.chars().next()).collect();
+        name.strip_prefix(initials.as_str()).is_some_and(|rest| {
+            !rest.is_empty()
+                && (initials.len() + rest.len() >= 3 || !initials.is_empty())
+                && (head.starts_with(rest) || drops_vowels(rest, head))
+        })
+    })
+}
+
+/// Whether `c` can be part of a Java identifier.
 pub fn is_identifier_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '$'
 }
@@ -166,6 +199,29 @@ mod tests {
     fn reindent_moves_later_lines_only() {
         assert_eq!(reindent("if (x) {\n    y();\n  \n  }", "  ", "\t"), "if (x) {\n\t  y();\n\n\t}");
         assert_eq!(reindent("a(\n b)", "    ", "  "), "a(\n  b)");
+    }
+
+    #[test]
+    fn abbreviations_of_a_type_name() {
+        for (name, ty) in [
+            ("sb", "StringBuilder"),
+            ("buf", "StringBuffer"),
+            ("conf", "Configuration"),
+            ("ctx", "Context"),
+            ("im", "IndexMetadata"),
+        ] {
+            assert!(abbreviates_type(name, ty), "{name} {ty}");
+        }
+        for (name, ty) in [
+            ("map", "Map"),
+            ("list", "ArrayList"),
+            ("rows", "Table"),
+            ("s", "String"),
+            ("Sb", "StringBuilder"),
+            ("order", "Order"),
+        ] {
+            assert!(!abbreviates_type(name, ty), "{name} {ty}");
+        }
     }
 
     #[test]

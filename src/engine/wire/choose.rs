@@ -489,18 +489,6 @@ fn similarity_without(name: &str, types: &[String], other: &str) -> f64 {
     similarity(&rest, other)
 }
 
-/// Whether `short` (3 or 4 letters) is `long` with vowels left out: the same first letter, then
-/// only consonants, in `long`'s order (`fmt` for `format`, `idx` for `index`, `msg` for `message`).
-fn drops_vowels(short: &str, long: &str) -> bool {
-    let is_vowel = |c: char| matches!(c, 'a' | 'e' | 'i' | 'o' | 'u');
-    let mut rest = long.chars();
-    let mut letters = short.chars();
-    (3..=4).contains(&short.len())
-        && long.len() > short.len()
-        && letters.next().is_some_and(|c| rest.next() == Some(c))
-        && letters.all(|c| c.is_ascii_lowercase() && !is_vowel(c) && rest.any(|l| l == c))
-}
-
 /// A word without a plural `s`: `items` → `item`.
 fn singular(w: &str) -> String {
     w.strip_suffix('s').filter(|s| s.len() >= 3).unwrap_or(w).to_string()
@@ -554,7 +542,10 @@ pub fn similarity(name: &str, other: &str) -> f64 {
     let abbreviates = |w: &str, v: &str| {
         w.len() >= 3
             && v.len() >= 3
-            && (v.starts_with(w) || w.starts_with(v) || drops_vowels(w, v) || drops_vowels(v, w))
+            && (v.starts_with(w)
+                || w.starts_with(v)
+                || crate::text::drops_vowels(w, v)
+                || crate::text::drops_vowels(v, w))
     };
     // Beside a word in common, one letter abbreviates a word it starts (`minDrawW`,
     // `minDrawWidth`): the same position, the rest spelt out.

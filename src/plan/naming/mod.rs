@@ -492,20 +492,38 @@ fn most_used(flow: &MethodFlow<'_>, candidates: impl Iterator<Item = usize>, stm
 
 /// What a variable contributes to a method name: its name (whose trailing digits the caller's
 /// `noun` drops), unless that is one letter without them (`i`, `c`, `s1`: they say nothing of what
-/// the run does); then the class it is declared with (`Range r1` → `Range`), unless that is a text, a number or
-/// anything at all (`String`, `Integer`, `Object`), which says no more.
+/// the run does) or an abbreviation of its class (`sb` for `StringBuilder`); then the class it is
+/// declared with (`Range r1` → `Range`), unless that is a text, a number or anything at all
+/// (`String`, `Integer`, `Object`), which says no more (a one-letter name then gives nothing).
 fn name_word(var: &crate::engine::dataflow::LocalVar<'_>) -> Option<String> {
     let bare = noun(&var.name);
-    if bare.chars().count() > 1 {
-        return Some(var.name.clone());
+    let short = bare.chars().count() <= 1;
+    let class = || {
+        let ty = var.type_text.as_deref()?;
+        let simple = ty.split('<').next()?.trim_end_matches("[]").rsplit('.').next()?;
+        const SAY_NOTHING: &[&str] = &[
+            "String",
+            "Object",
+            "Integer",
+            "Long",
+            "Double",
+            "Float",
+            "Short",
+            "Byte",
+            "Character",
+            "Boolean",
+            "Number",
+        ];
+        // A type variable (`T`) is one letter too.
+        let class = simple.len() > 1 && simple.starts_with(|c: char| c.is_ascii_uppercase()) && !ty.contains("[]");
+        (class && is_java_identifier(simple) && !SAY_NOTHING.contains(&simple)).then(|| simple.to_string())
+    };
+    // An abbreviation of its class (`sb`, `buf`, `ctx`) says what the class says, less readably.
+    match class() {
+        Some(c) if short || crate::text::abbreviates_type(bare, &c) => Some(c),
+        _ if short => None,
+        _ => Some(var.name.clone()),
     }
-    let ty = var.type_text.as_deref()?;
-    let simple = ty.split('<').next()?.trim_end_matches("[]").rsplit('.').next()?;
-    const SAY_NOTHING: &[&str] =
-        &["String", "Object", "Integer", "Long", "Double", "Float", "Short", "Byte", "Character", "Boolean", "Number"];
-    // A type variable (`T`) is one letter too.
-    let class = simple.len() > 1 && simple.starts_with(|c: char| c.is_ascii_uppercase()) && !ty.contains("[]");
-    (class && is_java_identifier(simple) && !SAY_NOTHING.contains(&simple)).then(|| simple.to_string())
 }
 
 /// The name of the call the run's last statement ends with (`isNotEmpty` of
@@ -550,245 +568,4 @@ fn dominant_call_verb(stmts: &[Node<'_>], src: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_a_comment_that_describes_the_code_names_it() {
-        for prose in [
-            "compute the totals",
-            "header",
-            "Build a CSV row for each item",
-            "call validate() first",
-            "see RFC 2616 (section 4)",
-        ] {
-            assert!(is_description(prose), "{prose}");
-        }
-        for other in [
-            "@formatter:off",
-            "@formatter:on",
-            "CHECKSTYLE:OFF",
-            "CHECKSTYLE.OFF: MagicNumber",
-            "spotless:off",
-            "NOPMD",
-            "NOSONAR - intended",
-            "noinspection unchecked",
-            "$NON-NLS-1$",
-            "language=JSON",
-            "TODO: retry on timeout",
-            "FIXME - should generate -r,--prompt string",
-            "XXX this is slow",
-            "cache.clear();",
-            "if (debug) {",
-            "}",
-            "cache.clear()",
-        ] {
-            assert!(!is_description(other), "{other}");
-        }
-    }
-
-    #[test]
-    fn comments_become_camel_case_names() {
-        assert_eq!(from_comment("compute the totals", None).as_deref(), Some("computeTotals"));
-        assert_eq!(from_comment("Build a CSV row for each item", None).as_deref(), Some("buildCsvRowItem"));
-        assert_eq!(from_comment("header", Some("append")).as_deref(), Some("appendHeader"));
-        assert_eq!(from_comment("totals", None).as_deref(), Some("handleTotals"));
-        assert_eq!(from_comment("---", None), None);
-        assert_eq!(from_comment("check that cookies aren't set", None).as_deref(), Some("checkCookiesNotSet"));
-        assert_eq!(from_comment("load the user's settings", None).as_deref(), Some("loadUserSettings"));
-        assert_eq!(from_comment("check that cookies aren\u{2019}t set", None).as_deref(), Some("checkCookiesNotSet"));
-        assert_eq!(from_comment("compute the totals of every row, so that", None).as_deref(), Some("computeTotalsRow"));
-        assert_eq!(from_comment("42 things", None), None);
-        assert_eq!(
-            from_comment("Iterator hasNext() shouldn't break sequence", Some("assert")).as_deref(),
-            Some("assertIteratorHasNext")
-        );
-        assert_eq!(from_comment("parse it with the CSVParser", None).as_deref(), Some("parseCsvParser"));
-    }
-
-    fn name_of(src: &str, method: &str, lines: (usize, usize)) -> String {
-        let f = crate::java::SourceFile::parse("N.java", src.to_string());
-        let at = src.find(method).unwrap();
-        crate::plan::extract::name_for_lines(&f, at, lines)
-    }
-
-    #[test]
-    fn a_value_flowing_out_names_the_run() {
-        let src = r#"class N {
-    int run(Loader loader, String path, int n) {
-        boolean ready = path.isEmpty() || n > 3;
-        boolean hasRows = n > 0 && !path.isEmpty();
-        Config config2 = loader.loadFrom(path);
-        Buffer buffer = new Buffer(n);
-        int total = n * 2 + path.length();
-        return (ready && hasRows) ? config2.size() + buffer.size() + total : 0;
-    }
-}
-"#;
-        assert_eq!(name_of(src, "run(", (3, 3)), "isReady");
-        assert_eq!(name_of(src, "run(", (4, 4)), "hasRows");
-        assert_eq!(name_of(src, "run(", (5, 5)), "loadConfig");
-        assert_eq!(name_of(src, "run(", (6, 6)), "createBuffer");
-        assert_eq!(name_of(src, "run(", (7, 7)), "getTotal");
-    }
-
-    #[test]
-    fn a_comment_or_a_value_naming_a_method_the_class_has_does_not_name_the_run() {
-        let src = r#"class N {
-    Dataset createDataset() {
-        // create the dataset
-        Series series1 = new Series("one");
-        series1.add(1.0, 2.0);
-        series1.add(2.0, 3.0);
-        Dataset d = new Dataset();
-        d.add(series1);
-        return d;
-    }
-    void run(Out out) {
-        // create the dataset
-        out.print("a");
-        out.print("b");
-    }
-}
-"#;
-        assert_eq!(name_of(src, "createDataset(", (4, 6)), "createSeries", "not createDataset2");
-        assert_eq!(name_of(src, "run(", (13, 14)), "printOut");
-        let src = r#"class N {
-    int getRowCount() { return 3; }
-    int run(java.util.List<String> names) {
-        names.clear();
-        names.add("x");
-        int rowCount = getRowCount();
-        return rowCount + names.size();
-    }
-}
-"#;
-        assert_eq!(name_of(src, "run(", (4, 6)), "clearNames", "not getRowCount2");
-    }
-
-    #[test]
-    fn setters_short_variables_and_keyword_verbs() {
-        let src = r#"class N {
-    private Filter myFilter;
-    N filter(Filter filter, Thread[] threads, Tokenizer tokenizer) {
-        myFilter = filter;
-        return this;
-    }
-    void start(Thread[] threads) {
-        for (int i = 0; i < threads.length; i++) {
-            threads[i].start();
-        }
-    }
-    void check(Tokenizer tokenizer) {
-        assert tokenizer != null;
-        assertThat(tokenizer.tokens()).containsExactly("a", "b");
-        assertThat(List.of(1)).isNotEmpty();
-    }
-    void each(String[] tests) {
-        for (String test : tests) {
-            if (test.isEmpty()) {
-                testEmpty(test);
-            } else {
-                testFull(test);
-            }
-        }
-    }
-}
-"#;
-        assert_eq!(name_of(src, "filter(", (4, 5)), "withFilter");
-        assert_eq!(name_of(src, "filter(", (4, 4)), "setFilter");
-        // `threads`, not the loop's `i`.
-        assert_eq!(name_of(src, "start(Thread", (8, 10)), "startThreads");
-        // The verb of `assertThat` with the variable it checks; with none, `assert` (a keyword
-        // alone) with the call the statement ends with.
-        assert_eq!(name_of(src, "check(", (14, 14)), "assertTokenizer");
-        assert_eq!(name_of(src, "check(", (15, 15)), "assertIsNotEmpty");
-        // The calls' verb is the variable's own word: not `testTest`.
-        assert_eq!(name_of(src, "each(", (19, 23)), "handleTest");
-    }
-
-    /// A name that is one letter once its digits go (`s1`) says nothing: its class names the run
-    /// (`addTaskSeries`), unless that says nothing either (`String s1`). Several fields set in a
-    /// row are named for what they are and how they are set.
-    #[test]
-    fn one_letter_copies_take_their_class_and_runs_of_fields_their_shared_word() {
-        let src = r#"class N {
-    int labelFont; int labelPaint; int labelGap; double max; int maxRow;
-    void series(TaskSeries s1, String t1) {
-        s1.add(new Task("a"));
-        s1.add(new Task("b"));
-        t1.add("c");
-        t1.add("d");
-    }
-    N() {
-        this.labelFont = 1;
-        this.labelPaint = 2;
-        this.labelGap = 3;
-    }
-    void bounds(int n) {
-        this.max = Double.NaN;
-        this.maxRow = -1;
-        labelGap = 0;
-    }
-    void update(int n) {
-        this.max = n;
-        this.maxRow = n + 1;
-    }
-    <T extends Item> void generic(java.util.List<T> items, T t1) {
-        t1.add("c");
-        t1.add("d");
-    }
-    boolean same(Rect r) {
-        ItemEntity e1 = new ItemEntity(new Rect(r), 1, "tip");
-        ItemEntity e2 = new ItemEntity(new Rect(r), 1, "tip");
-        return e1.equals(e2);
-    }
-}
-"#;
-        assert_eq!(name_of(src, "same(", (28, 28)), "createItemEntity");
-        assert_eq!(name_of(src, "series(", (4, 5)), "addTaskSeries");
-        assert_eq!(name_of(src, "series(", (6, 7)), "add");
-        assert_eq!(name_of(src, "generic(", (24, 25)), "add");
-        assert_eq!(name_of(src, "N() {", (10, 12)), "initLabelFields");
-        assert_eq!(name_of(src, "bounds(", (15, 17)), "resetFields");
-        assert_eq!(name_of(src, "bounds(", (15, 16)), "resetMaxFields");
-        assert_eq!(name_of(src, "update(", (20, 21)), "setMaxFields");
-    }
-
-    #[test]
-    fn a_run_that_sometimes_calls_a_method_of_the_class_is_named_for_maybe_doing_it() {
-        let src = r#"class N {
-    int pos; String text;
-    void advance() { pos++; }
-    boolean isEmpty() { return pos >= text.length(); }
-    char current() { return text.charAt(pos); }
-    void skip() {
-        if (!isEmpty()) {
-            char c = current();
-            if (c == ' ') advance(); else if (c == '\t') advance();
-        }
-        advance();
-        advance();
-    }
-}
-"#;
-        assert_eq!(name_of(src, "skip(", (7, 10)), "maybeAdvance");
-        // Not one `if`: the verb alone, told apart by a digit.
-        assert_eq!(name_of(src, "skip(", (11, 12)), "advance2");
-    }
-
-    #[test]
-    fn names_are_camel_case_whatever_the_variables_were() {
-        assert_eq!(without_underscores("createStarts_S"), "createStartsS");
-        assert_eq!(without_underscores("getMAX_SIZE"), "getMAXSize");
-        assert_eq!(without_underscores("get_max_size"), "getMaxSize");
-        assert_eq!(without_underscores("handleItems"), "handleItems");
-    }
-
-    #[test]
-    fn names_do_not_clash() {
-        let taken: BTreeSet<String> = ["run".to_string(), "run2".to_string()].into();
-        assert_eq!(unique("run".into(), &taken), "run3");
-        assert_eq!(unique("walk".into(), &taken), "walk");
-    }
-}
+mod tests;
