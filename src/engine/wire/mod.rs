@@ -215,6 +215,8 @@ fn wire_range(
             let identical = collect::identical_calls(scopes, n, &paste);
             let mut scored = choose::score(project, &resolve, n, &base, &identical);
             collect::merge_getters(scopes, from, &mut scored);
+            let d = project.method(method);
+            choose::named_by_accessor(&mut scored, &d.name, !d.params.is_empty());
             scored
         })
         .collect();

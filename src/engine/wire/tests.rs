@@ -377,3 +377,21 @@ fn a_constant_named_like_the_paste_needs_a_type_that_fits() {
     let (w, _) = wire_shop(&shop("log"));
     assert_eq!(bound(&w, "item"), Some("DEFAULT_ITEM"), "{w:#?}");
 }
+
+/// A getter's paste stands for the field the getter is named after, not for another field of
+/// the same type that an identical call elsewhere passes; with a parameter it is no getter.
+#[test]
+fn a_getters_paste_binds_the_field_it_is_named_after() {
+    let class = |getter: &str| {
+        format!(
+            "package a;\nimport java.util.*;\nclass Shop {{\n  private Set<Item> stock;\n  private Set<Item> sold;\n  \
+             Set<Item> getSold() {{ return Collections.unmodifiableSet(sold); }}\n  {getter} {{\n    \
+             return Collections.unmodifiableSet(collection); // paste\n  }}\n}}\n"
+        )
+    };
+    let (w, after) = wire_shop(&class("Set<Item> getStock()"));
+    assert_eq!(bound(&w, "collection"), Some("stock"), "{w:#?}");
+    assert!(after.contains("return Collections.unmodifiableSet(stock);"), "{after}");
+    let (w, _) = wire_shop(&class("Set<Item> getStock(int n)"));
+    assert_eq!(bound(&w, "collection"), None, "{w:#?}");
+}
