@@ -127,10 +127,23 @@ pub fn abbreviates_type(name: &str, ty: &str) -> bool {
         let initials: String = modifiers[from..].iter().filter_map(|w| w.chars().next()).collect();
         name.strip_prefix(initials.as_str()).is_some_and(|rest| {
             !rest.is_empty()
-                && (initials.len() + rest.len() >= 3 || !initials.is_empty())
+                && (!initials.is_empty() || rest.len() >= 3)
                 && (head.starts_with(rest) || drops_vowels(rest, head))
         })
     })
+}
+
+/// The rest of camelCase `name` after its first word when that word is `word` (`Next` of
+/// `hasNext` for `has`; nothing for `hash`).
+pub fn after_word<'n>(name: &'n str, word: &str) -> Option<&'n str> {
+    name.strip_prefix(word).filter(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
+}
+
+/// A field's name without the prefixes some code styles give fields: leading `_`, then `my` or
+/// `m` before a capital (`_files` → `files`, `myFilter` → `Filter`, `mFiles` → `Files`).
+pub fn field_stem(field: &str) -> &str {
+    let bare = field.trim_start_matches('_');
+    ["my", "m"].iter().find_map(|p| after_word(bare, p)).unwrap_or(bare)
 }
 
 /// Whether `c` can be part of a Java identifier.
@@ -209,6 +222,7 @@ mod tests {
             ("conf", "Configuration"),
             ("ctx", "Context"),
             ("im", "IndexMetadata"),
+            ("ectx", "ExecutionContext"),
         ] {
             assert!(abbreviates_type(name, ty), "{name} {ty}");
         }

@@ -158,28 +158,14 @@ pub fn score(
 /// of that name (`files`, `open`, also `myFiles`, `mFiles`, `_files`): the paste it holds stands
 /// for that field, whatever the paste's own names. The field is raised as a name that matches.
 pub fn named_by_accessor(scored: &mut [Scored], method: &str, has_params: bool) {
-    let Some(rest) = ["get", "is", "has"]
-        .iter()
-        .find_map(|p| method.strip_prefix(p).filter(|r| r.starts_with(|c: char| c.is_ascii_uppercase())))
-    else {
-        return;
-    };
     if has_params {
         return;
     }
-    let bare = |f: &str| {
-        let f = f.trim_start_matches("this.");
-        let f = f.strip_prefix('_').or_else(|| {
-            ["my", "m"]
-                .iter()
-                .find_map(|p| f.strip_prefix(p).filter(|r| r.starts_with(|c: char| c.is_ascii_uppercase())))
-        });
-        f.unwrap_or_default().to_string()
-    };
+    let Some(rest) = ["get", "is", "has"].iter().find_map(|p| crate::text::after_word(method, p)) else { return };
     for s in scored.iter_mut().filter(|s| matches!(s.source, Source::Field | Source::OuterField)) {
         let name = s.expr.trim_start_matches("this.");
-        if name.eq_ignore_ascii_case(rest) && name.starts_with(|c: char| c.is_lowercase())
-            || bare(&s.expr).eq_ignore_ascii_case(rest)
+        if name.starts_with(|c: char| c.is_lowercase() || c == '_')
+            && crate::text::field_stem(name).eq_ignore_ascii_case(rest)
         {
             s.score = ((s.score + 3.0) * 100.0).round() / 100.0;
             s.specific = true;

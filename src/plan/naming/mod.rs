@@ -27,6 +27,7 @@ use tree_sitter::Node;
 
 use crate::engine::dataflow::{FragmentFlow, MethodFlow};
 use crate::java::syntax::{is_java_identifier, walk};
+use crate::text::{after_word, field_stem};
 
 /// Words that start a method name well. A comment starting with one keeps its own verb.
 const VERBS: &[&str] = &[
@@ -209,12 +210,6 @@ fn value_name(var: &crate::engine::dataflow::LocalVar<'_>, word: &str, stmts: &[
     format!("{verb}{}", capitalize(noun))
 }
 
-/// The rest of camelCase `name` after its first word when that word is `word` (`Next` of
-/// `hasNext` for `has`; nothing for `hash`).
-fn after_word<'n>(name: &'n str, word: &str) -> Option<&'n str> {
-    name.strip_prefix(word).filter(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
-}
-
 /// A variable's name as a word of a method name: without the digits that tell copies apart
 /// (`list2` → `list`).
 fn noun(name: &str) -> &str {
@@ -272,18 +267,14 @@ fn fluent_setter(stmts: &[Node<'_>], flow: &MethodFlow<'_>, src: &str) -> Option
         fields.push(name.to_string());
         values.push(assignment.child_by_field_name("right")?);
     }
-    let bare = |field: &str| {
-        let bare = field.trim_start_matches('_');
-        ["my", "m"].iter().find_map(|p| after_word(bare, p)).unwrap_or(bare).to_string()
-    };
     match fields.as_slice() {
         [] => None,
-        [field] => Some(format!("{}{}", if fluent { "with" } else { "set" }, capitalize(&bare(field)))),
+        [field] => Some(format!("{}{}", if fluent { "with" } else { "set" }, capitalize(field_stem(field)))),
         many => {
             // Several fields set in a row: a constructor initialises them, constants reset them,
             // other values set them; the word every one of their names holds says which they are
             // (`initLabelFields` for `labelFont`, `labelPaint`, …).
-            let words: Vec<Vec<String>> = many.iter().map(|f| camel_words(&bare(f))).collect();
+            let words: Vec<Vec<String>> = many.iter().map(|f| camel_words(field_stem(f))).collect();
             let common = words[0].iter().find(|w| w.len() > 1 && words.iter().all(|ws| ws.contains(w)));
             let verb = if in_constructor(stmts[0]) {
                 "init"
