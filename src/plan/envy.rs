@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use crate::engine::Destination;
 use crate::engine::dataflow::MethodFlow;
-use crate::java::symbols::{CallKind, Receiver};
+use crate::java::symbols::{CallKind, Receiver, TypeKind};
 use crate::java::syntax::{enclosing_callable, walk_with_parent};
 use crate::java::{MethodId, Project, Resolution, TypeId};
 
@@ -34,6 +34,9 @@ pub struct DestinationScore {
     /// Accesses to the method's own class.
     pub own_uses: usize,
     pub score: f64,
+    /// Why the class, when it is not for the uses counted (a utility class for a helper, say).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
 }
 
 /// Destinations for `method`, best first, counting only code on `lines` when given and only the
@@ -50,7 +53,12 @@ pub fn destinations(
     // taken from a test.
     let moves_as_test = lines.is_none() && project.is_test_method(method);
     let mut out = if decl.is_static() {
-        static_destinations(project, method, &in_range)
+        let mut found = static_destinations(project, method, &in_range);
+        // A helper tied to no project class may still have a home: the utility class for what it takes.
+        if lines.is_none() && found.is_empty() && !project.is_test_method(method) {
+            found.extend(utility_destination(project, method));
+        }
+        found
     } else {
         // A test stays a test only in another test class: no parameter or field channel.
         let mut out =
@@ -211,6 +219,7 @@ fn instance_destinations(
             uses,
             own_uses: own,
             score: score(uses, own),
+            why: None,
         })
         .collect()
 }
@@ -226,6 +235,7 @@ fn static_destinations(project: &Project, method: MethodId, in_range: &dyn Fn(us
                 uses: n,
                 own_uses: own,
                 score: score(n, own),
+                why: None,
             }
         })
         .collect()
@@ -286,6 +296,44 @@ fn class_uses(
     (uses, own)
 }
 
+/// How often `method` (on `in_range` lines) reads a static field of each other project class
+/// through its name (`State.names`, `Limits.MAX`).
+fn static_field_reads(
+    project: &Project,
+    method: MethodId,
+    in_range: &dyn Fn(usize) -> bool,
+) -> BTreeMap<TypeId, usize> {
+    let decl = project.method(method);
+    let owner = project.owner(method);
+    let source = project.method_source(method);
+    let src = source.text.as_str();
+    let named = |n: &str| {
+        decl.params.iter().any(|p| p.name == n)
+            || decl.locals.iter().any(|l| l.name == n)
+            || project.type_decl(owner).fields.iter().any(|f| f.name == n)
+    };
+    let mut reads: BTreeMap<TypeId, usize> = BTreeMap::new();
+    let Some(node) = enclosing_callable(source.root(), decl.name_span.start_byte, decl.name_span.end_byte) else {
+        return reads;
+    };
+    walk_with_parent(node, None, &mut |n, _| {
+        if n.kind() != "field_access" || !in_range(n.start_position().row + 1) {
+            return true;
+        }
+        let Some(obj) = n.child_by_field_name("object").filter(|o| o.kind() == "identifier") else { return true };
+        let name = &src[obj.byte_range()];
+        if name.starts_with(|c: char| c.is_uppercase())
+            && !named(name)
+            && let Some(t) = project.resolve_type(method.file(), Some(owner.index()), name)
+            && t != owner
+        {
+            *reads.entry(t).or_default() += 1;
+        }
+        true
+    });
+    reads
+}
+
 /// `class:FQN` destinations of an instance method: the classes whose members it uses by name, as
 /// for a static method, ranked a little below a parameter or field with the same evidence. Main
 /// code does not move into tests; a test method goes to the test class (`PTest`, `PTests`,
@@ -298,8 +346,14 @@ fn class_destinations(
 ) -> Vec<DestinationScore> {
     let owner = project.owner(method);
     let in_tests = |t: TypeId| project.is_test_code(t.file());
-    let (uses, mut own) = class_uses(project, method, in_range);
+    let (mut uses, mut own) = class_uses(project, method, in_range);
     let test = project.is_test_method(method);
+    // A test exercises a class through its static fields too (`Arrays.sort(State.names)`).
+    if test {
+        for (t, n) in static_field_reads(project, method, in_range) {
+            *uses.entry(t).or_default() += n;
+        }
+    }
     // For a test, the test classes of each class it uses (each lookup reads the file list).
     let tested: Vec<Vec<TypeId>> =
         uses.keys().map(|&t| if test { test_classes_of(project, t) } else { Vec::new() }).collect();
@@ -321,10 +375,173 @@ fn class_destinations(
                 continue;
             }
             let score = (score(n, own) * 0.9 * 100.0).round() / 100.0;
-            out.push(DestinationScore { to: Destination::Class(class.clone()), class, uses: n, own_uses: own, score });
+            out.push(DestinationScore {
+                to: Destination::Class(class.clone()),
+                class,
+                uses: n,
+                own_uses: own,
+                score,
+                why: None,
+            });
         }
     }
     out
+}
+
+/// Type names too common to say where a helper belongs: primitives, `String`, `Object`, boxes,
+/// `Class`, and the collection interfaces every kind of code takes.
+const UNTELLING_TYPES: &[&str] = &[
+    "int",
+    "long",
+    "short",
+    "byte",
+    "char",
+    "boolean",
+    "float",
+    "double",
+    "String",
+    "Object",
+    "Integer",
+    "Long",
+    "Short",
+    "Byte",
+    "Character",
+    "Boolean",
+    "Float",
+    "Double",
+    "Number",
+    "CharSequence",
+    "Class",
+    "List",
+    "Map",
+    "Set",
+    "Collection",
+    "Iterable",
+    "Optional",
+];
+
+/// The class a static helper that uses nothing of its own class and no other project class
+/// (`isPointInRect(Rectangle2D r, double x, double y)` in a renderer) belongs in: the project's
+/// utility class (named `…Utils`, `…Util`, `…Utilities`, `…Helper` or `…Helpers`, every method
+/// static) with the most static methods taking one of the helper's own parameter types, two at
+/// least; none when two classes tie. A helper of main code goes only to main code. Its score is
+/// half a feature envy's with the same count: the evidence is likeness, not use.
+fn utility_destination(project: &Project, method: MethodId) -> Option<DestinationScore> {
+    let decl = project.method(method);
+    let owner = project.owner(method);
+    let (uses, own) = class_uses(project, method, &|_| true);
+    if !uses.is_empty() || own > 0 || uses_own_fields(project, method) {
+        return None;
+    }
+    let mut generic: Vec<&str> = decl.type_params.iter().map(String::as_str).collect();
+    generic.extend(project.type_decl(owner).type_params.iter().map(String::as_str));
+    let mut taken: Vec<&str> = decl
+        .params
+        .iter()
+        .map(|p| p.ty.simple())
+        .filter(|t| !UNTELLING_TYPES.contains(t) && !generic.contains(t))
+        .collect();
+    taken.sort_unstable();
+    taken.dedup();
+    if taken.is_empty() && !decl.params.iter().any(|p| is_char_code(&p.ty)) {
+        return None;
+    }
+    let home = project.top_level_of(owner);
+    let main_code = !project.is_test_code(method.file());
+    let mut best: Vec<(TypeId, usize)> = Vec::new();
+    for file in project.file_ids() {
+        let stem = project.path(file).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let named = ["Utils", "Util", "Utilities", "Helper", "Helpers"]
+            .iter()
+            .any(|s| stem.len() > s.len() && stem.ends_with(s));
+        if !named || (main_code && project.is_test_code(file)) {
+            continue;
+        }
+        let Some(t) = project.types_in(file).unwrap_or_default().into_iter().find(|&t| {
+            let d = project.type_decl(t);
+            d.name == stem && d.kind == TypeKind::Class && project.enclosing_type(t).is_none()
+        }) else {
+            continue;
+        };
+        if t == home || project.type_decl(t).fields.iter().any(|f| !f.is_static()) {
+            continue;
+        }
+        let methods: Vec<MethodId> =
+            project.methods_of(t).into_iter().filter(|&m| !project.method(m).is_constructor()).collect();
+        if methods.len() < 2 || methods.iter().any(|&m| !project.method(m).is_static()) {
+            continue;
+        }
+        let alike = methods
+            .iter()
+            .filter(|&&m| {
+                let d = project.method(m);
+                !d.modifiers.iter().any(|x| x == "private")
+                    && (d.params.iter().any(|p| taken.contains(&p.ty.simple())) || same_shape(decl, d))
+            })
+            .count();
+        match best.first() {
+            Some(&(_, n)) if n > alike => {}
+            Some(&(_, n)) if n == alike => best.push((t, alike)),
+            _ => best = vec![(t, alike)],
+        }
+    }
+    let [(t, n)] = best.as_slice() else { return None };
+    if *n < 2 {
+        return None;
+    }
+    let class = project.qualified_name(*t);
+    let why = if taken.is_empty() {
+        format!("it uses nothing of its class; {n} static methods of {} are like it", project.type_decl(*t).name)
+    } else {
+        format!(
+            "it uses nothing of its class; {n} static methods of {} take its {}",
+            project.type_decl(*t).name,
+            taken.join(", ")
+        )
+    };
+    Some(DestinationScore {
+        to: Destination::Class(class.clone()),
+        class,
+        uses: *n,
+        own_uses: 0,
+        score: (score(*n, 0) * 0.5 * 100.0).round() / 100.0,
+        why: Some(why),
+    })
+}
+
+/// A character code: `char`, or an `int`, `short` or `byte` holding one.
+fn is_char_code(ty: &crate::java::symbols::TypeName) -> bool {
+    ty.dims == 0 && matches!(ty.raw.as_str(), "char" | "int" | "short" | "byte")
+}
+
+/// Whether `other` is a helper of `helper`'s kind on character codes: the same return type, the
+/// same first word (`isDigit`, `isWhitespace`), and a character code (`char`, `int`) for each of
+/// its character-code parameters, the others of the same type (`isDigit(char)` is like
+/// `isWhitespace(int)`, not like `padding(int)`).
+fn same_shape(helper: &crate::java::symbols::MethodDecl, other: &crate::java::symbols::MethodDecl) -> bool {
+    let first_word = |name: &str| name.chars().take_while(|c| c.is_lowercase()).collect::<String>();
+    let returns = |d: &crate::java::symbols::MethodDecl| d.return_type.as_ref().map(|t| t.text.clone());
+    helper.params.iter().any(|p| is_char_code(&p.ty))
+        && helper.params.len() == other.params.len()
+        && returns(helper) == returns(other)
+        && !first_word(&helper.name).is_empty()
+        && first_word(&helper.name) == first_word(&other.name)
+        && helper
+            .params
+            .iter()
+            .zip(&other.params)
+            .all(|(a, b)| if is_char_code(&a.ty) { is_char_code(&b.ty) } else { a.ty.text == b.ty.text })
+}
+
+/// Whether the body of `method` names a field of its class (a word of its text, so a local of
+/// the same name counts too: the cautious answer).
+fn uses_own_fields(project: &Project, method: MethodId) -> bool {
+    let decl = project.method(method);
+    let Some(body) = decl.body else { return false };
+    let text = &project.method_source(method).text[body.start_byte..body.end_byte];
+    let words: std::collections::HashSet<&str> =
+        text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).collect();
+    project.type_decl(project.owner(method)).fields.iter().any(|f| words.contains(f.name.as_str()))
 }
 
 /// The test classes named after `production` in the project's test code, same package first.
@@ -451,5 +668,54 @@ mod tests {
             let best = found.first().filter(|d| d.score > 0.5).map(|d| d.class.clone());
             assert_eq!(best.is_some(), moves, "{found:#?}");
         }
+    }
+
+    /// A static helper tied to no project class goes to the utility class whose static methods
+    /// take what it takes; not to one that ties with another, nor when it uses its own class.
+    #[test]
+    fn a_helper_that_uses_no_class_goes_to_the_utility_class_for_what_it_takes() {
+        let shapes = "package a.util;\n\nimport java.awt.geom.Rectangle2D;\n\npublic final class ShapeUtils {\n    private ShapeUtils() {\n    }\n    public static boolean contains(Rectangle2D a, Rectangle2D b) {\n        return a.contains(b);\n    }\n    public static double area(Rectangle2D r) {\n        return r.getWidth() * r.getHeight();\n    }\n    public static int twice(int n) {\n        return 2 * n;\n    }\n}\n";
+        let text = "package a.util;\n\npublic final class TextUtils {\n    public static String trim(String s) {\n        return s.trim();\n    }\n    public static int width(String s) {\n        return s.length();\n    }\n}\n";
+        let renderer = "package a;\n\nimport java.awt.geom.Rectangle2D;\n\npublic class Renderer {\n    private int pass;\n\n    public static boolean isPointInRect(Rectangle2D rect, double x, double y) {\n        return x >= rect.getMinX() && x <= rect.getMaxX() && y >= rect.getMinY() && y <= rect.getMaxY();\n    }\n\n    static String label(String s) {\n        return s + \"!\";\n    }\n\n    static boolean early(Rectangle2D rect) {\n        return rect.getMinX() < limit();\n    }\n\n    static int limit() {\n        return 3;\n    }\n}\n";
+        let (_d, p) = project(&[
+            ("src/main/java/a/util/ShapeUtils.java", shapes),
+            ("src/main/java/a/util/TextUtils.java", text),
+            ("src/main/java/a/Renderer.java", renderer),
+        ]);
+        let file = "src/main/java/a/Renderer.java";
+        let found = destinations(&p, method(&p, file, "isPointInRect"), None, None);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!(found[0].to, Destination::Class("a.util.ShapeUtils".into()));
+        assert_eq!((found[0].uses, found[0].own_uses), (2, 0));
+        assert!(found[0].why.as_deref().is_some_and(|w| w.contains("Rectangle2D")), "{found:#?}");
+        // `String` says nothing about where a helper belongs; a helper calling its own class stays.
+        assert!(destinations(&p, method(&p, file, "label"), None, None).is_empty());
+        assert!(destinations(&p, method(&p, file, "early"), None, None).is_empty());
+        // A predicate on a character code is like the utility class's predicates on them.
+        let chars = "package a.util;\n\npublic final class CharUtils {\n    public static boolean isBlank(int c) {\n        return c == ' ';\n    }\n    public static boolean isVisible(int c) {\n        return c > 32;\n    }\n    public static String padding(int width) {\n        return \"\";\n    }\n}\n";
+        let reader = "package a;\n\nclass Reader {\n    static boolean isDigit(char c) {\n        return c >= '0' && c <= '9';\n    }\n\n    static String repeat(int n) {\n        return \"\";\n    }\n}\n";
+        let (_e, q) =
+            project(&[("src/main/java/a/util/CharUtils.java", chars), ("src/main/java/a/Reader.java", reader)]);
+        let digit = destinations(&q, method(&q, "src/main/java/a/Reader.java", "isDigit"), None, None);
+        assert_eq!(digit.first().map(|d| (d.class.as_str(), d.uses)), Some(("a.util.CharUtils", 2)), "{digit:#?}");
+        assert!(destinations(&q, method(&q, "src/main/java/a/Reader.java", "repeat"), None, None).is_empty());
+        // Lines of a method (Extract And Move) are not a helper yet.
+        assert!(destinations(&p, method(&p, file, "isPointInRect"), Some((9, 9)), None).is_empty());
+    }
+
+    /// A test that reads another class's static fields exercises that class: it goes to that
+    /// class's test class, as it would for calls.
+    #[test]
+    fn a_test_reading_static_fields_goes_to_the_test_class_of_their_class() {
+        let state = "package a;\n\npublic class State {\n    static final char[] names = {'a', 'b'};\n    static final char[] values = {'c'};\n}\n";
+        let state_test = "package a;\n\nclass StateTest {\n}\n";
+        let other = "package a;\n\nimport java.util.Arrays;\nimport org.junit.Test;\n\nclass StaetTest {\n    @Test\n    public void sorted() {\n        char[][] arrays = {State.names, State.values};\n        for (char[] array : arrays) {\n            Arrays.sort(array);\n        }\n    }\n}\n";
+        let (_d, p) = project(&[
+            ("src/main/java/a/State.java", state),
+            ("src/test/java/a/StateTest.java", state_test),
+            ("src/test/java/a/StaetTest.java", other),
+        ]);
+        let found = destinations(&p, method(&p, "src/test/java/a/StaetTest.java", "sorted"), None, None);
+        assert_eq!(found.first().map(|d| (d.class.as_str(), d.uses)), Some(("a.StateTest", 2)), "{found:#?}");
     }
 }

@@ -405,15 +405,21 @@ fn move_candidates_where(
             };
             let c = Candidate {
                 spec: Spec::MoveMethod(spec.clone()),
-                summary: format!(
-                    "to {} ({}: {} uses, {} of its own class)",
-                    destination_text(&d.to),
-                    d.class,
-                    d.uses,
-                    d.own_uses
-                ),
+                summary: match &d.why {
+                    Some(why) => format!("to {} ({why})", destination_text(&d.to)),
+                    None => format!(
+                        "to {} ({}: {} uses, {} of its own class)",
+                        destination_text(&d.to),
+                        d.class,
+                        d.uses,
+                        d.own_uses
+                    ),
+                },
                 score: Some(d.score),
-                components: components(&[("uses", d.uses as f64), ("own_uses", d.own_uses as f64)]),
+                components: match d.why {
+                    Some(_) => components(&[("alike_methods", d.uses as f64)]),
+                    None => components(&[("uses", d.uses as f64), ("own_uses", d.own_uses as f64)]),
+                },
             };
             (c, spec)
         })

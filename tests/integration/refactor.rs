@@ -568,3 +568,30 @@ fn extract_and_move_of_a_whole_getter_body_leaves_a_delegate_the_build_accepts()
     assert!(run.stdout.contains("+    static int paymentTermsDays(Customer customer) {"), "{}", run.stdout);
     assert!(run.stdout.contains("verdict: accepted"), "{}", run.stdout);
 }
+
+/// Issue 15: the planner's own destination for a static helper that uses nothing of its class and
+/// no other project class is the utility class whose static methods take what it takes; callers
+/// are rewritten and the real build accepts the move.
+#[test]
+fn the_planner_moves_a_static_helper_into_the_utility_class_for_what_it_takes() {
+    let dir = copy_fixture("demo");
+    let util = "package com.acme.invoicing.util;\n\nimport java.time.DayOfWeek;\nimport java.time.LocalDate;\n\npublic final class DateUtils {\n    private DateUtils() {\n    }\n\n    public static boolean isWeekend(LocalDate day) {\n        return day.getDayOfWeek() == DayOfWeek.SATURDAY || day.getDayOfWeek() == DayOfWeek.SUNDAY;\n    }\n\n    public static LocalDate nextWorkingDay(LocalDate day) {\n        LocalDate next = day.plusDays(1);\n        return isWeekend(next) ? nextWorkingDay(next) : next;\n    }\n}\n";
+    let reminders = "package com.acme.invoicing.invoice;\n\nimport java.time.LocalDate;\n\npublic class Reminders {\n    private final int grace = 3;\n\n    public static boolean isLate(LocalDate due, LocalDate today) {\n        return today.isAfter(due.plusDays(3));\n    }\n\n    public String status(LocalDate due, LocalDate today) {\n        return isLate(due, today) ? \"late after \" + grace : \"on time\";\n    }\n}\n";
+    let util_path = "src/main/java/com/acme/invoicing/util/DateUtils.java";
+    let file = "src/main/java/com/acme/invoicing/invoice/Reminders.java";
+    std::fs::create_dir_all(dir.path().join(util_path).parent().unwrap()).unwrap();
+    std::fs::write(dir.path().join(util_path), util).unwrap();
+    std::fs::write(dir.path().join(file), reminders).unwrap();
+    let target = format!("{file}:isLate");
+    let run = run_in(dir.path(), &["refactor", "-t", "move-method", &target, "--verify"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stderr.contains(
+            "[plan] to class:com.acme.invoicing.util.DateUtils (it uses nothing of its class; 2 static methods of DateUtils take its LocalDate)"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.contains("+        return DateUtils.isLate(due, today) ?"), "{}", run.stdout);
+    assert!(run.stdout.contains("verdict: accepted"), "{}", run.stdout);
+}

@@ -514,8 +514,12 @@ fn move_opportunity(project: &Project, m: MethodId) -> Option<(Spec, f64, String
         .next()
         .and_then(|(c, _): (Candidate, _)| {
             let score = c.score? * 0.85;
-            let reason =
-                format!("`{}` uses another class more than its own: move it {}", project.method(m).name, c.summary);
+            let name = &project.method(m).name;
+            let reason = if c.components.iter().any(|k| k.name == "alike_methods") {
+                format!("`{name}` belongs with the helpers like it: move it {}", c.summary)
+            } else {
+                format!("`{name}` uses another class more than its own: move it {}", c.summary)
+            };
             Some((c.spec, score, reason))
         });
     envy.or_else(|| used_from_one_class(project, m))
