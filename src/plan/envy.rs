@@ -53,12 +53,13 @@ pub fn destinations(
     // taken from a test.
     let moves_as_test = lines.is_none() && project.is_test_method(method);
     let mut out = if decl.is_static() {
-        let mut found = static_destinations(project, method, &in_range);
+        let (uses, own) = class_uses(project, method, &in_range);
         // A helper tied to no project class may still have a home: the utility class for what it takes.
-        if lines.is_none() && found.is_empty() && !project.is_test_method(method) {
-            found.extend(utility_destination(project, method));
+        if uses.is_empty() && own == 0 && lines.is_none() && !project.is_test_method(method) {
+            utility_destination(project, method).into_iter().collect()
+        } else {
+            static_destinations(project, uses, own)
         }
-        found
     } else {
         // A test stays a test only in another test class: no parameter or field channel.
         let mut out =
@@ -224,8 +225,8 @@ fn instance_destinations(
         .collect()
 }
 
-fn static_destinations(project: &Project, method: MethodId, in_range: &dyn Fn(usize) -> bool) -> Vec<DestinationScore> {
-    let (uses, own) = class_uses(project, method, in_range);
+/// A static method's destinations from its [`class_uses`]: every class it uses, by name.
+fn static_destinations(project: &Project, uses: BTreeMap<TypeId, usize>, own: usize) -> Vec<DestinationScore> {
     uses.into_iter()
         .map(|(t, n)| {
             let class = project.qualified_name(t);
@@ -425,12 +426,12 @@ const UNTELLING_TYPES: &[&str] = &[
 /// utility class (named `…Utils`, `…Util`, `…Utilities`, `…Helper` or `…Helpers`, every method
 /// static) with the most static methods taking one of the helper's own parameter types, two at
 /// least; none when two classes tie. A helper of main code goes only to main code. Its score is
-/// half a feature envy's with the same count: the evidence is likeness, not use.
+/// half a feature envy's with the same count: the evidence is likeness, not use. The caller has
+/// checked the helper's calls and the types it names ([`class_uses`]); its fields are checked here.
 fn utility_destination(project: &Project, method: MethodId) -> Option<DestinationScore> {
     let decl = project.method(method);
     let owner = project.owner(method);
-    let (uses, own) = class_uses(project, method, &|_| true);
-    if !uses.is_empty() || own > 0 || uses_own_fields(project, method) {
+    if uses_own_fields(project, method) {
         return None;
     }
     let mut generic: Vec<&str> = decl.type_params.iter().map(String::as_str).collect();
@@ -539,9 +540,7 @@ fn uses_own_fields(project: &Project, method: MethodId) -> bool {
     let decl = project.method(method);
     let Some(body) = decl.body else { return false };
     let text = &project.method_source(method).text[body.start_byte..body.end_byte];
-    let words: std::collections::HashSet<&str> =
-        text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).collect();
-    project.type_decl(project.owner(method)).fields.iter().any(|f| words.contains(f.name.as_str()))
+    project.type_decl(project.owner(method)).fields.iter().any(|f| crate::text::contains_word(text, &f.name))
 }
 
 /// The test classes named after `production` in the project's test code, same package first.
@@ -699,6 +698,14 @@ mod tests {
         let digit = destinations(&q, method(&q, "src/main/java/a/Reader.java", "isDigit"), None, None);
         assert_eq!(digit.first().map(|d| (d.class.as_str(), d.uses)), Some(("a.util.CharUtils", 2)), "{digit:#?}");
         assert!(destinations(&q, method(&q, "src/main/java/a/Reader.java", "repeat"), None, None).is_empty());
+        // Two utility classes as like it as each other: neither is chosen.
+        let areas = shapes.replace("ShapeUtils", "AreaUtils");
+        let (_f, r) = project(&[
+            ("src/main/java/a/util/ShapeUtils.java", shapes),
+            ("src/main/java/a/util/AreaUtils.java", areas.as_str()),
+            ("src/main/java/a/Renderer.java", renderer),
+        ]);
+        assert!(destinations(&r, method(&r, file, "isPointInRect"), None, None).is_empty());
         // Lines of a method (Extract And Move) are not a helper yet.
         assert!(destinations(&p, method(&p, file, "isPointInRect"), Some((9, 9)), None).is_empty());
     }
