@@ -475,6 +475,10 @@ pub struct SpecArgs {
     /// the call passes the expression); repeatable
     #[arg(long, value_name = "EXPR")]
     pub param: Vec<String>,
+    /// Extract: lines `A-B` elsewhere in the file holding the same statements word for word,
+    /// replaced by the same call (code written twice); repeatable
+    #[arg(long = "copy", value_name = "A-B")]
+    pub copies: Vec<String>,
     /// Move (to `class:FQN`): take along the private methods of the class that only the moved
     /// method calls, and the ones they alone call
     #[arg(long)]
@@ -504,6 +508,7 @@ impl SpecArgs {
             at: self.at.clone(),
             keep_delegate: self.keep_delegate,
             params: self.param.clone(),
+            copies: self.copies.clone(),
             with_helpers: self.with_helpers,
             methods: self.methods.clone(),
             widen: self.widen.clone(),

@@ -95,6 +95,8 @@ pub struct SpecOptions {
     pub keep_delegate: bool,
     /// Extract: expressions of the fragment to pass in as parameters.
     pub params: Vec<String>,
+    /// Extract: copies of the lines elsewhere in the file, `A-B` each, replaced by the same call.
+    pub copies: Vec<String>,
     /// Move: take along the private methods only the moved method calls.
     pub with_helpers: bool,
     /// Move: other methods of the same class that move with it, by name.

@@ -23,7 +23,18 @@ struct Suggestions<'a> {
     /// How many opportunities were scored in full and dry-run to find the best: scoring stops
     /// once no further one could make the list.
     found: usize,
-    suggestions: &'a [Opportunity],
+    suggestions: Vec<Listed<'a>>,
+}
+
+/// One suggestion as listed: the opportunity and the command that makes exactly it.
+#[derive(Debug, Serialize)]
+struct Listed<'a> {
+    #[serde(flatten)]
+    opportunity: &'a Opportunity,
+    /// `mantra refactor …` with the spec's every part as flags: it prints this change (add
+    /// `--apply` to verify and write it). Absent when the spec holds something no flag says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    command: Option<String>,
 }
 
 pub fn run(ctx: &mut Context, args: &SuggestArgs) -> anyhow::Result<Exit> {
@@ -81,8 +92,16 @@ pub fn run(ctx: &mut Context, args: &SuggestArgs) -> anyhow::Result<Exit> {
     let (found, shown) = (ranked.ranked, ranked.best);
     let scanned: Vec<std::path::PathBuf> = files.iter().map(|&f| project.path(f).to_path_buf()).collect();
     let style = ctx.reporter.style();
+    let listed: Vec<Listed> = shown
+        .iter()
+        .map(|o| Listed {
+            opportunity: o,
+            command: crate::engine::refactor_command(ctx.global.repo.as_deref(), &o.spec, &o.target),
+        })
+        .collect();
     let mut human = String::new();
-    for (i, o) in shown.iter().enumerate() {
+    for (i, l) in listed.iter().enumerate() {
+        let o = l.opportunity;
         human.push_str(&format!(
             "{:>2}. {:.2}  {}  {}\n      {}\n",
             i + 1,
@@ -91,13 +110,17 @@ pub fn run(ctx: &mut Context, args: &SuggestArgs) -> anyhow::Result<Exit> {
             o.target,
             o.reason
         ));
+        if let Some(command) = &l.command {
+            human.push_str(&format!("      {}\n", style.dim(&format!("$ {command}"))));
+        }
     }
     human.push_str(&format!(
-        "{} of {found} opportunities ranked in {} file(s); `mantra refactor -t TYPE TARGET` makes one\n",
+        "{} of {found} opportunities ranked in {} file(s); each command prints its change (add --apply to \
+         verify and write it), or make them here with --apply-top N or --pick\n",
         shown.len(),
         files.len()
     ));
-    let result = Suggestions { files: files.len(), found, suggestions: &shown };
+    let result = Suggestions { files: files.len(), found, suggestions: listed };
     ctx.reporter.emit(Event::result("suggestions", &result, human));
     if let Some(path) = &args.sarif {
         write_sarif(ctx, &project, &shown, path)?;

@@ -5,6 +5,7 @@
 //! code it does not have to: see [`edit`].
 
 pub mod call_sites;
+pub mod command_line;
 pub mod compound;
 pub mod dataflow;
 pub mod diff;
@@ -21,6 +22,7 @@ pub mod spec;
 pub mod variable_names;
 pub mod wire;
 
+pub use command_line::refactor_command;
 pub use edit::{ChangeSet, Edit, EditConflict, FileChange};
 pub use extract::{ExtractSpec, Extraction, extract_method};
 pub use move_method::{AsMode, Destination, MoveSpec, Moved, move_method};

@@ -85,6 +85,8 @@ pub struct SpecFlags {
     pub keep_delegate: bool,
     /// Extract: expressions to pass in as parameters (`--param`).
     pub params: Vec<String>,
+    /// Extract: copies of the statements elsewhere in the file (`--copy A-B`).
+    pub copies: Vec<(usize, usize)>,
     /// Move: take the private helpers along (`--with-helpers`).
     pub with_helpers: bool,
     /// Move: other methods of the class that move too (`--methods`).
@@ -100,11 +102,11 @@ impl SpecFlags {
     pub fn parse(kind: RefactoringKind, args: &SpecOptions) -> Result<SpecFlags, SpecError> {
         use RefactoringKind::*;
         let allowed: &[&str] = match kind {
-            ExtractMethod => &["--lines", "--name", "--param"],
+            ExtractMethod => &["--lines", "--name", "--param", "--copy"],
             InlineMethod => &["--at"],
             MoveMethod => &["--to", "--keep-delegate", "--with-helpers", "--methods", "--widen", "--as"],
             RenameMethod => &["--name"],
-            ExtractAndMoveMethod => &["--lines", "--name", "--to", "--keep-delegate", "--param", "--as"],
+            ExtractAndMoveMethod => &["--lines", "--name", "--to", "--keep-delegate", "--param", "--copy", "--as"],
             MoveAndInlineMethod => &["--to", "--at"],
             MoveAndRenameMethod => &["--to", "--name", "--keep-delegate", "--as"],
         };
@@ -115,6 +117,7 @@ impl SpecFlags {
             ("--at", args.at.is_some()),
             ("--keep-delegate", args.keep_delegate),
             ("--param", !args.params.is_empty()),
+            ("--copy", !args.copies.is_empty()),
             ("--with-helpers", args.with_helpers),
             ("--methods", !args.methods.is_empty()),
             ("--widen", args.widen.is_some()),
@@ -124,6 +127,7 @@ impl SpecFlags {
             return Err(SpecError::FlagNotUsed { flag, kind, allowed: allowed.join(", ") });
         }
         let lines = args.lines.as_deref().map(parse_lines).transpose()?;
+        let copies = args.copies.iter().map(|c| parse_lines(c).map_err(SpecError::copy)).collect::<Result<_, _>>()?;
         let name = args.name.as_deref().map(str::trim).map(str::to_string);
         if let Some(n) = &name
             && !crate::java::syntax::is_java_identifier(n)
@@ -158,6 +162,7 @@ impl SpecFlags {
             at,
             keep_delegate: args.keep_delegate,
             params,
+            copies,
             with_helpers: args.with_helpers,
             methods,
             widen_public,
@@ -179,7 +184,7 @@ impl SpecFlags {
                 params: self.params.clone(),
                 param_types: Default::default(),
                 quiet_calls: Vec::new(),
-                copies: Vec::new(),
+                copies: self.copies.clone(),
             })
         };
         let move_spec = || -> Option<MoveSpec> {
@@ -253,6 +258,8 @@ pub fn parse_call_line(text: &str) -> Result<CallLine, SpecError> {
 pub enum SpecError {
     #[error("--lines {text}: {why}")]
     Lines { text: String, why: String },
+    #[error("--copy {text}: {why}")]
+    Copy { text: String, why: String },
     #[error("--name `{0}` is not a valid Java method name")]
     Name(String),
     #[error("--to: {why}")]
@@ -276,6 +283,9 @@ impl Classify for SpecError {
     fn hint(&self) -> Option<String> {
         Some(match self {
             SpecError::Lines { .. } => "give the first and last line of the statements, e.g. `--lines 38-44`".into(),
+            SpecError::Copy { .. } => {
+                "give the first and last line of each copy of the statements, e.g. `--copy 61-67`".into()
+            }
             SpecError::Name(_) => "use a Java identifier that is not a keyword, e.g. `--name computeTotals`".into(),
             SpecError::Destination { .. } => {
                 "write `--to param:NAME`, `--to field:NAME` or `--to class:a.b.Type`".into()
@@ -288,6 +298,16 @@ impl Classify for SpecError {
             SpecError::Widen(_) => "write `--widen public`".into(),
             SpecError::As(_) => "write `--as static`, `--as instance` or `--as auto` (the default)".into(),
         })
+    }
+}
+
+impl SpecError {
+    /// A `--lines`-style error about a `--copy` range.
+    fn copy(error: SpecError) -> SpecError {
+        match error {
+            SpecError::Lines { text, why } => SpecError::Copy { text, why },
+            other => other,
+        }
     }
 }
 

@@ -380,3 +380,117 @@ fn shards_cover_every_file_exactly_once_and_merge_into_the_whole() {
         assert!(r.stderr.contains("expected K/N"), "{}", r.stderr);
     }
 }
+
+/// A command as a POSIX shell splits it, for the single quotes `suggest` writes.
+fn shell_words(command: &str) -> Vec<String> {
+    let (mut words, mut word, mut quoted, mut any) = (Vec::new(), String::new(), false, false);
+    for c in command.chars() {
+        match c {
+            '\'' => (quoted, any) = (!quoted, true),
+            ' ' if !quoted => {
+                if any || !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+                any = false;
+            }
+            c => word.push(c),
+        }
+    }
+    if any || !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+/// Each listed suggestion carries the `mantra refactor` command that makes exactly it: run as
+/// printed, it previews the suggestion's own spec, copies of code written twice included (the
+/// planner, asked afresh, may choose another fragment). `--copy` is checked like `--lines`.
+#[test]
+fn each_suggestion_names_the_command_that_makes_exactly_it() {
+    let dir = copy_fixture("demo");
+    let root = dir.path();
+    let twice = format!("{P}/Twice.java");
+    std::fs::write(
+        root.join(&twice),
+        "package com.acme.invoicing;\n\npublic class Twice {\n    private final StringBuilder out = new StringBuilder();\n\n    \
+         public String first(String name) {\n        String label = name.trim();\n        \
+         out.append(\"name: \").append(label).append('\\n');\n        \
+         out.append(\"size: \").append(label.length()).append('\\n'); // and its size\n        return out.toString();\n    }\n\n    \
+         public String second(String name) {\n        String label = name.trim();\n        \
+         out.append(\"name: \").append(label).append('\\n');\n        \
+         out.append(\"size: \").append(label.length()).append('\\n'); // and its size\n        out.append(\"done\\n\");\n        \
+         return out.toString();\n    }\n}\n",
+    )
+    .unwrap();
+    let r = mantra(root, &["suggest", "--limit", "100", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let found = suggestions(&r.stdout);
+    assert!(found.iter().any(|s| s["spec"]["copies"].is_array()), "no suggestion with copies: {found:#?}");
+    for s in &found {
+        let command = s["command"].as_str().unwrap_or_else(|| panic!("no command in {s}"));
+        let words = shell_words(command);
+        assert_eq!(words[..2], ["mantra", "refactor"], "{command}");
+        let mut args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+        args.push("--json");
+        let run = mantra(root, &args);
+        assert_eq!(run.code, 0, "{command}: {}", run.stderr);
+        let result = run
+            .stdout
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .find(|v| v["kind"] == "refactoring")
+            .unwrap_or_else(|| panic!("{command}: no refactoring result in {}", run.stdout));
+        assert_eq!(result["data"]["spec"], s["spec"], "{command}");
+    }
+    let human = mantra(root, &["suggest", &twice]);
+    assert!(
+        human
+            .stdout
+            .contains(&format!("$ mantra refactor -t extract-method '{twice}:Twice#first(String)' --lines 7-9 --name"))
+            && human.stdout.contains("--copy 14-16\n"),
+        "{}",
+        human.stdout
+    );
+    // The copy's trailing comment was the fragment's: it is in the new method, once.
+    let diff = mantra(
+        root,
+        &[
+            "refactor",
+            "-t",
+            "extract-method",
+            &format!("{twice}:Twice#first(String)"),
+            "--lines",
+            "7-9",
+            "--name",
+            "appendLabel",
+            "--copy",
+            "14-16",
+        ],
+    );
+    assert_eq!(diff.code, 0, "{}", diff.stderr);
+    assert!(diff.stdout.contains("+        appendLabel(name);\n         out.append(\"done"), "{}", diff.stdout);
+    assert!(!diff.stdout.contains("appendLabel(name); //"), "{}", diff.stdout);
+    for (bad, why) in [("14", "two line numbers"), ("16-14", "runs backwards"), ("0-3", "1 or more")] {
+        let r = mantra(
+            root,
+            &[
+                "refactor",
+                "-t",
+                "extract-method",
+                &format!("{twice}:Twice#first(String)"),
+                "--lines",
+                "7-9",
+                "--name",
+                "n",
+                "--copy",
+                bad,
+            ],
+        );
+        assert_eq!(r.code, 2, "--copy {bad}: {}", r.stderr);
+        assert!(r.stderr.contains(&format!("--copy {bad}")) && r.stderr.contains(why), "--copy {bad}: {}", r.stderr);
+    }
+    let r =
+        mantra(root, &["refactor", "-t", "inline-method", &format!("{twice}:Twice#first(String)"), "--copy", "14-16"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--copy does not apply to inline-method"), "{}", r.stderr);
+}

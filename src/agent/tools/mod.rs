@@ -234,6 +234,7 @@ impl<'a> Workbench<'a> {
             at: a.at,
             keep_delegate: a.keep_delegate,
             params: Vec::new(),
+            copies: Vec::new(),
             with_helpers: false,
             methods: Vec::new(),
             widen: None,

@@ -18,10 +18,13 @@ use crate::java::syntax::has_modifier;
 impl Extractor<'_> {
     /// The byte ranges of the copies to replace with `call`, checked against the fragment of
     /// `sel` (data flow `ff` in `flow`, giving back `outputs`); `plain`: no expression of the
-    /// fragment is passed in as a parameter.
+    /// fragment is passed in as a parameter. A copy's comments go with it when they are the
+    /// fragment's own (`region`, which the new method keeps); other comments stay in place.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn copies(
         &self,
         sel: &Selection<'_>,
+        region: &Range<usize>,
         flow: &MethodFlow<'_>,
         ff: &FragmentFlow,
         outputs: &[usize],
@@ -35,10 +38,9 @@ impl Extractor<'_> {
                 format!("the copy on lines {}-{} {what}; leave it out of the copies", lines.0, lines.1),
             )
         };
-        let text = |stmts: &[tree_sitter::Node<'_>]| {
-            let range = stmts[0].start_byte()..stmts[stmts.len() - 1].end_byte();
-            src[range].split_whitespace().collect::<Vec<_>>().join(" ")
-        };
+        let words = |range: Range<usize>| src[range].split_whitespace().collect::<Vec<_>>().join(" ");
+        let text = |stmts: &[tree_sitter::Node<'_>]| words(stmts[0].start_byte()..stmts[stmts.len() - 1].end_byte());
+        let commented = words(region.clone());
         // Each variable with the type its declaration spells: the same name may be declared with
         // another type in the copy's method (`CategoryAxis axis`, `ValueAxis axis`).
         let names = |flow: &MethodFlow<'_>, vars: &[usize]| {
@@ -64,7 +66,8 @@ impl Extractor<'_> {
                 ));
             }
             let spec = crate::engine::ExtractSpec { lines, method_line: None, copies: Vec::new(), ..self.spec.clone() };
-            let copy = Extractor { file: self.file, src, spec: &spec, flow: None }.select()?;
+            let extractor = Extractor { file: self.file, src, spec: &spec, flow: None };
+            let copy = extractor.select()?;
             let range = copy.statements[0].start_byte()..copy.statements[copy.statements.len() - 1].end_byte();
             if range.start < origin.end && origin.start < range.end
                 || out.iter().any(|r| range.start < r.end && r.start < range.end)
@@ -93,7 +96,8 @@ impl Extractor<'_> {
                     "gives back other variables than the statements extracted, or of other types".into(),
                 ));
             }
-            out.push(range);
+            let with_comments = extractor.region(&copy, range.clone());
+            out.push(if words(with_comments.clone()) == commented { with_comments } else { range });
         }
         Ok(out)
     }

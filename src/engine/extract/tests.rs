@@ -613,3 +613,19 @@ fn a_copy_of_the_statements_is_replaced_with_the_same_call() {
     let in_static = src.replace("void b(String name)", "static void b(String name)");
     assert_eq!(extract_copies(&in_static, (3, 4), &[(7, 8)]).unwrap_err().reason, "copy_differs");
 }
+
+/// A copy's trailing comment is the fragment's, which the new method now holds: it goes with
+/// the copy. A comment of the copy's own stays where it was.
+#[test]
+fn a_copy_takes_its_comments_only_when_they_are_the_fragments() {
+    let src = class(
+        "    void a(String name) {\n        String line = \"a \" + name;\n        System.out.println(line); // say it\n    }\n    \
+         void b(String name) {\n        String line = \"a \" + name;\n        System.out.println(line); // say it\n    }\n",
+    );
+    let out = extract_copies(&src, (3, 4), &[(7, 8)]).unwrap();
+    assert!(out.contains("    void b(String name) {\n        log(name);\n    }\n"), "{out}");
+    assert_eq!(out.matches("// say it").count(), 1, "{out}");
+    let own = src.rsplit_once("// say it").map(|(a, b)| format!("{a}// b's own{b}")).unwrap();
+    let out = extract_copies(&own, (3, 4), &[(7, 8)]).unwrap();
+    assert!(out.contains("        log(name); // b's own\n"), "{out}");
+}

@@ -99,6 +99,10 @@ const STOPWORDS: &[&str] = &[
 const BLAND_CALLS: &[&str] =
     &["get", "is", "has", "of", "value", "to", "equals", "hash", "size", "length", "stream", "require"];
 
+/// First words of a call that, as a statement of its own, states a condition rather than does
+/// something (`notNull(key);`, `nonEmpty(list);`, `requireNonNull(x);`, `mustBePositive(n);`).
+const CHECK_WORDS: &[&str] = &["not", "non", "require", "must"];
+
 /// Proposes a camelCase name for the statements `stmts`, not in `taken`.
 pub fn for_fragment(
     stmts: &[Node<'_>],
@@ -542,7 +546,13 @@ fn dominant_call_verb(stmts: &[Node<'_>], src: &str) -> Option<String> {
                 && let Some(name) = n.child_by_field_name("name")
             {
                 let name = &src[name.byte_range()];
-                let word: String = name.chars().take_while(|c| c.is_ascii_lowercase()).collect();
+                let mut word: String = name.chars().take_while(|c| c.is_ascii_lowercase()).collect();
+                // A statement that only states what must hold (`notNull(key);`,
+                // `requireNonNull(x);`) checks it: the run validates.
+                let alone = n.parent().is_some_and(|p| p.kind_name() == "expression_statement");
+                if alone && CHECK_WORDS.contains(&word.as_str()) {
+                    word = "validate".to_string();
+                }
                 if !word.is_empty() && !BLAND_CALLS.contains(&word.as_str()) {
                     match counts.iter_mut().find(|(w, _)| *w == word) {
                         Some((_, c)) => *c += 1,

@@ -259,3 +259,26 @@ fn abbreviations_of_a_class_take_its_name() {
     assert_eq!(name_of(src, "run(", (6, 6)), "copyOptions");
     assert_eq!(name_of(src, "run(", (7, 7)), "startExecutionContext");
 }
+
+#[test]
+fn statements_that_state_a_condition_validate() {
+    let src = r#"class N {
+    String key;
+    String getKey() { return key; }
+    void setKey(String key) {
+        Check.notNull(key);
+        key = key.trim();
+        Check.notEmpty(key);
+        this.key = key;
+    }
+    void keep(Object o) {
+        boolean empty = Check.notEmpty(o.toString());
+        if (empty) o.hashCode();
+    }
+}
+"#;
+    // `getKey` is taken: the run checks its key and trims it.
+    assert_eq!(name_of(src, "setKey(", (5, 7)), "validateKey");
+    // A condition whose answer is kept is a question asked, not a check.
+    assert_ne!(name_of(src, "keep(", (11, 11)), "validateO");
+}
