@@ -322,6 +322,11 @@ pub struct SuggestArgs {
     /// Keep each verification workspace afterwards and print its path
     #[arg(long)]
     pub keep_workspace: bool,
+    /// The model's review: with a model configured, it re-ranks the list, leaves out what a
+    /// careful developer would not make, and names the new methods (each name checked by the
+    /// engine); `--llm none` keeps the heuristic list
+    #[command(flatten)]
+    pub model: ModelArgs,
 }
 
 #[derive(Debug, Args)]

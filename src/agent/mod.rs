@@ -19,6 +19,7 @@ pub mod raw;
 pub mod repair;
 pub mod review_loop;
 pub mod session;
+pub mod suggest;
 pub mod tools;
 pub mod turn;
 pub mod wire;

@@ -118,6 +118,20 @@ fn rendered_prompts_match_their_snapshots() {
             .unwrap(),
         ),
         (
+            "suggest",
+            p.render(
+                "suggest",
+                &[
+                    ("files", "38"),
+                    (
+                        "suggestions",
+                        "1. inline-method src/A.java:A#ruleFor(Category) (score 0.80): `ruleFor` is a delegator (1 statement(s), 1 caller(s)): inline it where it is called\n   lines 12-14:\n   | private Rule ruleFor(Category c) {\n   |     return rules.get(c);\n   | }",
+                    ),
+                ],
+            )
+            .unwrap(),
+        ),
+        (
             "wire",
             p.render(
                 "wire",

@@ -88,8 +88,22 @@ pub fn run(ctx: &mut Context, args: &SuggestArgs) -> anyhow::Result<Exit> {
         files.retain(|&f| shard_of(project.path(f), n) == k);
     }
     ctx.reporter.progress("suggest", format!("scanning {} file(s)", files.len()));
-    let ranked = suggest::opportunities(&project, &files, &kinds, args.limit, args.min_score);
-    let (found, shown) = (ranked.ranked, ranked.best);
+    let model = super::refactor::open_model(ctx, &args.model.agents())?;
+    if model.is_none() && args.model.llm == Some(crate::cli::LlmChoice::Auto) {
+        return Err(UserError::usage("--llm auto: no model is configured to review the suggestions")
+            .with_hint("configure one (`llm.base_url`, `llm.model`), or leave out --llm for the heuristic ranking")
+            .into());
+    }
+    // The model chooses among twice as many as are listed, so that it can bring one up.
+    let asked = if model.is_some() { args.limit.saturating_mul(2).min(40).max(args.limit) } else { args.limit };
+    let ranked = suggest::opportunities(&project, &files, &kinds, asked, args.min_score);
+    let (found, mut shown) = (ranked.ranked, ranked.best);
+    if let Some((model, _)) = model
+        && !shown.is_empty()
+    {
+        shown = reviewed(ctx, model.as_ref(), &project, files.len(), shown)?;
+    }
+    shown.truncate(args.limit);
     let scanned: Vec<std::path::PathBuf> = files.iter().map(|&f| project.path(f).to_path_buf()).collect();
     let style = ctx.reporter.style();
     let listed: Vec<Listed> = shown
@@ -141,6 +155,26 @@ pub fn run(ctx: &mut Context, args: &SuggestArgs) -> anyhow::Result<Exit> {
         }
     }
     Ok(Exit::Success)
+}
+
+/// The suggestions as the model ranks and names them (as they were when its answer is unusable).
+fn reviewed(
+    ctx: &mut Context,
+    model: &dyn crate::llm::ChatModel,
+    project: &Project,
+    files: usize,
+    shown: Vec<Opportunity>,
+) -> anyhow::Result<Vec<Opportunity>> {
+    let prompts = crate::llm::prompts::Prompts::load(ctx.config.config.prompts_dir.as_deref())?;
+    ctx.reporter.progress("model", format!("reviewing {} suggestion(s) with the model", shown.len()));
+    let outcome = crate::agent::suggest::rerank(model, &prompts, project, files, shown)?;
+    if let Some(why) = &outcome.ignored {
+        ctx.reporter.progress("warning", format!("{why}; the heuristic ranking stands"));
+    }
+    for note in &outcome.notes {
+        ctx.reporter.progress("model", note.clone());
+    }
+    Ok(outcome.suggestions)
 }
 
 /// Asks which of `count` listed suggestions to make: their indices (0-based) in the order given,
@@ -282,6 +316,17 @@ fn apply_top(
             outcomes.push(skipped("no longer an opportunity after the changes before it".into()));
             continue;
         };
+        // Planned again, the method's new name is the planner's: the one listed (the model's,
+        // when it named it) stays when the engine takes it.
+        let mut again = again;
+        if let Some(name) = o.spec.new_name()
+            && again.spec.new_name().is_some_and(|n| n != name)
+        {
+            let named = again.spec.clone().with_new_name(name);
+            if crate::engine::apply(&project, method, &named).is_ok() {
+                again.spec = named;
+            }
+        }
         let changes = match crate::engine::apply(&project, method, &again.spec) {
             Ok(c) => c,
             Err(r) => {

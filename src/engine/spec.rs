@@ -44,6 +44,29 @@ impl Spec {
         }
     }
 
+    /// The name of the method the spec creates or renames to, if it names one.
+    pub fn new_name(&self) -> Option<&str> {
+        match self {
+            Spec::ExtractMethod(e) => Some(&e.name),
+            Spec::ExtractAndMoveMethod(s) => Some(&s.extract.name),
+            Spec::RenameMethod(r) => Some(&r.new_name),
+            Spec::MoveAndRenameMethod(s) => Some(&s.new_name),
+            Spec::InlineMethod(_) | Spec::MoveMethod(_) | Spec::MoveAndInlineMethod(_) => None,
+        }
+    }
+
+    /// The spec with `name` for the method it creates or renames to (unchanged when it names none).
+    pub fn with_new_name(mut self, name: &str) -> Spec {
+        match &mut self {
+            Spec::ExtractMethod(e) => e.name = name.to_string(),
+            Spec::ExtractAndMoveMethod(s) => s.extract.name = name.to_string(),
+            Spec::RenameMethod(r) => r.new_name = name.to_string(),
+            Spec::MoveAndRenameMethod(s) => s.new_name = name.to_string(),
+            Spec::InlineMethod(_) | Spec::MoveMethod(_) | Spec::MoveAndInlineMethod(_) => {}
+        }
+        self
+    }
+
     /// What the spec says about the result, for the detector: the new method's name and the
     /// destination class when it is named outright (a parameter's or field's class is left to
     /// the detector).

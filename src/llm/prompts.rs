@@ -22,6 +22,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("repair-reflect", include_str!("../../prompts/repair-reflect.md")),
     ("repair-task", include_str!("../../prompts/repair-task.md")),
     ("reviewer-feedback", include_str!("../../prompts/reviewer-feedback.md")),
+    ("suggest", include_str!("../../prompts/suggest.md")),
     ("wire", include_str!("../../prompts/wire.md")),
 ];
 

@@ -494,3 +494,57 @@ fn each_suggestion_names_the_command_that_makes_exactly_it() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("--copy does not apply to inline-method"), "{}", r.stderr);
 }
+
+/// With a model configured, `suggest` asks it to re-rank twice as many as it lists: the list
+/// follows the model's order, leaves out what it left out, and takes the names it gives where
+/// the engine applies them (the command under each carries the name); a name that is not a
+/// Java method name is not used. An answer that is not the JSON asked for leaves the heuristic
+/// list, with a warning; `--llm none` keeps the model out.
+#[test]
+fn a_configured_model_reranks_and_names_the_suggestions() {
+    use crate::llm_server::{ScriptedServer, reply_text};
+    let dir = copy_fixture("demo");
+    let root = dir.path();
+    let plain = mantra(root, &["suggest", "--limit", "6", "--json"]);
+    let heuristic = suggestions(&plain.stdout);
+    assert_eq!(heuristic.len(), 6);
+    let extract = heuristic.iter().position(|s| s["type"] == "extract-method").expect("an extraction in the top 6") + 1;
+    let inline = heuristic.iter().position(|s| s["type"] == "inline-method").expect("an inline in the top 6") + 1;
+    let answer = format!(
+        "Here you go:\n```json\n{{\"ranking\": [{{\"id\": {extract}, \"name\": \"writeTotalsBlock\", \"why\": \"a whole paragraph\"}}, \
+         {{\"id\": {inline}, \"name\": \"ignored\"}}, {{\"id\": {extract}}}, {{\"id\": 99}}]}}\n```"
+    );
+    let server = ScriptedServer::start([reply_text(&answer), reply_text("I would not change anything.")]);
+    let env = server.env();
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let r = crate::harness::mantra_env(root, &["suggest", "--limit", "3", "--json"], &env);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let prompt = server.requests()[0].raw_body.clone();
+    assert!(prompt.contains("6. ") && !prompt.contains("7. ") && prompt.contains("| "), "{prompt}");
+    let got = suggestions(&r.stdout);
+    assert_eq!(got.len(), 2, "{got:#?}");
+    assert_eq!(got[0]["type"], "extract-method");
+    assert_eq!(got[0]["spec"]["name"], "writeTotalsBlock");
+    let reason = got[0]["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("`writeTotalsBlock`") && reason.contains("ranked 1 by the model: a whole paragraph"),
+        "{reason}"
+    );
+    assert!(got[0]["command"].as_str().unwrap().ends_with("--name writeTotalsBlock"), "{}", got[0]["command"]);
+    assert_eq!(got[1]["type"], "inline-method");
+    // Progress, as JSON events with --json, says what the model did.
+    assert!(r.stdout.contains("the model left out 4 of the 6"), "{}", r.stdout);
+    // The model's reply is no JSON: the heuristic list stands.
+    let r = crate::harness::mantra_env(root, &["suggest", "--limit", "3", "--json"], &env);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("not the JSON object asked for; the heuristic ranking stands"), "{}", r.stdout);
+    let targets = |v: &[serde_json::Value]| v.iter().map(|s| s["target"].clone()).collect::<Vec<_>>();
+    assert_eq!(targets(&suggestions(&r.stdout)), targets(&heuristic[..3]));
+    server.assert_done();
+    let r = crate::harness::mantra_env(root, &["suggest", "--limit", "3", "--json", "--llm", "none"], &env);
+    assert_eq!(targets(&suggestions(&r.stdout)), targets(&heuristic[..3]), "{}", r.stderr);
+    // Asked for with no model configured: said, not silently ignored.
+    let r = mantra(root, &["suggest", "--llm", "auto"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("no model is configured") && r.stderr.contains("llm.base_url"), "{}", r.stderr);
+}
