@@ -497,8 +497,8 @@ fn each_suggestion_names_the_command_that_makes_exactly_it() {
 
 /// With a model configured, `suggest` asks it to re-rank twice as many as it lists: the list
 /// follows the model's order, leaves out what it left out, and takes the names it gives where
-/// the engine applies them (the command under each carries the name); a name that is not a
-/// Java method name is not used. An answer that is not the JSON asked for leaves the heuristic
+/// the engine applies them (the command under each carries the name); a name given to a
+/// suggestion that creates no method is ignored. An answer that is not the JSON asked for leaves the heuristic
 /// list, with a warning; `--llm none` keeps the model out.
 #[test]
 fn a_configured_model_reranks_and_names_the_suggestions() {
