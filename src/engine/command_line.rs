@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::{AsMode, Destination, MoveSpec, Spec};
+use super::{AsMode, MoveSpec, Spec};
 
 impl Spec {
     /// The flags of `mantra refactor` that give back exactly this spec for its method (what
@@ -14,11 +14,7 @@ impl Spec {
         let mut out = Vec::new();
         match self {
             Spec::ExtractMethod(e) => extract(e, &mut out)?,
-            Spec::InlineMethod(i) => {
-                if let Some(at) = &i.at {
-                    out.extend(["--at".to_string(), format!("{}:{}", at.file.display(), at.line)]);
-                }
-            }
+            Spec::InlineMethod(i) => at_flag(i.at.as_ref(), &mut out),
             Spec::MoveMethod(m) => move_flags(m, true, &mut out)?,
             Spec::RenameMethod(r) => out.extend(["--name".to_string(), r.new_name.clone()]),
             Spec::ExtractAndMoveMethod(s) => {
@@ -26,10 +22,8 @@ impl Spec {
                 move_flags(&s.move_to, false, &mut out)?;
             }
             Spec::MoveAndInlineMethod(s) => {
-                out.extend(["--to".to_string(), destination(&s.to)]);
-                if let Some(at) = &s.at {
-                    out.extend(["--at".to_string(), format!("{}:{}", at.file.display(), at.line)]);
-                }
+                out.extend(["--to".to_string(), s.to.to_string()]);
+                at_flag(s.at.as_ref(), &mut out);
             }
             Spec::MoveAndRenameMethod(s) => {
                 move_flags(&s.move_to, false, &mut out)?;
@@ -37,6 +31,13 @@ impl Spec {
             }
         }
         Some(out)
+    }
+}
+
+/// `--at FILE:LINE`, when the spec names one call.
+fn at_flag(at: Option<&super::inline::CallLine>, out: &mut Vec<String>) {
+    if let Some(at) = at {
+        out.extend(["--at".to_string(), format!("{}:{}", at.file.display(), at.line)]);
     }
 }
 
@@ -59,7 +60,7 @@ fn move_flags(m: &MoveSpec, alone: bool, out: &mut Vec<String>) -> Option<()> {
     if !m.moving_with.is_empty() || (!alone && (m.with_helpers || !m.also.is_empty() || m.widen_public)) {
         return None;
     }
-    out.extend(["--to".to_string(), destination(&m.to)]);
+    out.extend(["--to".to_string(), m.to.to_string()]);
     if m.keep_delegate {
         out.push("--keep-delegate".to_string());
     }
@@ -78,14 +79,6 @@ fn move_flags(m: &MoveSpec, alone: bool, out: &mut Vec<String>) -> Option<()> {
         AsMode::Instance => out.extend(["--as".to_string(), "instance".to_string()]),
     }
     Some(())
-}
-
-fn destination(d: &Destination) -> String {
-    match d {
-        Destination::Param(n) => format!("param:{n}"),
-        Destination::Field(n) => format!("field:{n}"),
-        Destination::Class(n) => format!("class:{n}"),
-    }
 }
 
 /// `mantra [--repo DIR] refactor -t KIND TARGET FLAGS...`, each word quoted for a POSIX shell
@@ -114,7 +107,7 @@ fn shell_word(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{ExtractSpec, SpecFlags};
+    use crate::engine::{Destination, ExtractSpec, SpecFlags};
     use crate::refactoring::{RefactoringKind, SpecOptions};
     use std::path::PathBuf;
 

@@ -75,15 +75,14 @@ impl Spec {
             Destination::Class(fqn) => Some(fqn.clone()),
             Destination::Param(_) | Destination::Field(_) => None,
         };
-        match self {
-            Spec::ExtractMethod(s) => (Some(s.name.clone()), None),
-            Spec::RenameMethod(s) => (Some(s.new_name.clone()), None),
-            Spec::InlineMethod(_) => (None, None),
-            Spec::MoveMethod(s) => (None, class(&s.to)),
-            Spec::ExtractAndMoveMethod(s) => (Some(s.extract.name.clone()), class(&s.move_to.to)),
-            Spec::MoveAndInlineMethod(s) => (None, class(&s.to)),
-            Spec::MoveAndRenameMethod(s) => (Some(s.new_name.clone()), class(&s.move_to.to)),
-        }
+        let destination = match self {
+            Spec::ExtractMethod(_) | Spec::RenameMethod(_) | Spec::InlineMethod(_) => None,
+            Spec::MoveMethod(s) => class(&s.to),
+            Spec::ExtractAndMoveMethod(s) => class(&s.move_to.to),
+            Spec::MoveAndInlineMethod(s) => class(&s.to),
+            Spec::MoveAndRenameMethod(s) => class(&s.move_to.to),
+        };
+        (self.new_name().map(str::to_string), destination)
     }
 }
 

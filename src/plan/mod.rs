@@ -145,7 +145,7 @@ pub fn candidates(
                 Some(to) => to.clone(),
                 None => caller_destination(project, method).ok_or_else(|| none("move", "it has no callers"))?,
             };
-            let summary = format!("move {} to {}, then inline it into its callers", decl.name, destination_text(&to));
+            let summary = format!("move {} to {to}, then inline it into its callers", decl.name);
             vec![Candidate {
                 spec: Spec::MoveAndInlineMethod(MoveAndInlineSpec { to, at: flags.at.clone() }),
                 summary,
@@ -225,14 +225,6 @@ pub fn extract_and_move_of(
     }
     out.sort_by(|a, b| b.score.unwrap_or(1.0).total_cmp(&a.score.unwrap_or(1.0)));
     out
-}
-
-pub fn destination_text(to: &Destination) -> String {
-    match to {
-        Destination::Param(n) => format!("param:{n}"),
-        Destination::Field(n) => format!("field:{n}"),
-        Destination::Class(n) => format!("class:{n}"),
-    }
 }
 
 fn extract_candidates(
@@ -384,7 +376,7 @@ fn move_candidates_where(
         };
         let c = Candidate {
             spec: Spec::MoveMethod(spec.clone()),
-            summary: format!("to {}", destination_text(to)),
+            summary: format!("to {to}"),
             score: None,
             components: Vec::new(),
         };
@@ -406,14 +398,8 @@ fn move_candidates_where(
             let c = Candidate {
                 spec: Spec::MoveMethod(spec.clone()),
                 summary: match &d.why {
-                    Some(why) => format!("to {} ({why})", destination_text(&d.to)),
-                    None => format!(
-                        "to {} ({}: {} uses, {} of its own class)",
-                        destination_text(&d.to),
-                        d.class,
-                        d.uses,
-                        d.own_uses
-                    ),
+                    Some(why) => format!("to {} ({why})", d.to),
+                    None => format!("to {} ({}: {} uses, {} of its own class)", d.to, d.class, d.uses, d.own_uses),
                 },
                 score: Some(d.score),
                 components: match d.why {

@@ -452,45 +452,20 @@ fn each_suggestion_names_the_command_that_makes_exactly_it() {
         human.stdout
     );
     // The copy's trailing comment was the fragment's: it is in the new method, once.
-    let diff = mantra(
-        root,
-        &[
-            "refactor",
-            "-t",
-            "extract-method",
-            &format!("{twice}:Twice#first(String)"),
-            "--lines",
-            "7-9",
-            "--name",
-            "appendLabel",
-            "--copy",
-            "14-16",
-        ],
-    );
+    let first = format!("{twice}:Twice#first(String)");
+    let extract = |name: &str, copy: &str| {
+        mantra(root, &["refactor", "-t", "extract-method", &first, "--lines", "7-9", "--name", name, "--copy", copy])
+    };
+    let diff = extract("appendLabel", "14-16");
     assert_eq!(diff.code, 0, "{}", diff.stderr);
     assert!(diff.stdout.contains("+        appendLabel(name);\n         out.append(\"done"), "{}", diff.stdout);
     assert!(!diff.stdout.contains("appendLabel(name); //"), "{}", diff.stdout);
     for (bad, why) in [("14", "two line numbers"), ("16-14", "runs backwards"), ("0-3", "1 or more")] {
-        let r = mantra(
-            root,
-            &[
-                "refactor",
-                "-t",
-                "extract-method",
-                &format!("{twice}:Twice#first(String)"),
-                "--lines",
-                "7-9",
-                "--name",
-                "n",
-                "--copy",
-                bad,
-            ],
-        );
+        let r = extract("n", bad);
         assert_eq!(r.code, 2, "--copy {bad}: {}", r.stderr);
         assert!(r.stderr.contains(&format!("--copy {bad}")) && r.stderr.contains(why), "--copy {bad}: {}", r.stderr);
     }
-    let r =
-        mantra(root, &["refactor", "-t", "inline-method", &format!("{twice}:Twice#first(String)"), "--copy", "14-16"]);
+    let r = mantra(root, &["refactor", "-t", "inline-method", &first, "--copy", "14-16"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("--copy does not apply to inline-method"), "{}", r.stderr);
 }

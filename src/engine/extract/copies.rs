@@ -19,18 +19,19 @@ impl Extractor<'_> {
     /// The byte ranges of the copies to replace with `call`, checked against the fragment of
     /// `sel` (data flow `ff` in `flow`, giving back `outputs`); `plain`: no expression of the
     /// fragment is passed in as a parameter. A copy's comments go with it when they are the
-    /// fragment's own (`region`, which the new method keeps); other comments stay in place.
-    #[allow(clippy::too_many_arguments)]
+    /// fragment's own (those the new method keeps with it); other comments stay in place.
     pub(super) fn copies(
         &self,
         sel: &Selection<'_>,
-        region: &Range<usize>,
         flow: &MethodFlow<'_>,
         ff: &FragmentFlow,
         outputs: &[usize],
         call: &str,
         plain: bool,
     ) -> Result<Vec<Range<usize>>, Refusal> {
+        if self.spec.copies.is_empty() {
+            return Ok(Vec::new());
+        }
         let src = self.src;
         let refuse = |lines: (usize, usize), what: String| {
             Refusal::new(
@@ -40,7 +41,6 @@ impl Extractor<'_> {
         };
         let words = |range: Range<usize>| src[range].split_whitespace().collect::<Vec<_>>().join(" ");
         let text = |stmts: &[tree_sitter::Node<'_>]| words(stmts[0].start_byte()..stmts[stmts.len() - 1].end_byte());
-        let commented = words(region.clone());
         // Each variable with the type its declaration spells: the same name may be declared with
         // another type in the copy's method (`CategoryAxis axis`, `ValueAxis axis`).
         let names = |flow: &MethodFlow<'_>, vars: &[usize]| {
@@ -50,6 +50,8 @@ impl Extractor<'_> {
             n
         };
         let origin = sel.statements[0].start_byte()..sel.statements[sel.statements.len() - 1].end_byte();
+        // The fragment with the comments that go into the new method with it.
+        let commented = words(self.region(sel, origin.clone()));
         let fragment = text(&sel.statements);
         let is_static = has_modifier(sel.callable, src, "static");
         // What the call cannot stand for at a copy, whichever copy it is.

@@ -366,7 +366,7 @@ impl<'a> Extractor<'a> {
 
         // The edits: the call in place of the fragment, the method after the source method.
         let insert_at = end_of_member_line(src, sel.callable.end_byte());
-        let copies = self.copies(&sel, &region, flow, &ff, outputs, &call, subs.is_empty())?;
+        let copies = self.copies(&sel, flow, &ff, outputs, &call, subs.is_empty())?;
         let mut changes = ChangeSet::new();
         changes.edit(&self.file.path, src, Edit::replace(region.clone(), call.clone()));
         for copy in copies {

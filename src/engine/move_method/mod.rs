@@ -80,6 +80,17 @@ impl std::str::FromStr for Destination {
     }
 }
 
+/// The inverse of `from_str`: `param:NAME`, `field:NAME` or `class:FQN`, as `--to` takes it.
+impl std::fmt::Display for Destination {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Destination::Param(n) => write!(f, "param:{n}"),
+            Destination::Field(n) => write!(f, "field:{n}"),
+            Destination::Class(n) => write!(f, "class:{n}"),
+        }
+    }
+}
+
 /// What Move Method needs beyond the method.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveSpec {
