@@ -146,6 +146,9 @@ pub enum LlmError {
     /// `--llm-replay`: the recording has no answer for this request.
     #[error("the recording in {dir} has no answer for request {index} ({why})")]
     ReplayMismatch { dir: std::path::PathBuf, index: usize, why: String },
+    /// `--llm-replay DIR`: DIR cannot be read (missing, not a folder, not readable).
+    #[error("cannot read the recording folder {}: {source}", dir.display())]
+    NoRecording { dir: std::path::PathBuf, source: std::io::Error },
     #[error("{what} {}: {source}", path.display())]
     Io { what: &'static str, path: std::path::PathBuf, source: std::io::Error },
     /// The model configuration cannot be used (a `base_url` that is not a URL, ...).
@@ -161,7 +164,10 @@ pub enum LlmError {
 impl Classify for LlmError {
     fn exit(&self) -> Exit {
         match self {
-            LlmError::NotConfigured | LlmError::Config(_) | LlmError::ReplayMismatch { .. } => Exit::Usage,
+            LlmError::NotConfigured
+            | LlmError::Config(_)
+            | LlmError::ReplayMismatch { .. }
+            | LlmError::NoRecording { .. } => Exit::Usage,
             LlmError::Refused { status: 401 | 403, .. } => Exit::EnvironmentMissing,
             LlmError::Refused { .. } => Exit::Usage,
             LlmError::Unavailable { .. } | LlmError::Malformed(_) => Exit::EnvironmentMissing,
@@ -189,6 +195,9 @@ impl Classify for LlmError {
             LlmError::Malformed(_) => "check that llm.base_url points at an OpenAI-compatible chat-completions API".into(),
             LlmError::ReplayMismatch { .. } => {
                 "replay with the inputs and configuration of the recorded run, or record it again with --llm-record".into()
+            }
+            LlmError::NoRecording { .. } => {
+                "give --llm-replay the folder that a run with --llm-record DIR wrote (it holds 0001.json, ...)".into()
             }
             LlmError::Io { .. } => return None,
         })

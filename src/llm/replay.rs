@@ -165,7 +165,7 @@ impl Replayer {
             move |source| LlmError::Io { what, path: path.to_path_buf(), source }
         }
         let mut files: Vec<(usize, PathBuf)> = std::fs::read_dir(dir)
-            .map_err(io("cannot read the recording folder", dir))?
+            .map_err(|source| LlmError::NoRecording { dir: dir.to_path_buf(), source })?
             .filter_map(Result::ok)
             .filter_map(|e| Some((index_of(e.file_name().to_str()?)?, e.path())))
             .collect();
@@ -316,5 +316,22 @@ mod tests {
         assert_eq!(index_of("12345.json"), Some(12345));
         assert_eq!(index_of("notes.json"), None);
         assert_eq!(index_of(".json"), None);
+    }
+
+    /// A folder that is not there is the user's mistake (exit 2), told with what to pass instead;
+    /// an empty folder says what it should hold.
+    #[test]
+    fn a_missing_or_empty_recording_is_a_usage_error_with_a_hint() {
+        use crate::error::Classify;
+        use crate::exit::Exit;
+        let missing = std::env::temp_dir().join(format!("mantra-no-recording-{}", std::process::id()));
+        let err = Replayer::open(&missing).unwrap_err();
+        assert!(matches!(err, LlmError::NoRecording { .. }), "{err:?}");
+        assert_eq!(err.exit(), Exit::Usage);
+        assert!(err.to_string().contains(&missing.display().to_string()), "{err}");
+        assert!(err.hint().is_some_and(|h| h.contains("--llm-record")), "{:?}", err.hint());
+        let empty = tempfile::tempdir().unwrap();
+        let err = Replayer::open(empty.path()).unwrap_err();
+        assert!(matches!(err, LlmError::ReplayMismatch { .. }) && err.exit() == Exit::Usage, "{err:?}");
     }
 }
