@@ -161,9 +161,6 @@ pub struct Replayer {
 impl Replayer {
     /// Reads every exchange recorded in `dir`; they must be numbered 1, 2, ... without gaps.
     pub fn open(dir: &Path) -> Result<Replayer, LlmError> {
-        fn io<'p>(what: &'static str, path: &'p Path) -> impl Fn(std::io::Error) -> LlmError + 'p {
-            move |source| LlmError::Io { what, path: path.to_path_buf(), source }
-        }
         let mut files: Vec<(usize, PathBuf)> = std::fs::read_dir(dir)
             .map_err(|source| LlmError::NoRecording { dir: dir.to_path_buf(), source })?
             .filter_map(Result::ok)
@@ -179,7 +176,11 @@ impl Replayer {
             if *index != n + 1 {
                 return Err(mismatch(n + 1, format!("the recording is incomplete: {} is missing", file_name(n + 1))));
             }
-            let text = std::fs::read_to_string(path).map_err(io("cannot read the recording", path))?;
+            let text = std::fs::read_to_string(path).map_err(|source| LlmError::Io {
+                what: "cannot read the recording",
+                path: path.clone(),
+                source,
+            })?;
             let exchange: Exchange = serde_json::from_str(&text)
                 .map_err(|e| mismatch(*index, format!("{} is not a recorded exchange: {e}", path.display())))?;
             exchanges.push(exchange);
