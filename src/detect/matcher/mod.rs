@@ -28,6 +28,7 @@ use purity::{Sides, arity_changed, one_argument_dropped, pure_mapping, renamed_l
 mod extract;
 mod mapping;
 mod moves;
+mod negation;
 mod purity;
 mod references;
 mod renames;

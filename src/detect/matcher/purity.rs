@@ -18,6 +18,8 @@
 //! - a parameter of the new method for one local, field or literal the old code read, the same
 //!   one wherever the parameter is used (`code` for `TEST1`: Parameterize, the caller passing a
 //!   value of its own), when reading the parameters as the call's arguments does not align;
+//! - a negated condition with its negation pushed inside (`s != null && !s.isBlank()` for
+//!   `!(s == null || s.isBlank())`: De Morgan, exact equivalences only, [`negation`]);
 //!
 //! and an unmapped statement of the new code is still pure when it only hands back a variable
 //! (`return d;` in the new method, which the caller assigns: `long d = helper(…);`), returns an
@@ -27,8 +29,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::added_locals;
 use super::mapping::{Mapping, Norm, Pairing, returned_expr};
+use super::{added_locals, negation};
 use crate::detect::model::{Method, Side};
 
 /// The code on each side of a mapping: `moved` holds the statements mapped (`src`: the extracted
@@ -153,7 +155,12 @@ fn aligned(x: &[String], y: &[String], renames: &mut Renames<'_>, sides: &Sides<
         (Some(e), ..) if contains(y, e) => return true,
         _ => (x, y),
     };
-    renames.aligns(x, y) || added_argument(x, y, renames, sides) || added_argument(y, x, renames, sides)
+    if renames.aligns(x, y) || added_argument(x, y, renames, sides) || added_argument(y, x, renames, sides) {
+        return true;
+    }
+    // A negated condition written with its negation pushed inside on one side (De Morgan).
+    let (px, py) = (negation::pushed_inside(x), negation::pushed_inside(y));
+    (px.is_some() || py.is_some()) && renames.aligns(px.as_deref().unwrap_or(x), py.as_deref().unwrap_or(y))
 }
 
 /// `MANTRA_PURITY_WHY=1` prints, on standard error, what keeps a mapping impure (for triage).
