@@ -3,6 +3,9 @@
 //! Every Inline Method and Move And Inline Method label of `shared/data/refactoring-oracle`
 //! becomes cases ([`mantra::batch::wire_eval`]): the callee's body pasted at each call site with
 //! its own names, wired with no model, its bindings compared with the arguments the call passed.
+//! Move Method and Move And Rename Method labels (and PureRefactor's records of both) add the
+//! moved body's references to its old class: the old body pasted over the new, its names compared
+//! with what the human wrote in their place.
 //! Exact-match precision and recall (over the bindable arguments, and over all) per half
 //! (`eval/detect/halves.txt`). `MANTRA_WIRE_SHOW=<project>` prints that project's cases
 //! (study half A only). Then the time to wire a 50-line paste in a 2,000-line file, median of
@@ -31,10 +34,12 @@ fn main() {
         }
     }
     let line = |c: Counts| c.line();
-    let families: [(&str, &[Family]); 3] = [
+    let families: [(&str, &[Family]); 5] = [
         ("inline labels", &[Family::Inline]),
         ("extract labels", &[Family::Extract]),
-        ("all", &[Family::Inline, Family::Extract]),
+        ("inline and extract labels", &[Family::Inline, Family::Extract]),
+        ("move labels", &[Family::Move]),
+        ("all", &[Family::Inline, Family::Extract, Family::Move]),
     ];
     for (what, fam) in families {
         println!("{what}:");
@@ -66,10 +71,14 @@ fn main() {
         }
         records.add(&o);
     }
-    println!("pure-refactor (hibernate-orm, hibernate-search, pmd; Extract and Inline Method records):");
+    println!(
+        "pure-refactor (hibernate-orm, hibernate-search, pmd; Extract, Inline, Move and Move And Rename Method records):"
+    );
     println!("  inline: {}", line(records.over(&[], &[Family::Inline])));
     println!("  extract: {}", line(records.over(&[], &[Family::Extract])));
-    println!("  all: {}", line(records.over(&[], &[Family::Inline, Family::Extract])));
+    println!("  inline and extract: {}", line(records.over(&[], &[Family::Inline, Family::Extract])));
+    println!("  move: {}", line(records.over(&[], &[Family::Move])));
+    println!("  all: {}", line(records.over(&[], &[Family::Inline, Family::Extract, Family::Move])));
     speed();
 }
 

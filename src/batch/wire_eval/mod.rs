@@ -8,6 +8,12 @@
 //! *bindable* when the argument is a name, `this`, a `this.` field, or a chain of no-argument
 //! calls (`getOrder()`, `cart.getOrder()`): what wiring can write. An argument that is a literal or
 //! a computed expression must stay unbound, and a binding there counts as wrong.
+//!
+//! Extract Method and Extract And Move Method labels give the same cases the other way round
+//! (the extracted body pasted back at its call), and Move Method and Move And Rename Method
+//! labels give the moved body's references to its old class ([`moves`]).
+
+mod moves;
 
 use std::collections::BTreeMap;
 
@@ -104,6 +110,9 @@ pub enum Family {
     /// Extract Method and Extract And Move Method labels, on the `after/` side: the extracted
     /// method's body pasted back at its call site.
     Extract,
+    /// Move Method and Move And Rename Method labels, on the `after/` side: the method's old body
+    /// pasted over its new one ([`moves`]).
+    Move,
 }
 
 /// One commit's outcome.
@@ -112,6 +121,7 @@ pub struct Outcome {
     pub project: String,
     pub inline: Counts,
     pub extract: Counts,
+    pub moved: Counts,
     pub cases: Vec<Case>,
 }
 
@@ -166,6 +176,7 @@ fn job_of(d: &str) -> Option<Job> {
 /// Builds and wires the cases of one commit.
 pub fn run(commit: &Commit) -> Outcome {
     let mut out = Outcome { project: commit.project.clone(), ..Outcome::default() };
+    moves::run(commit, &mut out.moved, &mut out.cases);
     let jobs: Vec<Job> = commit.expected.iter().filter_map(|d| job_of(d)).collect();
     if jobs.is_empty() {
         return out;
@@ -243,6 +254,10 @@ pub fn run_records(project: &str, records: &[serde_json::Value]) -> Outcome {
     let Ok(empty) = crate::workspace::TempPath::dir("mantra-wire-eval") else { return out };
     for r in records {
         let kind = r["type"].as_str().unwrap_or_default();
+        if matches!(kind, "Move Method" | "Move And Rename Method") {
+            record_move(r, empty.path(), &mut out);
+            continue;
+        }
         let (side, path) = match kind {
             "Extract Method" => ("sourceCodeAfterForWhole", "filePathAfter"),
             "Inline Method" => ("sourceCodeBeforeForWhole", "filePathBefore"),
@@ -263,6 +278,29 @@ pub fn run_records(project: &str, records: &[serde_json::Value]) -> Outcome {
         }
     }
     out
+}
+
+/// The case of one Move Method or Move And Rename Method record: its file before (the old
+/// class) and after (the destination), each alone.
+fn record_move(r: &serde_json::Value, empty: &std::path::Path, out: &mut Outcome) {
+    let description = r["description"].as_str().unwrap_or_default().replace('\t', " ");
+    let side = |text: &str, path: &str| -> Option<Project> {
+        let (text, rel) = (r[text].as_str()?, r[path].as_str()?);
+        Project::open_with_overlay(empty, std::iter::once((rel.into(), text.to_string())).collect()).ok()
+    };
+    let built = moves::move_job(&description).and_then(|job| {
+        let before = side("sourceCodeBeforeForWhole", "filePathBefore")?;
+        let after = side("sourceCodeAfterForWhole", "filePathAfter")?;
+        moves::case(&before, &after, &job)
+    });
+    match built {
+        Some(c) => {
+            out.moved.cases += 1;
+            score(&mut out.moved, &c);
+            out.cases.push(c);
+        }
+        None => out.moved.skipped += 1,
+    }
 }
 
 /// Cases from a whole project (a real repository at one commit): every private method with
@@ -499,6 +537,7 @@ impl Totals {
     pub fn add(&mut self, o: &Outcome) {
         self.per_project.entry((o.project.clone(), Family::Inline)).or_default().add(&o.inline);
         self.per_project.entry((o.project.clone(), Family::Extract)).or_default().add(&o.extract);
+        self.per_project.entry((o.project.clone(), Family::Move)).or_default().add(&o.moved);
     }
 
     /// The counts of `projects` (all when empty) and `families`.
