@@ -61,11 +61,13 @@ impl Counts {
     }
     /// One line for a report: precision, recall, the counts behind them.
     pub fn line(&self) -> String {
+        // No binding made: precision is undefined, not 0.
+        let made = self.correct + self.wrong;
+        let precision = if made == 0 { "n/a".to_string() } else { format!("{:.3}", self.precision()) };
         format!(
-            "precision {:.3} ({}/{}, {} wrong where the argument is computed), recall {:.3} of {} bindable, {:.3} of all {}; {} cases, {} labels skipped, {} unscored bindings",
-            self.precision(),
+            "precision {precision} ({}/{}, {} wrong where the argument is computed), recall {:.3} of {} bindable, {:.3} of all {}; {} cases, {} labels skipped, {} unscored bindings",
             self.correct,
-            self.correct + self.wrong,
+            made,
             self.wrong_computed,
             self.recall(),
             self.bindable,

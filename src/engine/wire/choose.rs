@@ -113,7 +113,12 @@ pub fn score(
         }
         // A method to call is a weaker guess than a variable: it needs a type that fits, or a
         // call the file itself makes, and a name that says it. The object itself needs its name.
-        let typed = fit >= Fit::Assignable || c.seen_at.is_some();
+        // A field reached through a variable that nothing else in the method uses (`span.offset`
+        // for `offset`, or its accessor `span.getOffset()`: the object passed in for the moved
+        // code to read), under the very name the paste uses, is the paste's own name for it,
+        // typed or not.
+        let same_field = c.source == Source::Chain && c.unused && c.name == name.name;
+        let typed = fit >= Fit::Assignable || c.seen_at.is_some() || same_field;
         if matches!(c.source, Source::Getter | Source::Chain) && (!typed || by_name < 0.8)
             || c.source == Source::This && by_name < 0.8
         {

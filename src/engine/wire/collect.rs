@@ -221,8 +221,9 @@ fn used_in_method(scopes: &Scopes<'_>, method: MethodId, var: Var, name: &str) -
     used
 }
 
-/// `v.getX()` for the candidate variables `v` of a project type whose no-argument methods have a
-/// name sharing a word with one of `names`.
+/// `v.getX()` and `v.x` for the candidate variables `v` of a project type whose no-argument
+/// methods or instance fields (visible from here) have a name sharing a word with one of `names`:
+/// code moved out of a class reaches that class's state through the object now passed in.
 pub(crate) fn chains(
     project: &Project,
     scopes: &Scopes<'_>,
@@ -238,6 +239,32 @@ pub(crate) fn chains(
         let Some(ty) = c.ty.as_ref().filter(|t| t.dims == 0) else { continue };
         let Some(id) = project.resolve_type(scopes.file, scope, &ty.raw) else { continue };
         for owner in std::iter::once(id).chain(project.supertypes(id)) {
+            let private_here = Some(project.top_level_of(owner)) == top_level;
+            for f in &project.type_decl(owner).fields {
+                let private = f.modifiers.iter().any(|m| m == "private");
+                if f.is_static() || private && !private_here || !project.inherits(id, owner, &f.modifiers) {
+                    continue;
+                }
+                if names.iter().any(|n| super::choose::similarity(n, &f.name) >= 0.5) {
+                    // Through its accessor when the type has one (`context.getMode()`, not
+                    // `context.mode`), known by the field's name.
+                    let expr = match accessor(project, owner, &f.name) {
+                        Some(getter) => format!("{}.{getter}()", c.expr),
+                        None => format!("{}.{}", c.expr, f.name),
+                    };
+                    out.push(Candidate {
+                        expr,
+                        name: f.name.clone(),
+                        source: Source::Chain,
+                        ty: Some(f.ty.clone()),
+                        // The variable it is reached through is used nowhere else.
+                        unused: c.unused,
+                        distance: 0,
+                        constant: false,
+                        seen_at: None,
+                    });
+                }
+            }
             for m in project.methods_of(owner) {
                 let decl = project.method(m);
                 let Some(r) = decl.return_type.as_ref().filter(|r| r.raw != "void") else { continue };
@@ -251,9 +278,10 @@ pub(crate) fn chains(
                     continue;
                 }
                 let shares = names.iter().any(|n| super::choose::similarity(n, &decl.name) >= 0.5);
-                if shares {
+                let expr = format!("{}.{}()", c.expr, decl.name);
+                if shares && !out.iter().any(|o| o.expr == expr) {
                     out.push(Candidate {
-                        expr: format!("{}.{}()", c.expr, decl.name),
+                        expr,
                         name: decl.name.clone(),
                         source: Source::Chain,
                         ty: Some(r.clone()),
@@ -267,6 +295,18 @@ pub(crate) fn chains(
         }
     }
     out
+}
+
+/// The no-argument method of `owner` that reads field `field` by the naming convention:
+/// `getMode()` or `isMode()` for `mode`, or a record-style `mode()`.
+fn accessor(project: &Project, owner: TypeId, field: &str) -> Option<String> {
+    let mut cap = field.chars();
+    let cap = cap.next().map(|f| f.to_uppercase().chain(cap).collect::<String>())?;
+    let wanted = [format!("get{cap}"), format!("is{cap}"), field.to_string()];
+    project.methods_of(owner).into_iter().map(|m| project.method(m)).find_map(|d| {
+        let reads = d.params.is_empty() && !d.is_static() && d.return_type.as_ref().is_some_and(|r| r.raw != "void");
+        (reads && wanted.contains(&d.name)).then(|| d.name.clone())
+    })
 }
 
 /// `v.m()` as the file itself writes it outside the paste: a no-argument call on a variable

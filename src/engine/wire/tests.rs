@@ -395,3 +395,36 @@ fn a_getters_paste_binds_the_field_it_is_named_after() {
     let (w, _) = wire_shop(&class("Set<Item> getStock(int n)"));
     assert_eq!(bound(&w, "collection"), None, "{w:#?}");
 }
+
+#[test]
+fn binds_a_field_reached_through_a_parameter() {
+    // Code moved out of `Span` reads its fields through the span now passed in.
+    let (w, after) = wire_shop(
+        "package a;\nclass Shop {\n  static class Span { int offset; int length; private int hidden; }\n  \
+         int end(Span span, int pad) {\n    return offset + length + pad; // paste\n  }\n}\n",
+    );
+    assert_eq!(bound(&w, "offset"), Some("span.offset"), "{w:#?}");
+    assert_eq!(bound(&w, "length"), Some("span.length"), "{w:#?}");
+    assert!(after.contains("return span.offset + span.length + pad;"), "{after}");
+}
+
+#[test]
+fn leaves_a_field_unbound_when_two_variables_hold_one_of_that_name() {
+    let (w, _) = wire_shop(
+        "package a;\nclass Shop {\n  static class Span { int offset; }\n  \
+         int end(Span left, Span right) {\n    return offset; // paste\n  }\n}\n",
+    );
+    assert_eq!(bound(&w, "offset"), None, "{w:#?}");
+    let b = w.bindings.iter().find(|b| b.name == "offset").expect("offset");
+    let listed: Vec<&str> = b.candidates.iter().map(|c| c.expr.as_str()).collect();
+    assert!(listed.contains(&"left.offset") && listed.contains(&"right.offset"), "{listed:?}");
+}
+
+#[test]
+fn reaches_a_field_through_its_getter_when_the_type_has_one() {
+    let (w, _) = wire_shop(
+        "package a;\nclass Shop {\n  static class Ctx { private int mode; int getMode() { return mode; } }\n  \
+         void enter(Ctx current, StringBuilder out) {\n    out.append(mode); // paste\n  }\n}\n",
+    );
+    assert_eq!(bound(&w, "mode"), Some("current.getMode()"), "{w:#?}");
+}
