@@ -241,29 +241,30 @@ pub(crate) fn chains(
         for owner in std::iter::once(id).chain(project.supertypes(id)) {
             let private_here = Some(project.top_level_of(owner)) == top_level;
             for f in &project.type_decl(owner).fields {
-                let private = f.modifiers.iter().any(|m| m == "private");
-                if f.is_static() || private && !private_here || !project.inherits(id, owner, &f.modifiers) {
+                if f.is_static() || !names.iter().any(|n| super::choose::similarity(n, &f.name) >= 0.5) {
                     continue;
                 }
-                if names.iter().any(|n| super::choose::similarity(n, &f.name) >= 0.5) {
-                    // Through its accessor when the type has one (`context.getMode()`, not
-                    // `context.mode`), known by the field's name.
-                    let expr = match accessor(project, owner, &f.name) {
-                        Some(getter) => format!("{}.{getter}()", c.expr),
-                        None => format!("{}.{}", c.expr, f.name),
-                    };
-                    out.push(Candidate {
-                        expr,
-                        name: f.name.clone(),
-                        source: Source::Chain,
-                        ty: Some(f.ty.clone()),
-                        // The variable it is reached through is used nowhere else.
-                        unused: c.unused,
-                        distance: 0,
-                        constant: false,
-                        seen_at: None,
-                    });
-                }
+                // Through its accessor when the type has one (`context.getMode()`, not
+                // `context.mode`), known by the field's name; a field that cannot be seen from
+                // here only through it.
+                let private = f.modifiers.iter().any(|m| m == "private");
+                let visible = !(private && !private_here) && project.inherits(id, owner, &f.modifiers);
+                let expr = match accessor(project, id, owner, &f.name, private_here) {
+                    Some(getter) => format!("{}.{getter}()", c.expr),
+                    None if visible => format!("{}.{}", c.expr, f.name),
+                    None => continue,
+                };
+                out.push(Candidate {
+                    expr,
+                    name: f.name.clone(),
+                    source: Source::Chain,
+                    ty: Some(f.ty.clone()),
+                    // The variable it is reached through is used nowhere else.
+                    unused: c.unused,
+                    distance: 0,
+                    constant: false,
+                    seen_at: None,
+                });
             }
             for m in project.methods_of(owner) {
                 let decl = project.method(m);
@@ -299,13 +300,17 @@ pub(crate) fn chains(
 
 /// The no-argument method of `owner` that reads field `field` by the naming convention:
 /// `getMode()` or `isMode()` for `mode`, or a record-style `mode()`.
-fn accessor(project: &Project, owner: TypeId, field: &str) -> Option<String> {
+/// Visible from here (`private_here`: the paste is in `owner`'s top-level class) on a value of
+/// type `id`, which `owner` is or is a supertype of.
+fn accessor(project: &Project, id: TypeId, owner: TypeId, field: &str, private_here: bool) -> Option<String> {
     let mut cap = field.chars();
     let cap = cap.next().map(|f| f.to_uppercase().chain(cap).collect::<String>())?;
     let wanted = [format!("get{cap}"), format!("is{cap}"), field.to_string()];
     project.methods_of(owner).into_iter().map(|m| project.method(m)).find_map(|d| {
         let reads = d.params.is_empty() && !d.is_static() && d.return_type.as_ref().is_some_and(|r| r.raw != "void");
-        (reads && wanted.contains(&d.name)).then(|| d.name.clone())
+        let private = d.modifiers.iter().any(|m| m == "private");
+        let visible = !(private && !private_here) && project.inherits(id, owner, &d.modifiers);
+        (reads && visible && wanted.contains(&d.name)).then(|| d.name.clone())
     })
 }
 

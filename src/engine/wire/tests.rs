@@ -428,3 +428,12 @@ fn reaches_a_field_through_its_getter_when_the_type_has_one() {
     );
     assert_eq!(bound(&w, "mode"), Some("current.getMode()"), "{w:#?}");
 }
+
+#[test]
+fn reaches_a_private_field_of_another_class_only_through_its_getter() {
+    // `Item.price` is private to `Item`: from `Shop`, only `getPrice()` reads it.
+    let (w, _) = wire_shop(
+        "package a;\nclass Shop {\n  int total(Item item, int tax) {\n    return price + tax; // paste\n  }\n}\n",
+    );
+    assert_eq!(bound(&w, "price"), Some("item.getPrice()"), "{w:#?}");
+}
