@@ -248,7 +248,7 @@ pub(crate) fn chains(
                 // `context.mode`), known by the field's name; a field that cannot be seen from
                 // here only through it.
                 let private = f.modifiers.iter().any(|m| m == "private");
-                let visible = !(private && !private_here) && project.inherits(id, owner, &f.modifiers);
+                let visible = (private_here || !private) && project.inherits(id, owner, &f.modifiers);
                 let expr = match accessor(project, id, owner, &f.name, private_here) {
                     Some(getter) => format!("{}.{getter}()", c.expr),
                     None if visible => format!("{}.{}", c.expr, f.name),
@@ -309,7 +309,7 @@ fn accessor(project: &Project, id: TypeId, owner: TypeId, field: &str, private_h
     project.methods_of(owner).into_iter().map(|m| project.method(m)).find_map(|d| {
         let reads = d.params.is_empty() && !d.is_static() && d.return_type.as_ref().is_some_and(|r| r.raw != "void");
         let private = d.modifiers.iter().any(|m| m == "private");
-        let visible = !(private && !private_here) && project.inherits(id, owner, &d.modifiers);
+        let visible = (private_here || !private) && project.inherits(id, owner, &d.modifiers);
         (reads && visible && wanted.contains(&d.name)).then(|| d.name.clone())
     })
 }
