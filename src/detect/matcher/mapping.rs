@@ -478,7 +478,7 @@ pub(super) fn returned_creation(src: &[Norm], pool: &[&Norm], m: &mut Mapping, s
 }
 
 /// The index of the `)` closing the `(` at `open`.
-fn closing(toks: &[String], open: usize) -> Option<usize> {
+pub(super) fn closing(toks: &[String], open: usize) -> Option<usize> {
     let mut depth = 0i32;
     for (q, t) in toks.iter().enumerate().skip(open) {
         match t.as_str() {

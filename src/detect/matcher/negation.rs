@@ -9,6 +9,8 @@
 //! `!`, and a primary (a name, a call chain, a parenthesised group) gains one. Relational
 //! operators are left alone (`!(x < y)` is not `x >= y` for NaN), as is anything else.
 
+use super::mapping::closing;
+
 /// `tokens` with every negated group `! ( … )` that stands alone (the whole of a parenthesised
 /// condition or argument, of a `return` or of an assignment's value) rewritten with its
 /// negation pushed inside; `None` when there is none it can rewrite.
@@ -40,24 +42,6 @@ fn rewritable(t: &[String]) -> Option<(usize, usize, Vec<String>)> {
         }
         Some((i, close, negated(&t[i + 2..close])?))
     })
-}
-
-/// The index of the `)` that closes the `(` at `open`.
-fn closing(t: &[String], open: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    for (k, tok) in t.iter().enumerate().skip(open) {
-        match tok.as_str() {
-            "(" => depth += 1,
-            ")" => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(k);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
 }
 
 /// The tokens of `expr` at nesting depth zero (outside every pair of brackets), with their index.
