@@ -238,9 +238,7 @@ fn run_job(project: &Project, job: &Job, counts: &mut Counts, cases: &mut Vec<Ca
             for (call, _) in calls {
                 if let Some(case) = paste_case(project, *callee, caller, call, &job.label) {
                     built += 1;
-                    counts.cases += 1;
-                    score(counts, &case);
-                    cases.push(case);
+                    tally(counts, cases, case);
                 }
             }
         }
@@ -270,8 +268,7 @@ pub fn run_records(project: &str, records: &[serde_json::Value]) -> Outcome {
             continue;
         };
         let counts = if job.family == Family::Inline { &mut out.inline } else { &mut out.extract };
-        let overlay = std::iter::once((std::path::PathBuf::from(rel), text.to_string())).collect();
-        let Ok(p) = Project::open_with_overlay(empty.path(), overlay) else {
+        let Some(p) = file_alone(empty.path(), rel, text) else {
             counts.skipped += 1;
             continue;
         };
@@ -282,25 +279,23 @@ pub fn run_records(project: &str, records: &[serde_json::Value]) -> Outcome {
     out
 }
 
+/// A project of one file, `text` at `rel`, over the empty folder `empty`.
+fn file_alone(empty: &std::path::Path, rel: &str, text: &str) -> Option<Project> {
+    Project::open_with_overlay(empty, std::iter::once((rel.into(), text.to_string())).collect()).ok()
+}
+
 /// The case of one Move Method or Move And Rename Method record: its file before (the old
 /// class) and after (the destination), each alone.
 fn record_move(r: &serde_json::Value, empty: &std::path::Path, out: &mut Outcome) {
     let description = r["description"].as_str().unwrap_or_default().replace('\t', " ");
-    let side = |text: &str, path: &str| -> Option<Project> {
-        let (text, rel) = (r[text].as_str()?, r[path].as_str()?);
-        Project::open_with_overlay(empty, std::iter::once((rel.into(), text.to_string())).collect()).ok()
-    };
+    let side = |text: &str, path: &str| file_alone(empty, r[path].as_str()?, r[text].as_str()?);
     let built = moves::move_job(&description).and_then(|job| {
         let before = side("sourceCodeBeforeForWhole", "filePathBefore")?;
         let after = side("sourceCodeAfterForWhole", "filePathAfter")?;
         moves::case(&before, &after, &job)
     });
     match built {
-        Some(c) => {
-            out.moved.cases += 1;
-            score(&mut out.moved, &c);
-            out.cases.push(c);
-        }
+        Some(c) => tally(&mut out.moved, &mut out.cases, c),
         None => out.moved.skipped += 1,
     }
 }
@@ -345,7 +340,9 @@ pub fn run_project(name: &str, project: &Project) -> Outcome {
     out
 }
 
-fn score(counts: &mut Counts, case: &Case) {
+/// Counts `case` into `counts` and keeps it.
+fn tally(counts: &mut Counts, cases: &mut Vec<Case>, case: Case) {
+    counts.cases += 1;
     counts.unscored += case.unscored;
     for (_, arg, bound, bindable) in &case.truths {
         counts.truths += 1;
@@ -359,6 +356,7 @@ fn score(counts: &mut Counts, case: &Case) {
             None => {}
         }
     }
+    cases.push(case);
 }
 
 fn same(bound: &str, arg: &str) -> bool {
@@ -479,22 +477,8 @@ fn paste_case(project: &Project, callee: MethodId, caller: MethodId, call: usize
     let start_line = crate::text::line_starts(&new_text[..from]).len();
     let end_line = crate::text::line_starts(&new_text[..to]).len();
     let rel = project.path(file).to_path_buf();
-    let pasted = project.with_file(rel.clone(), new_text.clone()).ok()?;
-    let fid = pasted.file_id(&rel)?;
-    let wiring = wire::wire(&pasted, fid, start_line, end_line).ok();
-    let considered = wiring
-        .iter()
-        .flat_map(|w| &w.bindings)
-        .map(|b| {
-            let c: Vec<String> =
-                b.candidates.iter().map(|c| format!("{} {:.2} [{}]", c.expr, c.score, c.evidence.join("; "))).collect();
-            format!("{}: {} | {}", b.name, b.reason, c.join(" ; "))
-        })
-        .collect();
-    let bound: BTreeMap<&str, Option<&str>> = wiring
-        .as_ref()
-        .map(|w| w.bindings.iter().map(|b| (b.name.as_str(), b.bound.as_deref())).collect())
-        .unwrap_or_default();
+    let bindings = wire_pasted(project, rel, new_text.clone(), start_line, end_line)?;
+    let (considered, bound) = (considered(&bindings), bound_names(&bindings));
     let params = &project.method(callee).params;
     let truths = params
         .iter()
@@ -511,10 +495,39 @@ fn paste_case(project: &Project, callee: MethodId, caller: MethodId, call: usize
         .collect();
     let paste = new_text.lines().skip(start_line - 1).take(end_line + 1 - start_line).collect::<Vec<_>>().join("\n");
     let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
-    let unscored = wiring
-        .as_ref()
-        .map_or(0, |w| w.bindings.iter().filter(|b| b.bound.is_some() && !names.contains(&b.name.as_str())).count());
+    let unscored = bindings.iter().filter(|b| b.bound.is_some() && !names.contains(&b.name.as_str())).count();
     Some(Case { label: label.to_string(), truths, considered, paste, unscored })
+}
+
+/// `text` as file `rel` of `project`, its lines `start`-`end` wired: the bindings (none when
+/// wiring refuses the lines), or `None` when the file cannot be read back.
+fn wire_pasted(
+    project: &Project,
+    rel: std::path::PathBuf,
+    text: String,
+    start: usize,
+    end: usize,
+) -> Option<Vec<wire::Binding>> {
+    let pasted = project.with_file(rel.clone(), text).ok()?;
+    let file = pasted.file_id(&rel)?;
+    Some(wire::wire(&pasted, file, start, end).map(|w| w.bindings).unwrap_or_default())
+}
+
+/// Each binding's candidates as one report line: `name: reason | expr score [evidence] ; …`.
+fn considered(bindings: &[wire::Binding]) -> Vec<String> {
+    bindings
+        .iter()
+        .map(|b| {
+            let c: Vec<String> =
+                b.candidates.iter().map(|c| format!("{} {:.2} [{}]", c.expr, c.score, c.evidence.join("; "))).collect();
+            format!("{}: {} | {}", b.name, b.reason, c.join(" ; "))
+        })
+        .collect()
+}
+
+/// What each unresolved name was bound to, if anything.
+fn bound_names(bindings: &[wire::Binding]) -> BTreeMap<&str, Option<&str>> {
+    bindings.iter().map(|b| (b.name.as_str(), b.bound.as_deref())).collect()
 }
 
 fn count_returns(node: Node<'_>) -> usize {

@@ -7,11 +7,10 @@
 
 use std::collections::BTreeMap;
 
-use super::{Case, Counts, bindable, methods_named, same, score, signature_fits};
+use super::{Case, Counts, bindable, bound_names, considered, methods_named, same, signature_fits, tally, wire_pasted};
 use crate::detect::RefactoringType;
 use crate::detect::model::tokens;
 use crate::detect::oracle::Commit;
-use crate::engine::wire;
 use crate::java::project::{MethodId, Project};
 use crate::review::refactoring_miner::subject_of;
 
@@ -58,11 +57,7 @@ pub(super) fn run(commit: &Commit, counts: &mut Counts, cases: &mut Vec<Case>) {
             job.from_class = commit.class_before(&job.from_class);
         }
         match case(&before, &after, &job) {
-            Some(c) => {
-                counts.cases += 1;
-                score(counts, &c);
-                cases.push(c);
-            }
+            Some(c) => tally(counts, cases, c),
             None => counts.skipped += 1,
         }
     }
@@ -99,19 +94,8 @@ pub(super) fn case(before: &Project, after: &Project, job: &MoveJob) -> Option<C
     let whole = format!("{}{pasted}{}", &text[..from], &text[to..]);
     let start_line = crate::text::line_starts(&whole[..from]).len();
     let end_line = crate::text::line_starts(&whole[..from + pasted.len()]).len();
-    let rel = after.path(file).to_path_buf();
-    let project = after.with_file(rel.clone(), whole).ok()?;
-    let wiring = wire::wire(&project, project.file_id(&rel)?, start_line, end_line).ok();
-    let bindings = wiring.as_ref().map(|w| w.bindings.as_slice()).unwrap_or_default();
-    let considered = bindings
-        .iter()
-        .map(|b| {
-            let c: Vec<String> =
-                b.candidates.iter().map(|c| format!("{} {:.2} [{}]", c.expr, c.score, c.evidence.join("; "))).collect();
-            format!("{}: {} | {}", b.name, b.reason, c.join(" ; "))
-        })
-        .collect();
-    let bound: BTreeMap<&str, Option<&str>> = bindings.iter().map(|b| (b.name.as_str(), b.bound.as_deref())).collect();
+    let bindings = wire_pasted(after, after.path(file).to_path_buf(), whole, start_line, end_line)?;
+    let (considered, bound) = (considered(&bindings), bound_names(&bindings));
     // A name the new body keeps is declared there (or was not wired); only those it replaced,
     // and that wiring found unresolved, have a truth to meet.
     let truths = truth

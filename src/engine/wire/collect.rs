@@ -247,8 +247,7 @@ pub(crate) fn chains(
                 // Through its accessor when the type has one (`context.getMode()`, not
                 // `context.mode`), known by the field's name; a field that cannot be seen from
                 // here only through it.
-                let private = f.modifiers.iter().any(|m| m == "private");
-                let visible = (private_here || !private) && project.inherits(id, owner, &f.modifiers);
+                let visible = visible_on(project, id, owner, &f.modifiers, private_here);
                 let expr = match accessor(project, id, owner, &f.name, private_here) {
                     Some(getter) => format!("{}.{getter}()", c.expr),
                     None if visible => format!("{}.{}", c.expr, f.name),
@@ -272,10 +271,7 @@ pub(crate) fn chains(
                 if !decl.params.is_empty() || decl.is_constructor() || decl.is_static() {
                     continue;
                 }
-                if decl.modifiers.iter().any(|m| m == "private") && Some(project.top_level_of(owner)) != top_level {
-                    continue;
-                }
-                if !project.inherits(id, owner, &decl.modifiers) {
+                if !visible_on(project, id, owner, &decl.modifiers, private_here) {
                     continue;
                 }
                 let shares = names.iter().any(|n| super::choose::similarity(n, &decl.name) >= 0.5);
@@ -298,18 +294,23 @@ pub(crate) fn chains(
     out
 }
 
-/// The no-argument method of `owner` that reads field `field` by the naming convention:
-/// `getMode()` or `isMode()` for `mode`, or a record-style `mode()`.
-/// Visible from here (`private_here`: the paste is in `owner`'s top-level class) on a value of
-/// type `id`, which `owner` is or is a supertype of.
+/// Whether a member of `owner` with `modifiers` can be used from the paste on a value of type
+/// `id` (which `owner` is or is a supertype of): a private one only where the paste is in
+/// `owner`'s top-level class (`private_here`).
+fn visible_on(project: &Project, id: TypeId, owner: TypeId, modifiers: &[String], private_here: bool) -> bool {
+    (private_here || !modifiers.iter().any(|m| m == "private")) && project.inherits(id, owner, modifiers)
+}
+
+/// The no-argument method of `owner`, visible from the paste ([`visible_on`]), that reads field
+/// `field` by the naming convention: `getMode()` or `isMode()` for `mode`, or a record-style
+/// `mode()`.
 fn accessor(project: &Project, id: TypeId, owner: TypeId, field: &str, private_here: bool) -> Option<String> {
     let mut cap = field.chars();
     let cap = cap.next().map(|f| f.to_uppercase().chain(cap).collect::<String>())?;
     let wanted = [format!("get{cap}"), format!("is{cap}"), field.to_string()];
     project.methods_of(owner).into_iter().map(|m| project.method(m)).find_map(|d| {
         let reads = d.params.is_empty() && !d.is_static() && d.return_type.as_ref().is_some_and(|r| r.raw != "void");
-        let private = d.modifiers.iter().any(|m| m == "private");
-        let visible = (private_here || !private) && project.inherits(id, owner, &d.modifiers);
+        let visible = visible_on(project, id, owner, &d.modifiers, private_here);
         (reads && visible && wanted.contains(&d.name)).then(|| d.name.clone())
     })
 }
