@@ -305,6 +305,24 @@ impl<'s> Diff<'s> {
                         && let Some(k) = call.stmt
                     {
                         embedded_returns(&src, &plain_pool, &mut mapping, &am.stmts[k].toks, call, !across);
+                        // The argument is a local the caller gained for what the code wrote out
+                        // (`String regex = …trim(); list.add(toPattern(regex));` for
+                        // `list.add(Pattern.compile(".*" + ….trim() + ".*"));`).
+                        if !Self::enough(&mapping)
+                            && let Some(inlined) = inline_locals(xm, &subst, &gained)
+                        {
+                            let src = norms(xm, &inlined);
+                            let mut m = map_onto(&src, &pool, &mut vec![false; pool.len()]);
+                            // Fuzzy pairs alone must not keep the returned expression from pairing.
+                            if m.exact == 0 {
+                                m = m.rejected();
+                            }
+                            embedded_returns(&src, &plain_pool, &mut m, &am.stmts[k].toks, call, !across);
+                            if Self::enough(&m) && m.exact > 0 {
+                                mapping = m;
+                                subst = inlined;
+                            }
+                        }
                     }
                     if across
                         && depth == 0

@@ -85,3 +85,63 @@ fn extract_method_of_a_call_that_gained_an_argument() {
     let found = detect(&snap(&[("a/ParserTest.java", before)]), &snap(&[("a/ParserTest.java", after)]));
     assert!(found.iter().all(|r| !r.pure), "{found:#?}");
 }
+
+const TAGS_BEFORE: &str = r#"package app;
+
+import java.util.*;
+import java.util.regex.Pattern;
+
+public class TagReader {
+    static class Parser {
+        private final List<Pattern> filters = new ArrayList<>();
+
+        void read(String line) {
+            if (line.startsWith("tag:")) {
+                filters.add(Pattern.compile("^" + line.substring("tag:".length()).strip() + "$"));
+            }
+        }
+    }
+}
+"#;
+
+/// The expression moved into a static method of the enclosing class, called with a local the
+/// caller gained for part of it (`String tag = …strip();` then `toPattern(tag)`): an Extract And
+/// Move Method, for the local stands for what the code wrote out.
+#[test]
+fn extract_and_move_of_an_expression_passed_a_new_local() {
+    let after = r#"package app;
+
+import java.util.*;
+import java.util.regex.Pattern;
+
+public class TagReader {
+    static class Parser {
+        private final List<Pattern> filters = new ArrayList<>();
+        private final List<String> names = new ArrayList<>();
+
+        void read(String line) {
+            if (line.startsWith("tag:")) {
+                String tag = line.substring("tag:".length()).strip();
+                names.add(tag);
+                filters.add(toPattern(tag));
+            }
+        }
+    }
+
+    private static Pattern toPattern(String tag) {
+        return Pattern.compile("^" + tag + "$");
+    }
+}
+"#;
+    let found = detect(&snap(&[("app/TagReader.java", TAGS_BEFORE)]), &snap(&[("app/TagReader.java", after)]));
+    assert_eq!(
+        descriptions(&found),
+        [
+            "Extract And Move Method\tprivate toPattern(tag String) : Pattern extracted from package read(line String) : void in class app.TagReader.Parser & moved to class app.TagReader"
+        ]
+    );
+    // Another expression in the new method is not the caller's.
+    let other = after.replace("\"^\" + tag", "\"^(\" + tag");
+    let found = detect(&snap(&[("app/TagReader.java", TAGS_BEFORE)]), &snap(&[("app/TagReader.java", &other)]));
+    assert!(found.iter().all(|r| !r.description.starts_with("Extract")), "{found:#?}");
+}
