@@ -62,6 +62,12 @@ pub struct RenameSpec {
 /// How many doubtful call sites a refusal lists before "and N more".
 const LISTED: usize = 5;
 
+/// The other project methods renamed with `method`: those it overrides or is overridden by,
+/// transitively (another subclass's override of the same method included).
+pub fn renamed_with(project: &Project, method: MethodId) -> Vec<MethodId> {
+    Family::of(project, method).members.into_iter().filter(|&m| m != method).collect()
+}
+
 /// Renames `method` and everything that must change with it, or refuses.
 pub fn rename_method(project: &Project, method: MethodId, spec: &RenameSpec) -> Result<ChangeSet, Refusal> {
     let decl = project.method(method);

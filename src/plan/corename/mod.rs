@@ -219,11 +219,12 @@ fn same_family(a: Kind, b: Kind) -> bool {
     a == b || (var(a) && var(b))
 }
 
-/// What the seed's own rename already covers: a method's overrides and overridden methods.
-fn seed_family(project: &Project, seed: Element) -> HashSet<Element> {
+/// What the seed's own rename already covers: a method's override family, which Rename Method
+/// renames with it.
+pub fn seed_family(project: &Project, seed: Element) -> HashSet<Element> {
     match seed {
         Element::Method(m) => {
-            project.overrides(m).into_iter().chain(project.overridden_by(m)).map(Element::Method).collect()
+            crate::engine::rename::renamed_with(project, m).into_iter().map(Element::Method).collect()
         }
         _ => HashSet::new(),
     }
@@ -468,6 +469,25 @@ mod tests {
 
     fn olds(s: &[Suggestion]) -> Vec<&str> {
         s.iter().map(|s| s.old.as_str()).collect()
+    }
+
+    /// A method's override family, siblings' overrides of one abstract method included, is
+    /// renamed by the seed's rename itself: none of it is suggested, while a method of the same
+    /// name outside the hierarchy is.
+    #[test]
+    fn the_seed_s_override_family_is_not_suggested() {
+        let (_d, p) = project(&[
+            ("a/Shape.java", "package a; abstract class Shape { abstract double area(); }"),
+            ("a/Square.java", "package a; class Square extends Shape { double area() { return 1; } }"),
+            ("a/Circle.java", "package a; class Circle extends Shape { double area() { return 3; } }"),
+            ("a/Plot.java", "package a; class Plot { double area() { return 0; } }"),
+        ]);
+        let seed = declared(&p, "a/Square.java", "area", Kind::Method);
+        let family = seed_family(&p, seed);
+        assert_eq!(family.len(), 2, "{family:?}");
+        let s = suggest(&p, seed, "surface", &Memory::default());
+        let files: Vec<String> = s.iter().map(|s| s.file.display().to_string()).collect();
+        assert_eq!(files, ["a/Plot.java"], "{s:?}");
     }
 
     /// A word added to a name qualifies that one concept: a longer name holding the old one in

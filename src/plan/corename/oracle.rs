@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::memory::Memory;
-use super::suggest;
+use super::{seed_family, suggest};
 use crate::detect::oracle::{class_before, class_rename};
 use crate::engine::rename::resolve::Var;
 use crate::engine::rename::{Element, Kind};
@@ -186,6 +186,8 @@ pub struct Outcome {
     pub located: bool,
     pub identification: Score,
     pub exact: Score,
+    /// Identification and exact scores of the suggestions without the seed's own family.
+    pub suggestions_alone: (Score, Score),
     /// (kind, old, new) of every suggestion, for triage.
     pub suggested: Vec<(Kind, String, String)>,
     /// Per relation: (suggested, identified).
@@ -205,6 +207,7 @@ pub fn run(case: &Case) -> Outcome {
     let miss = Outcome {
         identification: Score { expected, ..Score::default() },
         exact: Score { expected, ..Score::default() },
+        suggestions_alone: (Score { expected, ..Score::default() }, Score { expected, ..Score::default() }),
         ..Outcome::default()
     };
     let Ok(project) = Project::open(&case.before) else { return miss };
@@ -213,16 +216,27 @@ pub fn run(case: &Case) -> Outcome {
     let before = Label { class: class_before(&case.class_renames, &seed.class), ..seed.clone() };
     let Some(element) = locate(&project, seed).or_else(|| locate(&project, &before)) else { return miss };
     let suggestions = suggest(&project, element, &seed.new, &Memory::default());
+    // What the seed's rename itself renames (a method's override family) is renamed for the
+    // user without being suggested; it is counted, as its own relation, with the suggestions.
+    let family: Vec<(Kind, String, String, String)> = seed_family(&project, element)
+        .into_iter()
+        .map(|e| (e.kind(), e.name(&project).to_string(), seed.new.clone(), "SeedRename".to_string()))
+        .collect();
+    let renamed: Vec<(Kind, String, String, String)> = family
+        .iter()
+        .cloned()
+        .chain(suggestions.iter().map(|s| (s.kind, s.old.clone(), s.new.clone(), format!("{:?}", s.relation))))
+        .collect();
     let suggested: Vec<(Kind, String, String)> =
         suggestions.iter().map(|s| (s.kind, s.old.clone(), s.new.clone())).collect();
     let mut relations: BTreeMap<String, (usize, usize)> = BTreeMap::new();
-    let mut count = |exact: bool| {
+    let mut count = |exact: bool, items: &[(Kind, String, String, String)], tally: bool| {
         let mut free: Vec<&Label> = others.iter().collect();
         let mut hits = 0;
-        for (s, (k, old, new)) in suggestions.iter().zip(&suggested) {
+        for (k, old, new, relation) in items {
             let hit = free.iter().position(|l| same_kind(l.kind, *k) && &l.old == old && (!exact || &l.new == new));
-            if !exact {
-                let r = relations.entry(format!("{:?}", s.relation)).or_default();
+            if tally {
+                let r = relations.entry(relation.clone()).or_default();
                 r.0 += 1;
                 r.1 += usize::from(hit.is_some());
             }
@@ -231,11 +245,13 @@ pub fn run(case: &Case) -> Outcome {
                 hits += 1;
             }
         }
-        Score { hits, suggested: suggested.len(), expected }
+        Score { hits, suggested: items.len(), expected }
     };
-    let identification = count(false);
-    let exact = count(true);
-    Outcome { located: true, identification, exact, suggested, relations }
+    let identification = count(false, &renamed, true);
+    let exact = count(true, &renamed, false);
+    let alone = &renamed[family.len()..];
+    let suggestions_alone = (count(false, alone, false), count(true, alone, false));
+    Outcome { located: true, identification, exact, suggestions_alone, suggested, relations }
 }
 
 /// Sums of outcomes.
@@ -245,6 +261,7 @@ pub struct Totals {
     pub located: usize,
     pub identification: Score,
     pub exact: Score,
+    pub suggestions_alone: (Score, Score),
     pub relations: BTreeMap<String, (usize, usize)>,
 }
 
@@ -259,6 +276,8 @@ impl Totals {
         self.located += usize::from(o.located);
         self.identification.add(o.identification);
         self.exact.add(o.exact);
+        self.suggestions_alone.0.add(o.suggestions_alone.0);
+        self.suggestions_alone.1.add(o.suggestions_alone.1);
     }
 
     pub fn line(&self) -> String {
@@ -275,12 +294,14 @@ impl Totals {
         };
         let relations: Vec<String> = self.relations.iter().map(|(r, (s, h))| format!("{r} {h}/{s}")).collect();
         format!(
-            "{} commits ({} seeds located)\n  identification: {}\n  exact:          {}\n  identified per relation: {}",
+            "{} commits ({} seeds located)\n  identification: {}\n  exact:          {}\n  identified per relation: {}\n  without SeedRename (the override family the seed's rename renames): identification F1 {:.3}, exact F1 {:.3}",
             self.cases,
             self.located,
             s(&self.identification),
             s(&self.exact),
-            relations.join(", ")
+            relations.join(", "),
+            self.suggestions_alone.0.f1(),
+            self.suggestions_alone.1.f1()
         )
     }
 }
