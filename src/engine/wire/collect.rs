@@ -294,6 +294,24 @@ pub(crate) fn chains(
     out
 }
 
+/// Where `text[within]` writes `expr` outside `paste`, as a whole expression (not the tail of
+/// `a.v.x()` for `v.x()`, nor the head of `v.xs`).
+pub(crate) fn written_outside(
+    text: &str,
+    within: std::ops::Range<usize>,
+    paste: &std::ops::Range<usize>,
+    expr: &str,
+) -> Option<usize> {
+    let part = text.get(within.clone())?;
+    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    part.match_indices(expr).map(|(i, _)| within.start + i).find(|&at| {
+        let end = at + expr.len();
+        let before = text[..at].chars().next_back().is_none_or(|c| !ident(c) && c != '.');
+        let after = text[end..].chars().next().is_none_or(|c| !ident(c));
+        before && after && !(paste.start <= at && at < paste.end)
+    })
+}
+
 /// Whether a member of `owner` with `modifiers` can be used from the paste on a value of type
 /// `id` (which `owner` is or is a supertype of): a private one only where the paste is in
 /// `owner`'s top-level class (`private_here`).

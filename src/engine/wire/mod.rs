@@ -203,6 +203,14 @@ fn wire_range(
     let mut base = collect::candidates(scopes, from, paste.clone());
     let wanted: Vec<&str> = names.iter().map(|n| n.name.as_str()).collect();
     let mut chained = collect::chains(project, scopes, from, &base, &wanted);
+    // A chain the method writes outside the paste (`ctx.getMode()` a few lines on) is one the
+    // code reads: the method calls it.
+    if let Some(body) = project.method(method).body {
+        for c in chained.iter_mut().filter(|c| c.seen_at.is_none()) {
+            c.seen_at =
+                collect::written_outside(&source.text, body.range(), &paste, &c.expr).map(|b| source.line_of(b));
+        }
+    }
     chained.extend(collect::seen_calls(scopes, &base, &wanted, &paste));
     base.extend(chained);
     let scope = scopes.type_at(from).map(|t| scopes.types[t].index());

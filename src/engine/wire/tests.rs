@@ -437,3 +437,20 @@ fn reaches_a_private_field_of_another_class_only_through_its_getter() {
     );
     assert_eq!(bound(&w, "price"), Some("item.getPrice()"), "{w:#?}");
 }
+
+#[test]
+fn binds_a_field_the_method_already_reads_through_a_variable_used_elsewhere() {
+    // `current` is used outside the paste, so its field's name alone is no evidence; the method
+    // writing `current.getMode()` itself is.
+    let text = |read: &str| {
+        format!(
+            "package a;\nclass Shop {{\n  static class Ctx {{ private int mode; int getMode() {{ return mode; }} int depth() {{ return 0; }} }}\n  \
+             void enter(Ctx current, StringBuilder out) {{\n    if (current.depth() == 0) {{\n      out.append(mode); // paste\n    }}\n    \
+             out.append({read});\n  }}\n}}\n"
+        )
+    };
+    let (w, _) = wire_shop(&text("current.getMode()"));
+    assert_eq!(bound(&w, "mode"), Some("current.getMode()"), "{w:#?}");
+    let (w, _) = wire_shop(&text("other.current.getMode()"));
+    assert_eq!(bound(&w, "mode"), None, "{w:#?}");
+}
