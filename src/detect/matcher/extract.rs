@@ -118,9 +118,11 @@ impl<'s> Diff<'s> {
             let inits = removed_initializers(bm, &pair.removed);
             let gained = added_locals(am, pair.added.iter().copied());
             let mut seen = Vec::new();
-            // (call in the caller or in an extracted method, the substitution in force there)
-            let mut queue: Vec<(&Call, Subst, usize)> = am.calls.iter().map(|c| (c, HashMap::new(), 0)).collect();
-            while let Some((call, outer, depth)) = queue.pop() {
+            // (call in the caller or in an extracted method, the substitution in force there, the
+            // depth, whether it was reached through a new method holding none of the code)
+            let mut queue: Vec<(&Call, Subst, usize, bool)> =
+                am.calls.iter().map(|c| (c, HashMap::new(), 0, false)).collect();
+            while let Some((call, outer, depth, through)) = queue.pop() {
                 let (before_calls, after_calls) = (times(&count_b, call), times(&count_a, call));
                 if depth == 0 && after_calls <= before_calls {
                     continue;
@@ -338,9 +340,13 @@ impl<'s> Diff<'s> {
                     // A new method that only forwards to another new one (`range(offset, length)`
                     // returning `range(new ArrayList<>(), offset, length)`) is a hop, not the
                     // extracted code: the method it forwards to is tried with the arguments it passes.
-                    if !Self::enough(&mapping) && depth < 2 && self.forwarded(false, xm).is_some() {
+                    // So is any new method the caller calls (RefactoringMiner's call tree of added
+                    // methods): the code may sit in a helper it calls (`refs.stream().map(this::id)`
+                    // in `markTips(refs)`), which then needs a statement mapped exactly.
+                    let forwards = self.forwarded(false, xm).is_some();
+                    if !Self::enough(&mapping) && depth < 2 && (forwards || depth == 0) {
                         for c in &xm.calls {
-                            queue.push((c, subst.clone(), depth + 1));
+                            queue.push((c, subst.clone(), depth + 1, through || !forwards));
                         }
                     }
                     if let Some(k) = prior {
@@ -352,11 +358,11 @@ impl<'s> Diff<'s> {
                         }
                         continue;
                     }
-                    if Self::enough(&mapping) {
+                    if Self::enough(&mapping) && (!through || mapping.exact > 0) {
                         seen.push(x);
                         if depth < 2 {
                             for c in &xm.calls {
-                                queue.push((c, subst.clone(), depth + 1));
+                                queue.push((c, subst.clone(), depth + 1, through));
                             }
                         }
                         // Pure as PurityChecker judges it: the extracted code is the code

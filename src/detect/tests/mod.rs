@@ -2,6 +2,7 @@
 
 use super::*;
 
+mod calls;
 mod conditionals;
 mod expressions;
 mod extract;
