@@ -227,8 +227,8 @@ pub fn run(case: &Case) -> Outcome {
         .cloned()
         .chain(suggestions.iter().map(|s| (s.kind, s.old.clone(), s.new.clone(), format!("{:?}", s.relation))))
         .collect();
-    let suggested: Vec<(Kind, String, String)> =
-        suggestions.iter().map(|s| (s.kind, s.old.clone(), s.new.clone())).collect();
+    let alone = &renamed[family.len()..];
+    let suggested: Vec<(Kind, String, String)> = alone.iter().map(|(k, o, n, _)| (*k, o.clone(), n.clone())).collect();
     let mut relations: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut count = |exact: bool, items: &[(Kind, String, String, String)], tally: bool| {
         let mut free: Vec<&Label> = others.iter().collect();
@@ -249,7 +249,6 @@ pub fn run(case: &Case) -> Outcome {
     };
     let identification = count(false, &renamed, true);
     let exact = count(true, &renamed, false);
-    let alone = &renamed[family.len()..];
     let suggestions_alone = (count(false, alone, false), count(true, alone, false));
     Outcome { located: true, identification, exact, suggestions_alone, suggested, relations }
 }
