@@ -4,7 +4,10 @@
 //! opportunities has its type and its method (the extracted-from, moved or inlined method, by
 //! class and name; a class the commit moved or renamed by its name before). Renames are
 //! suggested without a model only where a name contradicts the code; Move And Inline, Move And
-//! Rename, Pull Up and Push Down are counted but never suggested.
+//! Rename, Pull Up and Push Down are counted but never suggested. What a model could add to the
+//! renames is bounded by the methods `suggest` would show it to name
+//! ([`crate::plan::suggest::naming`]): how many labelled renames' methods are among them is
+//! counted too.
 
 use std::collections::BTreeMap;
 
@@ -44,6 +47,8 @@ pub struct Outcome {
     pub per_type: BTreeMap<RefactoringType, Recall>,
     /// How many files of `before/` were scanned.
     pub files: usize,
+    /// Rename Method labels whose method is among those offered to a model for naming.
+    pub offered: usize,
 }
 
 /// The suggestion kind that stands for a labelled type, if `suggest` proposes that type.
@@ -86,6 +91,17 @@ pub fn run(commit: &Commit) -> Outcome {
             })
         })
     };
+    let names = suggest::naming::candidates(&project, &files, suggest::naming::OFFERED);
+    out.offered = labels
+        .iter()
+        .filter(|(t, class, method)| {
+            let class = label_class_before(&project, commit, class);
+            *t == RefactoringType::RenameMethod
+                && names.iter().any(|n| {
+                    project.method(n.method).name == *method && project.qualified_name(project.owner(n.method)) == class
+                })
+        })
+        .count();
     for (t, class, method) in &labels {
         // A label names the class as it is after the commit; the opportunities are of `before/`.
         let class = &label_class_before(&project, commit, class);
@@ -108,11 +124,14 @@ pub fn label_class_before(project: &Project, commit: &Commit, class: &str) -> St
 pub struct Totals {
     pub per_type: BTreeMap<RefactoringType, Recall>,
     pub commits: usize,
+    /// Rename Method labels whose method is among those offered to a model for naming.
+    pub offered: usize,
 }
 
 impl Totals {
     pub fn add(&mut self, o: &Outcome) {
         self.commits += 1;
+        self.offered += o.offered;
         for (t, r) in &o.per_type {
             self.per_type.entry(*t).or_default().add(*r);
         }
@@ -134,6 +153,12 @@ impl Totals {
         }
         let all = self.overall();
         out.push_str(&format!("| all | {} | {:.3} | {:.3} |\n", all.labels, all.r5(), all.r10()));
+        let renames = self.per_type.get(&RefactoringType::RenameMethod).map_or(0, |r| r.labels);
+        out.push_str(&format!(
+            "Rename Method labels whose method is among the {} per commit offered to a model for naming: {} of {renames}\n",
+            suggest::naming::OFFERED,
+            self.offered
+        ));
         out
     }
 }

@@ -13,6 +13,7 @@ use crate::error::UserError;
 use crate::exit::Exit;
 use crate::java::{FileId, Project};
 use crate::plan::suggest::{self, Opportunity};
+use crate::refactoring::RefactoringKind;
 use crate::report::Event;
 
 /// The `suggestions` result of the `--json` contract.
@@ -101,7 +102,17 @@ pub fn run(ctx: &mut Context, args: &SuggestArgs) -> anyhow::Result<Exit> {
     if let Some((model, _)) = model
         && !shown.is_empty()
     {
-        shown = reviewed(ctx, model.as_ref(), &project, files.len(), shown)?;
+        // The methods whose names say least about their code, for the model to name.
+        let names: Vec<_> = if kinds.contains(&RefactoringKind::RenameMethod) {
+            suggest::naming::candidates(&project, &files, suggest::naming::OFFERED + shown.len())
+                .into_iter()
+                .filter(|c| !shown.iter().any(|o| o.method == c.method && o.kind == RefactoringKind::RenameMethod))
+                .take(suggest::naming::OFFERED)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        shown = reviewed(ctx, model.as_ref(), &project, files.len(), shown, &names)?;
     }
     shown.truncate(args.limit);
     let scanned: Vec<std::path::PathBuf> = files.iter().map(|&f| project.path(f).to_path_buf()).collect();
@@ -164,10 +175,11 @@ fn reviewed(
     project: &Project,
     files: usize,
     shown: Vec<Opportunity>,
+    names: &[suggest::naming::Naming],
 ) -> anyhow::Result<Vec<Opportunity>> {
     let prompts = crate::llm::prompts::Prompts::load(ctx.config.config.prompts_dir.as_deref())?;
     ctx.reporter.progress("model", format!("reviewing {} suggestion(s) with the model", shown.len()));
-    let outcome = crate::agent::suggest::rerank(model, &prompts, project, files, shown)?;
+    let outcome = crate::agent::suggest::rerank(model, &prompts, project, files, shown, names)?;
     if let Some(why) = &outcome.ignored {
         ctx.reporter.progress("warning", format!("{why}; the heuristic ranking stands"));
     }
@@ -273,7 +285,7 @@ fn write_sarif(ctx: &mut Context, project: &Project, shown: &[Opportunity], path
 #[derive(Debug, Serialize)]
 struct Applied {
     #[serde(rename = "type")]
-    kind: crate::refactoring::RefactoringKind,
+    kind: RefactoringKind,
     target: String,
     /// `accepted`, `rejected`, `broken-baseline`, or `skipped` (no longer applies after the
     /// changes before it).

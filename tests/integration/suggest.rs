@@ -495,7 +495,9 @@ fn a_configured_model_reranks_and_names_the_suggestions() {
     let r = crate::harness::mantra_env(root, &["suggest", "--limit", "3", "--json"], &env);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let prompt = server.requests()[0].raw_body.clone();
-    assert!(prompt.contains("6. ") && !prompt.contains("7. ") && prompt.contains("| "), "{prompt}");
+    // Six suggestions; after them, the methods whose names the model may give (numbered on).
+    let listed = prompt.split("Methods whose names may not say").next().unwrap();
+    assert!(listed.contains("6. ") && !listed.contains("7. ") && listed.contains("| "), "{prompt}");
     let got = suggestions(&r.stdout);
     assert_eq!(got.len(), 2, "{got:#?}");
     assert_eq!(got[0]["type"], "extract-method");
@@ -522,4 +524,73 @@ fn a_configured_model_reranks_and_names_the_suggestions() {
     let r = mantra(root, &["suggest", "--llm", "auto"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("no model is configured") && r.stderr.contains("llm.base_url"), "{}", r.stderr);
+}
+
+/// With a model, `suggest` also shows it the methods whose names say least about their code
+/// (marked `name?`, after the suggestions): one it ranks with a name the engine applies becomes a
+/// Rename Method suggestion, in the model's order, whose command makes it; one without a name, a
+/// name that is no Java identifier, or one the engine refuses (an overload of the same arity) is not listed, and
+/// progress says why. `--type` without rename-method shows it none.
+#[test]
+fn a_configured_model_names_the_methods_whose_names_say_nothing() {
+    use crate::llm_server::{ScriptedServer, reply_text};
+    let dir = copy_fixture("demo");
+    let root = dir.path();
+    // The first answer is no JSON: the prompt shows which number each method to name has.
+    let probe = ScriptedServer::start([reply_text("no")]);
+    let env = probe.env();
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let r = crate::harness::mantra_env(root, &["suggest", "--limit", "3", "--json"], &env);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let prompt: serde_json::Value = serde_json::from_str(&probe.requests()[0].raw_body).unwrap();
+    let prompt = prompt["messages"][0]["content"].as_str().unwrap().to_string();
+    let id = |method: &str| -> usize {
+        let line = prompt
+            .lines()
+            .find(|l| l.contains(" name? ") && l.contains(method))
+            .unwrap_or_else(|| panic!("{method} is not offered for naming:\n{prompt}"));
+        line.split('.').next().unwrap().trim().parse().unwrap()
+    };
+    let (do_it, proc, calc) =
+        (id("InvoiceService#doIt(String)"), id("PaymentService#proc(String,Payment)"), id("AgingReport#calc("));
+    assert!(prompt.contains("is only words any method may use") && prompt.contains("| "), "{prompt}");
+    // The suggestions come first, numbered 1 to 6, the methods to name after them.
+    assert!(do_it > 6 && proc > 6 && calc > 6, "{prompt}");
+    let answer = format!(
+        "{{\"ranking\": [{{\"id\": {do_it}, \"name\": \"cancel\", \"why\": \"it cancels the invoice\"}}, {{\"id\": 1}}, \
+         {{\"id\": {proc}, \"name\": \"record payment\"}}, {{\"id\": {calc}}}, {{\"id\": {calc}, \"name\": \"summarize\"}}]}}"
+    );
+    let server = ScriptedServer::start([reply_text(&answer)]);
+    let env = server.env();
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let r = crate::harness::mantra_env(root, &["suggest", "--limit", "3", "--json"], &env);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let got = suggestions(&r.stdout);
+    assert_eq!(got.len(), 2, "{got:#?}");
+    assert_eq!(got[0]["type"], "rename-method");
+    assert!(got[0]["target"].as_str().unwrap().ends_with("InvoiceService#doIt(String)"), "{}", got[0]["target"]);
+    assert_eq!(got[0]["spec"]["new_name"], "cancel", "{:#?}", got[0]);
+    let reason = got[0]["reason"].as_str().unwrap();
+    assert!(reason.contains("the model names it `cancel`") && reason.contains("it cancels the invoice"), "{reason}");
+    assert!(r.stdout.contains("`record payment`") && r.stdout.contains("not a Java method name"), "{}", r.stdout);
+    assert!(r.stdout.contains("`summarize`") && r.stdout.contains("name_clash"), "{}", r.stdout);
+    assert!(r.stdout.contains("AgingReport#calc(Invoice,LocalDate) to rename without a name"), "{}", r.stdout);
+    server.assert_done();
+    // The command under the suggestion makes exactly it.
+    let command = got[0]["command"].as_str().unwrap();
+    let words = shell_words(command);
+    assert_eq!(words[..2], ["mantra", "refactor"], "{command}");
+    let mut args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+    args.push("--json");
+    let r = mantra(root, &args);
+    assert_eq!(r.code, 0, "{command}: {}", r.stderr);
+    assert!(r.stdout.contains("cancel("), "{}", r.stdout);
+    // Only extractions asked for: no method is offered for naming.
+    let probe = ScriptedServer::start([reply_text("no")]);
+    let env = probe.env();
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let r = crate::harness::mantra_env(root, &["suggest", "--limit", "3", "--type", "extract-method", "--json"], &env);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let body = &probe.requests()[0].raw_body;
+    assert!(!body.contains(". name? ") && !body.contains("Methods whose names may not say"), "{body}");
 }

@@ -26,12 +26,14 @@
 //!   setter), a `setX` that takes nothing and only returns a field (a getter); scored
 //!   [`CONTRADICTION`], overrides left alone (their name is the supertype's); and a test named
 //!   by a number (`testOne`, `test2`) renamed after the words of its text that differ from a
-//!   sibling test's, scored lower (an empty name says less than a wrong one).
+//!   sibling test's, scored lower (an empty name says less than a wrong one). With a model, the
+//!   methods whose names say least about their code ([`naming`]) are shown to it to name.
 //!
 //! Only opportunities the engine applies are kept.
 
 use serde::Serialize;
 
+pub mod naming;
 mod rename;
 
 use super::clones::{self, Clones, Run};
