@@ -194,27 +194,18 @@ fn describe(project: &Project, id: usize, o: &Opportunity) -> String {
         Spec::ExtractAndMoveMethod(s) => s.extract.lines,
         _ => (decl.span.start_line, decl.span.end_line),
     };
-    let text = &project.method_source(o.method).text;
-    let shown: Vec<&str> =
-        text.lines().skip(first.saturating_sub(1)).take((last + 1 - first).min(CODE_LINES)).collect();
-    let more = if last + 1 - first > CODE_LINES { "\n   ..." } else { "" };
-    let code: Vec<String> = shown.iter().map(|l| format!("   | {l}")).collect();
     format!(
-        "{id}. {} {} (score {:.2}): {}\n   lines {first}-{last}:\n{}{more}",
+        "{id}. {} {} (score {:.2}): {}\n{}",
         o.kind.name(),
         o.target,
         o.score,
         o.reason,
-        code.join("\n")
+        excerpt(&project.method_source(o.method).text, first, last)
     )
 }
 
-/// One method to name for the prompt: its number, target, why its name is doubtful, and its
-/// first lines.
-fn describe_name(project: &Project, id: usize, c: &Naming) -> String {
-    let decl = project.method(c.method);
-    let (first, last) = (decl.span.start_line, decl.span.end_line);
-    let text = &project.method_source(c.method).text;
+/// Lines `first..=last` of `text` for the prompt, at most [`CODE_LINES`] of them, under their range.
+fn excerpt(text: &str, first: usize, last: usize) -> String {
     let code: Vec<String> = text
         .lines()
         .skip(first.saturating_sub(1))
@@ -222,7 +213,16 @@ fn describe_name(project: &Project, id: usize, c: &Naming) -> String {
         .map(|l| format!("   | {l}"))
         .collect();
     let more = if last + 1 - first > CODE_LINES { "\n   ..." } else { "" };
-    format!("{id}. name? {}: {}\n   lines {first}-{last}:\n{}{more}", c.target, c.reason, code.join("\n"))
+    format!("   lines {first}-{last}:\n{}{more}", code.join("\n"))
+}
+
+/// One method to name for the prompt: its number, target, why its name is doubtful, and its
+/// first lines.
+fn describe_name(project: &Project, id: usize, c: &Naming) -> String {
+    let decl = project.method(c.method);
+    let (first, last) = (decl.span.start_line, decl.span.end_line);
+    let code = excerpt(&project.method_source(c.method).text, first, last);
+    format!("{id}. name? {}: {}\n{code}", c.target, c.reason)
 }
 
 /// `why` on one line, at most 160 characters.
