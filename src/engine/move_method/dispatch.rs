@@ -54,7 +54,7 @@ impl Mover<'_> {
     pub(super) fn check_library_override(&self) -> Result<Option<String>, Refusal> {
         let project = self.project;
         let decl = self.decl;
-        if self.spec.keep_delegate || self.pull_up.is_some() || !overridable(decl) {
+        if self.spec.keep_delegate || self.in_hierarchy_move() || !overridable(decl) {
             return Ok(None);
         }
         let owner = project.type_decl(self.source);

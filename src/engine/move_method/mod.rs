@@ -30,6 +30,7 @@ mod dispatch;
 mod new_class;
 mod preconditions;
 mod pull_up;
+mod push_down;
 mod statics;
 mod text;
 
@@ -316,8 +317,9 @@ fn plan_existing(project: &Project, method: MethodId, spec: &MoveSpec) -> Result
     let decl = project.method(method);
     let source = project.owner(method);
     let file = project.method_source(method);
-    let mut mover = Mover { project, method, decl, source, file, spec, pull_up: None };
+    let mut mover = Mover { project, method, decl, source, file, spec, pull_up: None, push_down: None };
     mover.pull_up = mover.pull_up_target();
+    mover.push_down = mover.push_down_target();
     mover.run()
 }
 
@@ -393,6 +395,9 @@ struct Mover<'p> {
     spec: &'p MoveSpec,
     /// The superclass the method is pulled up into, when the destination is one ([`pull_up`]).
     pull_up: Option<TypeId>,
+    /// The subclass an overriding method is pushed down into, when the destination is one
+    /// ([`push_down`]).
+    push_down: Option<TypeId>,
 }
 
 fn refuse(reason: Reason, message: impl Into<String>) -> Refusal {
@@ -407,6 +412,9 @@ impl<'p> Mover<'p> {
         self.check_destination(dest)?;
         if self.pull_up == Some(dest) {
             self.check_pull_up(dest)?;
+        }
+        if self.push_down == Some(dest) {
+            self.check_push_down(dest)?;
         }
         let project = self.project;
         let src = &self.file.text;
@@ -431,6 +439,16 @@ impl<'p> Mover<'p> {
                 ),
             ));
         }
+        if self.push_down.is_some() && self.spec.keep_delegate {
+            return Err(refuse(
+                Reason::NoDestinationInstance,
+                format!(
+                    "a delegate left in `{}` would have no `{}` object to call; push down without --keep-delegate",
+                    project.qualified_name(self.source),
+                    project.qualified_name(dest)
+                ),
+            ));
+        }
         if self.stays_instance() && self.spec.keep_delegate {
             return Err(refuse(
                 Reason::NoDestinationInstance,
@@ -448,8 +466,9 @@ impl<'p> Mover<'p> {
         self.check_clash(dest, &new_params)?;
 
         // Call sites (all of them, or none with a delegate left behind).
-        // A pulled-up method is inherited where it was: its call sites stay as they are.
-        let sites = if self.spec.keep_delegate || self.pull_up.is_some() {
+        // A pulled-up method is inherited where it was, a pushed-down one still overrides what
+        // its calls reach: their call sites stay as they are.
+        let sites = if self.spec.keep_delegate || self.in_hierarchy_move() {
             CallSites::default()
         } else {
             self.call_sites(&via, dest, &rw)?
@@ -463,8 +482,11 @@ impl<'p> Mover<'p> {
         for caller in callers {
             needed = needed.max(self.access_needed(caller, dest));
         }
-        let visibility =
-            if self.pull_up.is_some() { self.pull_up_access(dest, original) } else { original.max(needed) };
+        let visibility = match () {
+            _ if self.pull_up.is_some() => self.pull_up_access(dest, original),
+            _ if self.push_down.is_some() => original,
+            _ => original.max(needed),
+        };
 
         // The header: visibility, `static`, parameters.
         let dest_types = self.dest_imports(&rw, dest)?;
@@ -658,7 +680,12 @@ impl<'p> Mover<'p> {
     }
 
     fn stays_instance(&self) -> bool {
-        matches!(self.spec.to, Destination::Class(_)) && (self.is_test() || self.pull_up.is_some())
+        matches!(self.spec.to, Destination::Class(_)) && (self.is_test() || self.in_hierarchy_move())
+    }
+
+    /// A pull-up or a push-down: the method stays an instance method of the hierarchy it is in.
+    fn in_hierarchy_move(&self) -> bool {
+        self.pull_up.is_some() || self.push_down.is_some()
     }
 
     /// Whether the method becomes a `default` method of `dest`: an instance method reaching an

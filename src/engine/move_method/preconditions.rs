@@ -51,7 +51,7 @@ impl<'p> Mover<'p> {
         // Pulled up, it stays in the hierarchy: [`super::pull_up`] checks what that needs. A
         // delegate left behind keeps overriding (and being overridden), and calls keep going
         // through it.
-        if in_hierarchy && self.pull_up.is_none() && !self.spec.keep_delegate {
+        if in_hierarchy && !self.in_hierarchy_move() && !self.spec.keep_delegate {
             let other = overrides
                 .first()
                 .or(overridden.first())
@@ -60,13 +60,13 @@ impl<'p> Mover<'p> {
             return Err(refuse(
                 Reason::InHierarchy,
                 format!(
-                    "{} overrides or is overridden by another method{other}; moving it would change which code runs. Keep a delegate (`--keep-delegate`), pull it up into a superclass (`class:` naming one), or move a method outside the hierarchy",
+                    "{} overrides or is overridden by another method{other}; moving it would change which code runs. Keep a delegate (`--keep-delegate`), pull it up into a superclass or push it down into a subclass (`class:` naming one), or move a method outside the hierarchy",
                     self.name()
                 ),
             ));
         }
         // Pulled up, it still locks the same object.
-        if decl.modifiers.iter().any(|m| m == "synchronized") && self.pull_up.is_none() {
+        if decl.modifiers.iter().any(|m| m == "synchronized") && !self.in_hierarchy_move() {
             return Err(refuse(
                 Reason::SynchronizedMethod,
                 format!(
@@ -554,8 +554,27 @@ impl<'p> Mover<'p> {
             };
             refuse(Reason::SourceStateUsed, message)
         };
-        if let Some(line) = rw.bare_this {
+        // Pushed down, `this` is still an object of the method's class.
+        if let Some(line) = rw.bare_this.filter(|_| self.push_down.is_none()) {
             return Err(used(format!("`this` as a value (line {line})")));
+        }
+        // Pushed down, a field a class on the way declares under the same name would hide the
+        // one the body reads.
+        let between = self.push_down.map(|_| self.push_down_between(dest)).unwrap_or_default();
+        for m in rw.members.iter().filter(|m| m.instance && matches!(m.shape, Shape::Field(_))) {
+            if let Some(&t) = between.iter().find(|&&t| project.type_decl(t).fields.iter().any(|f| f.name == m.simple))
+            {
+                return Err(refuse(
+                    Reason::NameClash,
+                    format!(
+                        "{} reads `{}` (line {}), which `{}` hides with a field of the same name; rename one of them first",
+                        self.name(),
+                        m.simple,
+                        m.line,
+                        project.qualified_name(t)
+                    ),
+                ));
+            }
         }
         let dest_side: Vec<TypeId> = std::iter::once(dest).chain(project.supertypes(dest)).collect();
         let mut wired: Vec<(std::ops::Range<usize>, String, String)> = Vec::new();
@@ -572,7 +591,7 @@ impl<'p> Mover<'p> {
                         !x.is_static() && !x.modifiers.iter().any(|k| k == "private") && x.name == m.simple && x.erased_params() == *params
                     })
                 }));
-            let same = self.pull_up.is_none()
+            let same = !self.in_hierarchy_move()
                 && dest_side.iter().any(|&t| {
                     let d = project.type_decl(t);
                     d.fields
@@ -615,7 +634,10 @@ impl<'p> Mover<'p> {
             !qualifier && !this
         });
         rw.needs_source = false;
-        rw.members.retain(|m| !m.instance);
+        // Pushed down, the private members of the class it leaves are not inherited: those stay
+        // for [`Self::check_members`] to widen.
+        let push_down = self.push_down.is_some();
+        rw.members.retain(|m| !m.instance || (push_down && !self.accessible(dest, m.owner, m.vis)));
         Ok(())
     }
 
@@ -626,7 +648,7 @@ impl<'p> Mover<'p> {
     /// `mockServer`). Pulled-up methods never take another member's place.
     fn equivalent_field(&self, m: &Member, dest_side: &[TypeId]) -> Option<String> {
         let Shape::Field(ty) = &m.shape else { return None };
-        if self.pull_up.is_some() {
+        if self.in_hierarchy_move() {
             return None;
         }
         let project = self.project;
@@ -752,9 +774,9 @@ impl<'p> Mover<'p> {
         if let Some(m) = project.methods_of(dest).into_iter().find(|&m| same(m)) {
             return Err(describe(m, "already has"));
         }
-        // Pulled up, the hierarchy's methods of the signature are what it overrides and what
-        // overrides it: [`super::pull_up`] judges them.
-        if self.pull_up.is_some() {
+        // Pulled up or pushed down, the hierarchy's methods of the signature are what it
+        // overrides and what overrides it: [`super::pull_up`] and [`super::push_down`] judge them.
+        if self.in_hierarchy_move() {
             return Ok(());
         }
         for t in project.supertypes(dest) {

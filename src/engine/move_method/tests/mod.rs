@@ -5,6 +5,7 @@ use crate::java::project::tests::project;
 
 mod fixtures;
 mod pull_up;
+mod push_down;
 mod refusals;
 mod rewrites;
 mod to_class;
