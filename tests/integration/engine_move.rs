@@ -390,3 +390,49 @@ fn demo_pull_up_builds_and_passes() {
 
     maven_test(root);
 }
+
+/// Push Down: an override of an abstract class's only subclass goes down into it, reading a
+/// private field of the class it leaves (made package-private); the call through the interface
+/// and the one in the abstract class stay, and the demo builds and passes. Pushing down out of a
+/// concrete class is refused, and nothing is written.
+#[test]
+fn demo_push_down_builds_and_passes() {
+    let dir = copy_fixture("demo");
+    let root = dir.path();
+    let base = p("tax/ScaledRule.java");
+    std::fs::write(
+        root.join(&base),
+        "package com.acme.invoicing.tax;\n\nabstract class ScaledRule implements TaxRule {\n\n    private final int scale = 2;\n\n    @Override\n    public String code() {\n        return \"S\" + scale;\n    }\n\n    String label() {\n        return code() + \"!\";\n    }\n}\n",
+    )
+    .expect("write");
+    let leaf = p("tax/HalfRule.java");
+    std::fs::write(
+        root.join(&leaf),
+        "package com.acme.invoicing.tax;\n\nimport com.acme.invoicing.invoice.LineItem;\nimport com.acme.invoicing.money.Money;\n\nfinal class HalfRule extends ScaledRule {\n\n    @Override\n    public Money taxOn(LineItem item) {\n        return Money.zero(item.getUnitPrice().currency());\n    }\n}\n",
+    )
+    .expect("write");
+    let moved = apply_move(root, &format!("{base}:code"), "class:com.acme.invoicing.tax.HalfRule", false);
+    assert_eq!(moved.call_sites, 0);
+    let after_leaf = read(root, &leaf);
+    assert!(
+        after_leaf.contains("    @Override\n    public String code() {\n        return \"S\" + scale;\n    }\n}"),
+        "{after_leaf}"
+    );
+    let after_base = read(root, &base);
+    assert!(
+        after_base.contains("    final int scale = 2;") && !after_base.contains("public String code()"),
+        "{after_base}"
+    );
+    assert!(after_base.contains("return code() + \"!\";"), "{after_base}");
+
+    // StandardVatRule is concrete: its own objects would lose `code()`.
+    let project = Project::open(root).expect("open");
+    let standard = p("tax/StandardVatRule.java");
+    let code = target::resolve(&project, root, &format!("{standard}:code")).expect("target");
+    let spec = MoveSpec::new("class:com.acme.invoicing.tax.ReducedVatRule".parse().expect("dest"));
+    let r = plan(&project, code.method, &spec).expect_err("StandardVatRule is concrete");
+    assert_eq!(r.reason, "in_hierarchy", "{}", r.message);
+    assert!(r.message.contains("is not abstract"), "{}", r.message);
+
+    maven_test(root);
+}
