@@ -44,11 +44,8 @@ impl<'p> Mover<'p> {
         let refused = |what: String| {
             refuse(Reason::InHierarchy, format!("{} cannot be pulled up into `{dest_q}`: {what}", self.name()))
         };
-        if !project.type_decl(dest).type_params.is_empty() || !project.type_decl(self.source).type_params.is_empty() {
-            return Err(refused(format!(
-                "`{}` is generic, and its type parameters would have to be mapped; mantra does not infer them",
-                if project.type_decl(dest).type_params.is_empty() { &source_q } else { &dest_q }
-            )));
+        if let Some(what) = self.generic_between(dest) {
+            return Err(refused(what));
         }
         // What it overrides must be above the destination, or `@Override` would not hold there.
         let above: Vec<TypeId> = project.supertypes(dest);
@@ -126,6 +123,17 @@ impl<'p> Mover<'p> {
             }
         }
         Ok(())
+    }
+
+    /// Why a move within the hierarchy between the method's class and `dest` is not made: one of
+    /// them is generic, and its type parameters would have to be mapped.
+    pub(super) fn generic_between(&self, dest: TypeId) -> Option<String> {
+        let project = self.project;
+        let generic = [dest, self.source].into_iter().find(|&t| !project.type_decl(t).type_params.is_empty())?;
+        Some(format!(
+            "`{}` is generic, and its type parameters would have to be mapped; mantra does not infer them",
+            project.qualified_name(generic)
+        ))
     }
 
     /// The method of `ty` with this method's signature.

@@ -49,11 +49,8 @@ impl<'p> Mover<'p> {
         let refused = |what: String| {
             refuse(Reason::InHierarchy, format!("{} cannot be pushed down into `{dest_q}`: {what}", self.name()))
         };
-        if !project.type_decl(dest).type_params.is_empty() || !project.type_decl(self.source).type_params.is_empty() {
-            return Err(refused(format!(
-                "`{}` is generic, and its type parameters would have to be mapped; mantra does not infer them",
-                if project.type_decl(dest).type_params.is_empty() { &source_q } else { &dest_q }
-            )));
+        if let Some(what) = self.generic_between(dest) {
+            return Err(refused(what));
         }
         let source = project.type_decl(self.source);
         if source.kind != TypeKind::Class || !source.modifiers.iter().any(|m| m == "abstract") {
