@@ -46,8 +46,7 @@ impl<'p> Mover<'p> {
         }
         let overrides = project.overrides(self.method);
         let overridden = project.overridden_by(self.method);
-        let in_hierarchy =
-            !overrides.is_empty() || !overridden.is_empty() || decl.annotations.iter().any(|a| a == "@Override");
+        let in_hierarchy = !overrides.is_empty() || !overridden.is_empty() || decl.annotated_override();
         // Pulled up, it stays in the hierarchy: [`super::pull_up`] checks what that needs. A
         // delegate left behind keeps overriding (and being overridden), and calls keep going
         // through it.

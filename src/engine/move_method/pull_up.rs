@@ -67,7 +67,7 @@ impl<'p> Mover<'p> {
                 project.method(o).name
             )));
         }
-        let annotated = self.decl.annotations.iter().any(|a| a == "@Override");
+        let annotated = self.decl.annotated_override();
         let external = annotated && overrides.is_empty();
         if external {
             let erase = |s: &String| s.split('<').next().unwrap_or(s).trim().to_string();

@@ -9,7 +9,8 @@
 //!   library type), so calls on the class's type still compile;
 //! - its class is abstract, and every class of the project below it is the destination or below
 //!   the destination: no other object inherited the method;
-//! - the destination does not call `super.name(…)`, which would reach the class above instead;
+//! - neither the destination nor a class below it calls `super.name(…)` (the destination's
+//!   call would reach the class above instead; a lower class's is refused as well);
 //! - neither class is generic (type arguments would have to be mapped), and a package-private
 //!   method stays in its package (in another one it would override nothing);
 //! - what the body reads of its object is inherited by the destination; a field the destination
@@ -29,17 +30,13 @@ impl<'p> Mover<'p> {
         if self.decl.is_static() || self.is_test() || self.decl.is_constructor() || self.pull_up.is_some() {
             return None;
         }
-        let overrides = !self.project.overrides(self.method).is_empty() || self.annotated_override();
+        let overrides = !self.project.overrides(self.method).is_empty() || self.decl.annotated_override();
         if !overrides {
             return None;
         }
         let super::Destination::Class(fqn) = &self.spec.to else { return None };
         let dest = self.project.find_type(fqn.trim())?;
         self.project.supertypes(dest).contains(&self.source).then_some(dest)
-    }
-
-    fn annotated_override(&self) -> bool {
-        self.decl.annotations.iter().any(|a| a == "@Override")
     }
 
     /// What a push-down into `dest` must satisfy beyond a move's own checks.

@@ -352,6 +352,11 @@ pub struct MethodDecl {
 }
 
 impl MethodDecl {
+    /// Whether the method says it overrides (`@Override`).
+    pub fn annotated_override(&self) -> bool {
+        self.annotations.iter().any(|a| a == "@Override")
+    }
+
     pub fn is_constructor(&self) -> bool {
         self.kind != MethodKind::Method
     }

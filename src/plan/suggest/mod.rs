@@ -563,7 +563,7 @@ fn inline_opportunity(project: &Project, m: MethodId) -> Option<(Spec, f64, Stri
     // A public or protected method is API, and an override is called through its supertype:
     // neither is inlined on a guess (and finding their callers is the costly part).
     let api = decl.modifiers.iter().any(|x| x == "public" || x == "protected");
-    if api || annotated_override(decl) || project.is_test_method(m) {
+    if api || decl.annotated_override() || project.is_test_method(m) {
         return None;
     }
     let a = inline::assess(project, m).ok()?;
@@ -583,11 +583,6 @@ fn inline_opportunity(project: &Project, m: MethodId) -> Option<(Spec, f64, Stri
     // Inlining into one caller is the clear case; each further caller copies the body again.
     let score = a.score * 0.8 / (a.callers as f64).sqrt();
     Some((Spec::InlineMethod(spec), score, reason))
-}
-
-/// Whether the method says it overrides (`@Override`): its name and callers are its supertype's.
-fn annotated_override(decl: &crate::java::symbols::MethodDecl) -> bool {
-    decl.annotations.iter().any(|a| a.trim_start_matches('@') == "Override")
 }
 
 #[cfg(test)]

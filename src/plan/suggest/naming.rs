@@ -10,7 +10,6 @@
 //! supertype's), `main`, and methods of fewer than three lines are left out. Without a model
 //! nothing here is suggested.
 
-use super::annotated_override;
 use crate::java::{FileId, MethodId, Project};
 
 /// A method whose name may not say what its code does, with why.
@@ -115,7 +114,7 @@ fn doubtful(project: &Project, m: MethodId) -> Option<(usize, String)> {
         || matches!(decl.name.as_str(), "main" | "setUp" | "tearDown")
         || decl.fixture_annotation().is_some()
         || lines < MIN_LINES
-        || annotated_override(decl)
+        || decl.annotated_override()
         || !crate::engine::rename::renamed_with(project, m).is_empty()
     {
         return None;

@@ -1,7 +1,6 @@
 //! Rename Method without a model: only where a method's name contradicts its code (see the
 //! parent module's documentation for the three cases), or where a test is named by a number.
 
-use super::annotated_override;
 use crate::engine::Spec;
 use crate::engine::rename::RenameSpec;
 use crate::java::syntax::Kind;
@@ -21,7 +20,7 @@ const ANONYMOUS: f64 = 0.45;
 /// module's documentation for the three cases).
 pub(super) fn rename_opportunity(project: &Project, m: MethodId) -> Option<(Spec, f64, String)> {
     let decl = project.method(m);
-    if annotated_override(decl) {
+    if decl.annotated_override() {
         return None;
     }
     if let Some(found) = numbered_test(project, m) {
